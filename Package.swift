@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "PagedStore",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "PagedStore", targets: ["PagedStore"]),
+        .executable(name: "pagedb", targets: ["pagedb"]),
+    ],
+    dependencies: [
+        // The CLI only: the library itself depends on SQLite and Foundation alone.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]
+        ),
+        .target(
+            name: "PagedStore",
+            dependencies: ["CSQLite"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "pagedb",
+            dependencies: [
+                "PagedStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "PagedStoreTests",
+            dependencies: ["PagedStore"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "pagedbTests",
+            dependencies: ["pagedb", "PagedStore"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+/// Upcoming features that keep the code honest (see STYLE.md): no implicit existentials,
+/// imports visible only where they are written, and internal imports unless marked otherwise.
+var strictSettings: [SwiftSetting] {
+    [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

@@ -1,0 +1,40 @@
+extension Connection {
+    /// Runs `body` in a write transaction and commits it, or rolls everything back if anything throws.
+    ///
+    /// The transaction starts with `BEGIN IMMEDIATE`: a deferred transaction that later upgrades to a
+    /// write can fail with `SQLITE_BUSY` in a way no busy timeout prevents, while an immediate one waits
+    /// for the write lock up front, within the timeout.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/lang_transaction.html>
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try run("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try run("COMMIT")
+            return result
+        } catch {
+            rollbackIfStillOpen()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a read transaction, so that all its reads see one committed state of the file.
+    package func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        // Nested use (a read inside a write) already has a consistent view.
+        guard isAutocommit else { return try body() }
+        try run("BEGIN DEFERRED")
+        defer { rollbackIfStillOpen() }
+        return try body()
+    }
+
+    /// Rolls back unless SQLite already did: some errors (a full disk, an I/O error) end the
+    /// transaction by themselves, so ask SQLite instead of guessing from the error code.
+    private func rollbackIfStillOpen() {
+        guard !isAutocommit else { return }
+        try? run("ROLLBACK")
+    }
+
+    private func run(_ sql: String) throws(StorageError) {
+        try withStatement(sql) { statement throws(StorageError) in _ = try statement.step() }
+    }
+}

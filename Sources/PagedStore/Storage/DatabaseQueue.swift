@@ -1,0 +1,32 @@
+import Foundation
+
+/// Serialized access to one ``PageStore``: the single writer of a cache file.
+///
+/// SQLite in WAL mode allows one writer and any number of readers. PagedStore keeps one writing
+/// connection per file and process, and this queue makes every use of it exclusive, so connections
+/// themselves never need to be `Sendable`. Readers in other processes (`pagedb`) or on their own
+/// connections read committed pages while the writer works.
+package final class DatabaseQueue: @unchecked Sendable {
+    // @unchecked: `store` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private let store: PageStore
+
+    /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
+    package init(path: String, mode: Connection.Mode = .readWrite) throws {
+        store = try PageStore(path: path, mode: mode)
+    }
+
+    /// Runs `body` inside one write transaction: everything it writes commits together or not at all.
+    package func write<T>(_ body: (PageStore) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try store.connection.writeTransaction { try body(store) }
+    }
+
+    /// Runs `body` inside one read transaction, so all its reads see the same committed state.
+    package func read<T>(_ body: (PageStore) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try store.connection.readTransaction { try body(store) }
+    }
+}

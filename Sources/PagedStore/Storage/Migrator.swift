@@ -1,0 +1,106 @@
+/// One numbered schema change, from a `Migrations/NNNN_description.sql` file.
+package struct Migration: Sendable, Equatable {
+    /// The number the file name starts with; also the `user_version` the file has once it is applied.
+    package let version: Int
+    /// The file name, such as `0001_create_feed_store.sql`.
+    package let name: String
+    /// The file's SQL, byte for byte.
+    package let sql: String
+}
+
+/// What a file's schema is, compared with the migrations this build knows.
+package enum SchemaStatus: Equatable, Sendable {
+    /// A new, empty database: every migration is pending.
+    case empty
+    /// A PagedStore file at `version`, below the newest this build knows.
+    case behind(version: Int)
+    /// A PagedStore file at this build's newest version.
+    case current
+    /// A PagedStore file written by a newer build; it is left untouched.
+    case tooNew(version: Int)
+    /// A SQLite file that is not PagedStore's.
+    case foreign
+}
+
+/// Applies the migrations compiled into the binary, each in its own transaction with its version bump.
+///
+/// The version lives in `PRAGMA user_version` and the file is marked as PagedStore's with
+/// `PRAGMA application_id` (set by the first migration), so a foreign SQLite file is never migrated.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_user_version>
+package struct Migrator: Sendable {
+    /// PagedStore's `application_id`, the bytes `PGST`.
+    package static let applicationID: Int64 = 0x5047_5354
+
+    /// The migrations, in version order.
+    package let migrations: [Migration]
+
+    /// A migrator over the migrations embedded in this build.
+    package init(migrations: [Migration] = EmbeddedMigrations.all) {
+        self.migrations = migrations.sorted { $0.version < $1.version }
+    }
+
+    /// The newest schema version this build knows.
+    package var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// Reads the file's schema version and marker without writing anything.
+    package func status(of connection: Connection) throws(StorageError) -> SchemaStatus {
+        let version = Int(try connection.int64("PRAGMA user_version") ?? 0)
+        let application = try connection.int64("PRAGMA application_id") ?? 0
+        let objects = try connection.int64("SELECT count(*) FROM sqlite_schema") ?? 0
+        if application != Self.applicationID {
+            return application == 0 && version == 0 && objects == 0 ? .empty : .foreign
+        }
+        if version > latestVersion { return .tooNew(version: version) }
+        return version == latestVersion ? .current : .behind(version: version)
+    }
+
+    /// The migrations that a file at `status` still needs.
+    package func pending(for status: SchemaStatus) -> [Migration] {
+        switch status {
+        case .empty: migrations
+        case .behind(let version): migrations.filter { $0.version > version }
+        case .current, .tooNew, .foreign: []
+        }
+    }
+
+    /// Applies every pending migration, each in one `BEGIN IMMEDIATE` transaction with its version bump.
+    ///
+    /// - Returns: The migrations applied, in order (none when the file was current).
+    /// - Throws: ``StorageError/Kind/schemaTooNew`` or ``StorageError/Kind/foreignDatabase``, having
+    ///   written nothing, or the error of the migration that failed (earlier ones stay applied).
+    @discardableResult
+    package func migrate(_ connection: Connection) throws -> [Migration] {
+        let status = try status(of: connection)
+        try Self.refuse(status, path: connection.path, latest: latestVersion)
+        let pending = pending(for: status)
+        for migration in pending {
+            try connection.writeTransaction {
+                // Re-read inside the write lock: another process may have migrated meanwhile.
+                let current = Int(try connection.int64("PRAGMA user_version") ?? 0)
+                guard current < migration.version else { return }
+                try connection.execute(migration.sql)
+                try connection.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+        return pending
+    }
+
+    /// Throws for the statuses that must leave a file untouched.
+    package static func refuse(_ status: SchemaStatus, path: String, latest: Int) throws(StorageError) {
+        switch status {
+        case .tooNew(let version):
+            throw StorageError(
+                .schemaTooNew,
+                message:
+                    "\(path) has schema version \(version), newer than this PagedStore knows (\(latest)); "
+                    + "update PagedStore or pagedb. The file was not changed")
+        case .foreign:
+            throw StorageError(
+                .foreignDatabase,
+                message: "\(path) is a SQLite database, but not a PagedStore cache. The file was not changed")
+        case .empty, .behind, .current:
+            return
+        }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// Where a window of rows starts.
+package enum WindowStart: Sendable, Equatable {
+    /// From the top row.
+    case top
+    /// From the row right below the row at this position (keyset: no OFFSET scan).
+    case after(position: Int64)
+    /// Ending at the row right above the row at this position (keyset, read upwards).
+    case before(position: Int64)
+    /// From this row index (an OFFSET scan: O(row); use keyset starts when scrolling).
+    case row(Int)
+}
+
+/// Reading a feed: windows of rows by keyset, look-ups by id, counts, pages, gaps and sections.
+extension PageStore {
+    private static let itemColumns = "item_id, position, section, payload"
+
+    /// Up to `limit` rows in display order, starting at `start`.
+    ///
+    /// - Complexity: O(log *n* + `limit`) for keyset starts; `.row(r)` adds O(*r*).
+    package func window(
+        of feed: FeedRecord, from start: WindowStart, limit: Int
+    ) throws(StorageError)
+        -> [StoredItem]
+    {
+        let columns = Self.itemColumns
+        switch start {
+        case .top:
+            return try readItems(
+                "SELECT \(columns) FROM item WHERE feed_id = ? ORDER BY position LIMIT ?", feed.id, Int64(limit))
+        case .after(let position):
+            return try readItems(
+                "SELECT \(columns) FROM item WHERE feed_id = ? AND position > ? ORDER BY position LIMIT ?",
+                feed.id, position, Int64(limit))
+        case .before(let position):
+            let rows = try readItems(
+                "SELECT \(columns) FROM item WHERE feed_id = ? AND position < ? ORDER BY position DESC LIMIT ?",
+                feed.id, position, Int64(limit))
+            return rows.reversed()
+        case .row(let row):
+            return try readItems(
+                "SELECT \(columns) FROM item WHERE feed_id = ? ORDER BY position LIMIT ? OFFSET ?",
+                feed.id, Int64(limit), Int64(row))
+        }
+    }
+
+    /// Every row from the top down to the row at `position`, inclusive.
+    package func head(of feed: FeedRecord, through position: Int64) throws(StorageError) -> [StoredItem] {
+        try readItems(
+            "SELECT \(Self.itemColumns) FROM item WHERE feed_id = ? AND position <= ? ORDER BY position",
+            feed.id, position)
+    }
+
+    /// The stored rows for the ids that the feed has, keyed by id.
+    /// - Complexity: O(*k* log *n*) for *k* ids.
+    package func items(
+        withIDs ids: some Sequence<String>, in feed: FeedRecord
+    ) throws(StorageError)
+        -> [String: StoredItem]
+    {
+        var found: [String: StoredItem] = [:]
+        let sql = "SELECT \(Self.itemColumns) FROM item WHERE feed_id = ? AND item_id = ?"
+        for id in ids {
+            try connection.withStatement(sql) { statement throws(StorageError) in
+                try statement.bind(1, feed.id)
+                try statement.bind(2, id)
+                if try statement.step() { found[id] = Self.storedItem(statement) }
+            }
+        }
+        return found
+    }
+
+    /// The row index of the row at `position`: how many rows are above it.
+    /// - Complexity: O(*r*) for row *r*, counted in the position index.
+    package func rowIndex(ofPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int {
+        Int(
+            try connection.int64("SELECT count(*) FROM item WHERE feed_id = ? AND position < ?") {
+                statement throws(StorageError) in
+                try statement.bind(1, feed.id)
+                try statement.bind(2, position)
+            } ?? 0)
+    }
+
+    /// The position of row `row`, or nil past the end.
+    package func position(ofRow row: Int, in feed: FeedRecord) throws(StorageError) -> Int64? {
+        try connection.withStatement(
+            "SELECT position FROM item WHERE feed_id = ? ORDER BY position LIMIT 1 OFFSET ?"
+        ) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, row)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+    }
+
+    /// The position of the first row below `position`, or nil when it is the bottom row.
+    package func firstPosition(after position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
+        try connection.withStatement(
+            "SELECT position FROM item WHERE feed_id = ? AND position > ? ORDER BY position LIMIT 1"
+        ) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, position)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+    }
+
+    /// The feed's pages in display order.
+    package func pages(of feed: FeedRecord) throws(StorageError) -> [PageRecord] {
+        let sql = """
+            SELECT page_no, request, request_cursor, older_cursor, newer_cursor, fetched_at, row_count FROM page
+            WHERE feed_id = ? ORDER BY page_no
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            var pages: [PageRecord] = []
+            while try statement.step() {
+                pages.append(
+                    PageRecord(
+                        pageNo: statement.int64(0),
+                        request: PageRequestKind(rawValue: statement.string(1) ?? "") ?? .first,
+                        requestCursor: statement.string(2), olderCursor: statement.string(3),
+                        newerCursor: statement.string(4), fetchedAt: Date(millisecondsSince1970: statement.int64(5)),
+                        rowCount: statement.int(6)))
+            }
+            return pages
+        }
+    }
+
+    /// The feed's gap markers, top first.
+    package func gaps(of feed: FeedRecord) throws(StorageError) -> [GapRecord] {
+        let sql = """
+            SELECT above_position, below_position, cursor, created_at FROM gap WHERE feed_id = ?
+            ORDER BY above_position
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            var gaps: [GapRecord] = []
+            while try statement.step() {
+                gaps.append(
+                    GapRecord(
+                        abovePosition: statement.int64(0), belowPosition: statement.int64(1),
+                        cursor: statement.string(2), createdAt: Date(millisecondsSince1970: statement.int64(3))))
+            }
+            return gaps
+        }
+    }
+
+    /// The feed's sections: each maximal run of rows with the same section key, top first, with its row count.
+    /// - Complexity: O(*n*); the engine asks only for feeds that have section keys.
+    package func sectionRuns(of feed: FeedRecord) throws(StorageError) -> [(key: String?, rowCount: Int)] {
+        // Gaps and islands: a row starts a run where its key differs from the row above it.
+        let sql = """
+            SELECT section, count(*) FROM (
+                SELECT section, sum(starts) OVER (ORDER BY position) AS run FROM (
+                    SELECT section, position,
+                    CASE WHEN section IS lag(section) OVER (ORDER BY position) THEN 0 ELSE 1 END AS starts
+                    FROM item WHERE feed_id = ?))
+            GROUP BY run ORDER BY run
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            var runs: [(key: String?, rowCount: Int)] = []
+            while try statement.step() { runs.append((statement.string(0), statement.int(1))) }
+            return runs
+        }
+    }
+
+    /// The page number of the bottom page, or nil when the feed has no pages.
+    func lastPageNo(of feed: FeedRecord) throws(StorageError) -> Int64? {
+        try optionalInt64("SELECT max(page_no) FROM page WHERE feed_id = ?", feed.id)
+    }
+
+    /// The page number of the top page, or nil when the feed has no pages.
+    func firstPageNo(of feed: FeedRecord) throws(StorageError) -> Int64? {
+        try optionalInt64("SELECT min(page_no) FROM page WHERE feed_id = ?", feed.id)
+    }
+
+    // MARK: - Helpers
+
+    private func optionalInt64(_ sql: String, _ feedID: Int64) throws(StorageError) -> Int64? {
+        try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feedID)
+            return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
+        }
+    }
+
+    private func readItems(_ sql: String, _ feedID: Int64, _ values: Int64...) throws(StorageError) -> [StoredItem] {
+        try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feedID)
+            for (offset, value) in values.enumerated() {
+                try statement.bind(Int32(offset + 2), value)
+            }
+            var rows: [StoredItem] = []
+            while try statement.step() { rows.append(Self.storedItem(statement)) }
+            return rows
+        }
+    }
+
+    static func storedItem(_ statement: Statement) -> StoredItem {
+        StoredItem(
+            itemID: statement.string(0) ?? "", position: statement.int64(1), section: statement.string(2),
+            payload: statement.data(3) ?? Data())
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// The storage API of the cache: feeds, pages, items and gaps over one SQLite connection.
+///
+/// All SQL of PagedStore lives in this type and its extensions; the engine and `pagedb` speak in
+/// feeds, pages and items. Every operation that writes is atomic: callers run it inside
+/// ``Connection/writeTransaction(_:)`` (through ``DatabaseQueue/write(_:)``), so a crash leaves the
+/// file at the last committed page.
+package final class PageStore {
+    /// The distance between the positions of neighbouring rows written in one page. Leaves room to
+    /// insert rows locally between two rows without renumbering the feed.
+    package static let positionStep: Int64 = 1 << 16
+
+    /// The connection every operation uses.
+    package let connection: Connection
+    /// The schema status found when the file was opened (before any migration).
+    package let statusAtOpen: SchemaStatus
+    /// Whether payloads are bound as TEXT (the JSON codec, readable with `sqlite3`) or as BLOB.
+    package var textPayloads = true
+
+    /// Opens a cache file, configures the connection and applies pending migrations.
+    ///
+    /// The order matters for files that must stay untouched: the schema version is read before
+    /// anything writes, so a file from a newer PagedStore, or another program's SQLite file, is
+    /// refused byte for byte unchanged.
+    ///
+    /// - Parameters:
+    ///   - path: The cache file (created with mode 0600 when missing, in read-write mode), or `:memory:`.
+    ///   - mode: Read-write, or read-only (which never creates or changes anything).
+    ///   - migrate: Whether to apply pending migrations (read-write only). `pagedb migrate --dry-run`
+    ///     opens without migrating.
+    /// - Throws: ``StorageError`` with ``StorageError/Kind/notADatabase``, ``StorageError/Kind/schemaTooNew``,
+    ///   ``StorageError/Kind/foreignDatabase``, ``StorageError/Kind/cannotOpen`` and the like.
+    package init(path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true) throws {
+        let connection = try Connection(path: path, mode: mode)
+        let migrator = Migrator()
+        let status = try migrator.status(of: connection)
+        try Migrator.refuse(status, path: path, latest: migrator.latestVersion)
+        switch mode {
+        case .readWrite:
+            // WAL: one writer and concurrent readers, so pagedb can read while an app writes.
+            // NORMAL: a commit does not fsync; a power cut may lose the last commits but never corrupts.
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            try connection.execute("PRAGMA foreign_keys = ON")
+            if migrate { try migrator.migrate(connection) }
+        case .readOnly:
+            if migrate, status != .current {
+                throw StorageError(
+                    .cannotOpen,
+                    message: status == .empty
+                        ? "\(path) is empty: it is not a PagedStore cache yet"
+                        : "\(path) has an older schema; run `pagedb migrate` (or open it with the app) first")
+            }
+        }
+        self.connection = connection
+        self.statusAtOpen = status
+    }
+
+    // MARK: - Feeds
+
+    private static let feedColumns = """
+        id, key, newest_cursor, oldest_cursor, end_reached, row_count, top_position, bottom_position, \
+        last_refresh_at, last_error, generation, loaded, has_sections, policy
+        """
+
+    /// The feed with `key`, or nil when the cache has none.
+    package func feed(key: String) throws(StorageError) -> FeedRecord? {
+        try connection.withStatement("SELECT \(Self.feedColumns) FROM feed WHERE key = ?") {
+            statement throws(StorageError) in
+            try statement.bind(1, key)
+            return try statement.step() ? Self.feedRecord(statement) : nil
+        }
+    }
+
+    /// The feed with `key`, created empty when missing.
+    package func ensureFeed(key: String) throws -> FeedRecord {
+        if let feed = try feed(key: key) { return feed }
+        try connection.withStatement("INSERT INTO feed (key) VALUES (?)") { statement throws(StorageError) in
+            try statement.bind(1, key)
+            try statement.step()
+        }
+        guard let feed = try feed(key: key) else {
+            throw StorageError(.other, message: "The feed \(key.debugDescription) vanished after it was created")
+        }
+        return feed
+    }
+
+    /// Every feed, ordered by key.
+    package func feeds() throws(StorageError) -> [FeedRecord] {
+        try connection.withStatement("SELECT \(Self.feedColumns) FROM feed ORDER BY key") {
+            statement throws(StorageError) in
+            var feeds: [FeedRecord] = []
+            while try statement.step() { feeds.append(Self.feedRecord(statement)) }
+            return feeds
+        }
+    }
+
+    /// Writes every mutable column of `feed` back to its row.
+    package func save(_ feed: FeedRecord) throws(StorageError) {
+        let sql = """
+            UPDATE feed SET newest_cursor = ?, oldest_cursor = ?, end_reached = ?, row_count = ?, top_position = ?,
+            bottom_position = ?, last_refresh_at = ?, last_error = ?, generation = ?, loaded = ?, has_sections = ?,
+            policy = ? WHERE id = ?
+            """
+        try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.newestCursor)
+            try statement.bind(2, feed.oldestCursor)
+            try statement.bind(3, feed.endReached)
+            try statement.bind(4, feed.rowCount)
+            try statement.bind(5, feed.topPosition)
+            try statement.bind(6, feed.bottomPosition)
+            try statement.bind(7, feed.lastRefreshAt?.millisecondsSince1970)
+            try statement.bind(8, feed.lastError)
+            try statement.bind(9, feed.generation)
+            try statement.bind(10, feed.loaded)
+            try statement.bind(11, feed.hasSections)
+            try statement.bind(12, feed.policy)
+            try statement.bind(13, feed.id)
+            try statement.step()
+        }
+    }
+
+    /// Deletes a feed with its pages, items and gaps.
+    package func deleteFeed(_ feed: FeedRecord) throws(StorageError) {
+        try connection.withStatement("DELETE FROM item WHERE feed_id = ?") { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.step()
+        }
+        // Pages and gaps follow through their foreign keys' ON DELETE CASCADE.
+        try connection.withStatement("DELETE FROM feed WHERE id = ?") { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.step()
+        }
+    }
+
+    private static func feedRecord(_ statement: Statement) -> FeedRecord {
+        FeedRecord(
+            id: statement.int64(0), key: statement.string(1) ?? "", newestCursor: statement.string(2),
+            oldestCursor: statement.string(3), endReached: statement.int64(4) != 0, rowCount: statement.int(5),
+            topPosition: statement.isNull(6) ? nil : statement.int64(6),
+            bottomPosition: statement.isNull(7) ? nil : statement.int64(7),
+            lastRefreshAt: statement.isNull(8) ? nil : Date(millisecondsSince1970: statement.int64(8)),
+            lastError: statement.string(9), generation: statement.int64(10), loaded: statement.int64(11) != 0,
+            hasSections: statement.int64(12) != 0, policy: statement.string(13))
+    }
+}
+
+// A store wraps one connection, which belongs to one serial owner.
+@available(*, unavailable)
+extension PageStore: Sendable {}

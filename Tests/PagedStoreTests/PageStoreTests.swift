@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// The page store's writes: atomic pages, exact round trips, migrations.
+@Suite struct PageStoreTests {
+    let directory: TemporaryDirectory
+    let queue: DatabaseQueue
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        queue = try DatabaseQueue(path: directory.path("cache.db"))
+    }
+
+    @Test func aPageWriteThatFailsMidwayLeavesNothingBehind() throws {
+        try queue.write { store in
+            var feed = try store.ensureFeed(key: "home")
+            try store.appendPage(
+                Fixtures.items("a", count: 5), page: Fixtures.olderPage(from: nil, to: "c1"), to: &feed)
+        }
+        let before = try queue.read { try $0.feed(key: "home") }
+        // The fifth new item repeats an id already in the feed: the insert fails after four rows went in.
+        var poisoned = Fixtures.items("new", count: 4)
+        poisoned.append(EncodedItem(itemID: "a2", payload: Data("{}".utf8)))
+        #expect(throws: StorageError.self) {
+            try queue.write { store in
+                var feed = try #require(try store.feed(key: "home"))
+                try store.prependPage(
+                    poisoned, page: PageWrite(request: .first, requestCursor: nil, olderCursor: "x", newerCursor: "n"),
+                    to: &feed)
+            }
+        }
+        #expect(try queue.read { try $0.feed(key: "home") } == before)
+        #expect(try Fixtures.rows(of: "home", in: queue).map(\.itemID) == (0..<5).map { "a\($0)" })
+        #expect(try queue.read { try $0.pages(of: #require(try $0.feed(key: "home"))).count } == 1)
+    }
+
+    @Test func appendingDropsIdsTheFeedAlreadyHas() throws {
+        let inserted = try queue.write { store in
+            var feed = try store.ensureFeed(key: "home")
+            try store.appendPage(
+                Fixtures.items("a", count: 3), page: Fixtures.olderPage(from: nil, to: "c1"), to: &feed)
+            return try store.appendPage(
+                Fixtures.items("a", count: 5), page: Fixtures.olderPage(from: "c1", to: nil), to: &feed)
+        }
+        #expect(inserted == [3, 4])
+        let feed = try #require(try queue.read { try $0.feed(key: "home") })
+        #expect(feed.rowCount == 5)
+        #expect(feed.endReached)
+        #expect(feed.oldestCursor == nil)
+        #expect(try Fixtures.rows(of: "home", in: queue).map(\.itemID) == ["a0", "a1", "a2", "a3", "a4"])
+    }
+
+    @Test func hostileIdsAndPayloadsRoundTripExactly() throws {
+        let hostile = [
+            "'; DROP TABLE item; --", "\"quoted\"", "semi;colon", "100%_like", "naïve café", "🧵🙂‍↔️", "\\back\\slash",
+            String(repeating: "long-", count: 2048),
+        ]
+        for key in hostile {
+            let items = hostile.map { EncodedItem(itemID: $0 + key.prefix(3), section: key, payload: Data($0.utf8)) }
+            try queue.write { store in
+                var feed = try store.ensureFeed(key: key)
+                try store.appendPage(items, page: Fixtures.olderPage(from: key, to: key + "→next"), to: &feed)
+            }
+            let rows = try Fixtures.rows(of: key, in: queue)
+            #expect(rows.map(\.itemID) == items.map(\.itemID))
+            #expect(rows.map(\.payload) == items.map(\.payload))
+            #expect(rows.map(\.section) == items.map(\.section))
+            let feed = try #require(try queue.read { try $0.feed(key: key) })
+            #expect(feed.key == key)
+            #expect(feed.oldestCursor == key + "→next")
+        }
+        #expect(try queue.read { try $0.feeds().count } == hostile.count)
+    }
+
+    @Test func migrationsRunFromEmptyAndOnlyOnce() throws {
+        let path = directory.path("fresh.db")
+        let connection = try Connection(path: path, mode: .readWrite)
+        let migrator = Migrator()
+        #expect(try migrator.status(of: connection) == .empty)
+        #expect(try migrator.migrate(connection).map(\.version) == migrator.migrations.map(\.version))
+        #expect(try migrator.status(of: connection) == .current)
+        #expect(try connection.int64("PRAGMA user_version") == Int64(migrator.latestVersion))
+        #expect(try connection.int64("PRAGMA application_id") == Migrator.applicationID)
+        #expect(try migrator.migrate(connection).isEmpty, "an up-to-date file is left alone")
+    }
+
+    @Test func readersOnOtherConnectionsOnlyEverSeeWholePages() async throws {
+        let path = directory.path("shared.db")
+        let writer = try DatabaseQueue(path: path)
+        try writer.write { _ = try $0.ensureFeed(key: "home") }
+        let pageSize = 50
+        let pages = 200
+        let writing = Task.detached {
+            for page in 0..<pages {
+                try writer.write { store in
+                    var feed = try #require(try store.feed(key: "home"))
+                    try store.appendPage(
+                        Fixtures.items("p\(page)-", count: pageSize),
+                        page: Fixtures.olderPage(from: "c\(page)", to: "c\(page + 1)"), to: &feed)
+                }
+            }
+        }
+        let reader = try PageStore(path: path, mode: .readWrite)
+        var observations = 0
+        while true {
+            let (rows, feed, pageRows) = try reader.connection.readTransaction {
+                let feed = try #require(try reader.feed(key: "home"))
+                let rows = try reader.connection.int64("SELECT count(*) FROM item") ?? -1
+                let pageRows = try reader.pages(of: feed).reduce(0) { $0 + $1.rowCount }
+                return (Int(rows), feed, pageRows)
+            }
+            #expect(rows % pageSize == 0)
+            #expect(rows == feed.rowCount)
+            #expect(rows == pageRows)
+            #expect(feed.oldestCursor == (rows == 0 ? nil : "c\(rows / pageSize)"))
+            observations += 1
+            if rows == pageSize * pages { break }
+        }
+        try await writing.value
+        #expect(observations > 1)
+    }
+}
