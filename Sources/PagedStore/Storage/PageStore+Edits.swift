@@ -131,7 +131,7 @@ extension PageStore {
 
     /// Moves every row at or below `position` down by at least `distance`, without ever making two
     /// rows share a position on the way (the position index is unique and checked row by row).
-    private func shiftRows(in feed: inout FeedRecord, from position: Int64, by distance: Int64) throws(StorageError) {
+    func shiftRows(in feed: inout FeedRecord, from position: Int64, by distance: Int64) throws(StorageError) {
         let bottom = feed.bottomPosition ?? position
         let delta = bottom - position + 1 + distance
         for sql in [

@@ -15,14 +15,19 @@ package final class Statement {
 
     init(connection: Connection, sql: String) throws(StorageError) {
         var handle: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(
-            connection.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, &tail)
+        // The tail pointer points into the C string, so it is read while that string is alive.
+        let (code, hasSecondStatement) = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(
+                connection.handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, &tail)
+            let rest = tail.map { String(cString: $0) } ?? ""
+            return (code, !rest.allSatisfy(\.isWhitespace))
+        }
         guard code == SQLITE_OK, let handle else {
             throw connection.error(code: code, sql: sql)
         }
         // One statement per string: a second one would silently never run.
-        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy(\.isWhitespace) {
+        if hasSecondStatement {
             sqlite3_finalize(handle)
             throw StorageError(.invalidArgument, message: "Only one SQL statement may be prepared at a time", sql: sql)
         }

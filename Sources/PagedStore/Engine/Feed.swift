@@ -1,0 +1,210 @@
+import Foundation
+
+/// One paginated list, cached in SQLite: safe to use from any task.
+///
+/// A feed serves its cached rows at once (the first snapshot holds them, before any fetch), refreshes
+/// behind them, merges pull-to-refresh results on top with exact index paths, and loads older pages by
+/// cursor. Every change arrives as a ``FeedSnapshot`` whose ``FeedSnapshot/change`` turns the previous
+/// snapshot's rows into the new ones.
+///
+/// ```swift
+/// let store = try FeedStore(path: cacheURL.path)
+/// let feed = try store.feed("home", source: TimelineSource())
+/// Task {
+///     for await snapshot in await feed.snapshots {
+///         dataSource.apply(snapshot)   // rows, states and the batch update
+///     }
+/// }
+/// await feed.start()                  // refreshes if the cache is stale
+/// ```
+public actor Feed<Item: FeedItem> {
+    /// The feed's key in the cache.
+    public nonisolated let key: String
+    /// The feed's policy.
+    public nonisolated let policy: FeedPolicy
+
+    let source: any PageSource<Item>
+    let codec: ItemCodec<Item>
+    let queue: DatabaseQueue
+
+    /// The newest snapshot.
+    public private(set) var snapshot: FeedSnapshot<Item>
+
+    /// The feed's row as last committed.
+    var record: FeedRecord
+    /// The current refresh generation: a response fetched under an older one is dropped.
+    var generation: Int64
+    var window: RowWindow<Item>
+    var layout: SectionLayout
+    var gaps: [FeedGap] = []
+    var refreshActivity = RefreshActivity.idle
+    var nextPageActivity = NextPageActivity.idle
+    /// The first fetch's failure while nothing is cached.
+    var contentError: FeedError?
+    /// What ``retry()`` repeats.
+    var lastFailure: FailedOperation?
+    var nextPageTask: (id: Int, task: Task<Void, Never>)?
+    var nextTaskID = 0
+    var focusRow = 0
+    private var snapshotSubscribers: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
+    private var eventSubscribers: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
+    private var nextSubscriberID = 0
+
+    /// The operation ``retry()`` repeats.
+    enum FailedOperation: Equatable {
+        case refresh
+        case nextPage
+        case gap(FeedGap)
+    }
+
+    /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
+    init(
+        key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, queue: DatabaseQueue
+    )
+        throws
+    {
+        self.key = key
+        self.source = source
+        self.policy = policy
+        self.codec = codec
+        self.queue = queue
+        let policyJSON = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data(), as: UTF8.self)
+        let record = try queue.write { store in
+            var feed = try store.ensureFeed(key: key)
+            if feed.policy != policyJSON {
+                feed.policy = policyJSON
+                try store.save(feed)
+            }
+            return feed
+        }
+        self.record = record
+        self.generation = record.generation
+        var window = RowWindow<Item>(capacity: policy.windowSize)
+        let (rows, layout, gaps) = try queue.read { store in
+            let rows = try store.window(of: record, from: .top, limit: policy.windowSize)
+            return (rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
+        }
+        window.rows = try rows.map { try Self.loadedRow($0, codec: codec) }
+        self.window = window
+        self.layout = layout
+        self.gaps = gaps
+        if record.endReached { nextPageActivity = .endReached }
+        snapshot = FeedSnapshot(
+            rows: FeedRows(count: record.rowCount, windowStart: 0, window: window.rows),
+            content: Self.content(record: record, error: nil), refresh: .idle, nextPage: nextPageActivity,
+            sections: layout.sections, gaps: gaps, change: .none, lastRefreshed: record.lastRefreshAt)
+    }
+
+    // MARK: - Observing
+
+    /// The snapshots: the current one at once, then one for every change, in order.
+    ///
+    /// Each access makes a new stream. Consume it steadily: snapshots are buffered, never dropped,
+    /// because each one's change applies to the one before it.
+    public var snapshots: AsyncStream<FeedSnapshot<Item>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FeedSnapshot<Item>.self)
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        continuation.yield(snapshot)
+        snapshotSubscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSnapshotSubscriber(id) }
+        }
+        return stream
+    }
+
+    /// Structured events: requests started, joined, superseded, committed and failed, with their
+    /// generation, rows changed and duration.
+    public var events: AsyncStream<FeedEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FeedEvent.self)
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        eventSubscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeEventSubscriber(id) }
+        }
+        return stream
+    }
+
+    private func removeSnapshotSubscriber(_ id: Int) { snapshotSubscribers[id] = nil }
+    private func removeEventSubscriber(_ id: Int) { eventSubscribers[id] = nil }
+
+    /// Builds the snapshot from the current state and sends it to every subscriber.
+    func emit(_ change: RowChange = RowChange(), previousLayout: SectionLayout? = nil) {
+        let feedChange =
+            change == RowChange() && previousLayout == nil
+            ? FeedChange.none
+            : SectionLayout.feedChange(change, from: previousLayout ?? layout, to: layout)
+        snapshot = FeedSnapshot(
+            rows: FeedRows(count: record.rowCount, windowStart: window.start, window: window.rows),
+            content: Self.content(record: record, error: contentError), refresh: refreshActivity,
+            nextPage: nextPageActivity, sections: layout.sections, gaps: gaps, change: feedChange,
+            lastRefreshed: record.lastRefreshAt)
+        for continuation in snapshotSubscribers.values { continuation.yield(snapshot) }
+    }
+
+    /// Sends an event to every subscriber.
+    func report(
+        _ kind: FeedEvent.Kind, _ request: PageRequest?, generation: Int64, rows: Int = 0,
+        since start: ContinuousClock.Instant? = nil, error: FeedError? = nil
+    ) {
+        guard !eventSubscribers.isEmpty else { return }
+        let event = FeedEvent(
+            kind: kind, request: request, generation: generation, rowsChanged: rows,
+            duration: start.map { ContinuousClock.now - $0 }, error: error)
+        for continuation in eventSubscribers.values { continuation.yield(event) }
+    }
+
+    // MARK: - Derived state
+
+    static func content(record: FeedRecord, error: FeedError?) -> ContentState {
+        if record.rowCount > 0 { return .content }
+        if record.loaded { return .empty }
+        return error.map(ContentState.error) ?? .initialLoading
+    }
+
+    static func layout(of record: FeedRecord, in store: PageStore) throws -> SectionLayout {
+        record.hasSections
+            ? SectionLayout(runs: try store.sectionRuns(of: record))
+            : SectionLayout(unsectionedRowCount: record.rowCount)
+    }
+
+    static func gaps(of record: FeedRecord, in store: PageStore) throws -> [FeedGap] {
+        try store.gaps(of: record).map { gap in
+            FeedGap(
+                afterRow: try store.rowIndex(ofPosition: gap.abovePosition, in: record),
+                abovePosition: gap.abovePosition)
+        }
+    }
+
+    static func loadedRow(_ stored: StoredItem, codec: ItemCodec<Item>) throws -> LoadedRow<Item> {
+        do {
+            return LoadedRow(
+                item: try codec.decode(stored.payload), id: stored.itemID, position: stored.position,
+                section: stored.section)
+        } catch {
+            throw FeedError(
+                .codec, message: "The cached item \(stored.itemID.debugDescription) cannot be decoded: \(error)")
+        }
+    }
+
+    /// Encodes items for storage, dropping repeated ids within one page (the first one wins).
+    func encode(_ items: [Item]) throws -> (encoded: [EncodedItem], items: [Item]) {
+        var seen = Set<String>()
+        var encoded: [EncodedItem] = []
+        var kept: [Item] = []
+        encoded.reserveCapacity(items.count)
+        kept.reserveCapacity(items.count)
+        for item in items {
+            let id = item.storedID
+            guard seen.insert(id).inserted else { continue }
+            do {
+                encoded.append(EncodedItem(itemID: id, section: item.sectionKey, payload: try codec.encode(item)))
+            } catch {
+                throw FeedError(.codec, message: "The item \(id.debugDescription) cannot be encoded: \(error)")
+            }
+            kept.append(item)
+        }
+        return (encoded, kept)
+    }
+}

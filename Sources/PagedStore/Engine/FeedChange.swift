@@ -1,0 +1,83 @@
+public import Foundation
+
+/// How one snapshot's rows differ from the previous snapshot's, as a table or collection view's
+/// batch update reads it.
+///
+/// Deletions and reloads name rows of the previous snapshot, insertions name rows of the new one,
+/// and moves go from a previous row to a new row: pass them straight to
+/// `UITableView.performBatchUpdates(_:)`. Index paths are `[section, row]`, as
+/// `IndexPath(row:section:)` builds them.
+///
+/// ```swift
+/// tableView.performBatchUpdates {
+///     tableView.deleteSections(change.deletedSections, with: .fade)
+///     tableView.insertSections(change.insertedSections, with: .fade)
+///     tableView.deleteRows(at: change.deletedRows, with: .fade)
+///     tableView.insertRows(at: change.insertedRows, with: .top)
+///     tableView.reloadRows(at: change.reloadedRows, with: .none)
+///     for move in change.movedRows { tableView.moveRow(at: move.from, to: move.to) }
+/// }
+/// ```
+public struct FeedChange: Sendable, Equatable {
+    /// A row that moved: from its index path in the previous snapshot to its index path in the new one.
+    public struct Move: Sendable, Equatable {
+        /// The row's index path in the previous snapshot.
+        public var from: IndexPath
+        /// The row's index path in the new snapshot.
+        public var to: IndexPath
+    }
+
+    /// Rows of the previous snapshot that are gone.
+    public var deletedRows: [IndexPath] = []
+    /// Rows of the new snapshot that are new.
+    public var insertedRows: [IndexPath] = []
+    /// Rows of the previous snapshot whose item changed in place.
+    public var reloadedRows: [IndexPath] = []
+    /// Rows that moved.
+    public var movedRows: [Move] = []
+    /// Sections of the previous snapshot that are gone (their rows are not listed in ``deletedRows``).
+    public var deletedSections = IndexSet()
+    /// Sections of the new snapshot that are new (their rows are not listed in ``insertedRows``).
+    public var insertedSections = IndexSet()
+    /// Whether the list must be reloaded as a whole (the rows changed in a way no batch describes well,
+    /// such as a refresh that replaced the feed).
+    public var isFullReload = false
+
+    /// No change at all (a state change only).
+    public static let none = FeedChange()
+
+    /// Whether nothing changed in the rows.
+    public var isEmpty: Bool {
+        !isFullReload && deletedRows.isEmpty && insertedRows.isEmpty && reloadedRows.isEmpty && movedRows.isEmpty
+            && deletedSections.isEmpty && insertedSections.isEmpty
+    }
+}
+
+/// A change in flat row numbers, before sections are applied: what the engine computes.
+struct RowChange: Sendable, Equatable {
+    var deleted: [Int] = []
+    var inserted: [Int] = []
+    var reloaded: [Int] = []
+    var moved: [(from: Int, to: Int)] = []
+    var isFullReload = false
+
+    static let fullReload = RowChange(isFullReload: true)
+
+    static func == (lhs: RowChange, rhs: RowChange) -> Bool {
+        lhs.deleted == rhs.deleted && lhs.inserted == rhs.inserted && lhs.reloaded == rhs.reloaded
+            && lhs.moved.elementsEqual(rhs.moved) { $0 == $1 } && lhs.isFullReload == rhs.isFullReload
+    }
+
+    /// How many rows this change adds, counting deletions as negative.
+    var rowDelta: Int { inserted.count - deleted.count }
+
+    /// Rows touched in any way, for events.
+    var touchedRows: Int { deleted.count + inserted.count + reloaded.count + moved.count }
+}
+
+extension IndexPath {
+    /// `[section, row]`, the layout of UIKit's `IndexPath(row:section:)`, which Linux lacks.
+    init(section: Int, row: Int) {
+        self.init(indexes: [section, row])
+    }
+}

@@ -1,0 +1,33 @@
+/// A structured record of what a feed did and why: the answer to "why did my list jump?".
+public struct FeedEvent: Sendable, Equatable {
+    /// What happened.
+    public enum Kind: String, Sendable, Equatable {
+        /// A fetch started.
+        case requestStarted
+        /// A next-page call joined the fetch already running instead of starting another.
+        case joined
+        /// A response arrived for a request that a newer refresh superseded; it was dropped unwritten.
+        case superseded
+        /// A response was written to the cache and emitted.
+        case committed
+        /// A fetch or its write failed.
+        case failed
+        /// Rows were edited locally.
+        case edited
+        /// Pages were trimmed to the feed's limits.
+        case trimmed
+    }
+
+    /// What happened.
+    public let kind: Kind
+    /// The request it concerns (nil for local edits and trims).
+    public let request: PageRequest?
+    /// The refresh generation the request belonged to.
+    public let generation: Int64
+    /// Rows inserted, deleted, reloaded or moved.
+    public let rowsChanged: Int
+    /// From the request's start to this event, for responses.
+    public let duration: Duration?
+    /// The failure, for ``Kind/failed``.
+    public let error: FeedError?
+}

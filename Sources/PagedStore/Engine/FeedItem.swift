@@ -1,0 +1,68 @@
+public import Foundation
+
+/// An item of a feed: the app's own model, with a stable id.
+///
+/// ```swift
+/// struct Post: FeedItem, Codable {
+///     let id: Int
+///     let title: String
+/// }
+/// ```
+///
+/// The id is stored as text (`String(describing: id)`), so `Int`, `String` and `UUID` ids all work.
+public protocol FeedItem: Sendable, Identifiable {
+    /// The section this item is grouped under, or nil (the default) for a feed without sections.
+    /// Consecutive rows with the same key form one section.
+    var sectionKey: String? { get }
+}
+
+extension FeedItem {
+    /// No sections by default.
+    public var sectionKey: String? { nil }
+
+    /// The id as stored in the cache.
+    var storedID: String { (id as? String) ?? String(describing: id) }
+}
+
+/// How a feed turns its items into the bytes stored in the cache, and back.
+///
+/// The default for `Codable` items is ``ItemCodec/json``: payloads are JSON text, readable with
+/// `sqlite3` and `pagedb`. An app can supply its own, for example one that stores the bytes the
+/// server sent so that nothing is encoded twice.
+public struct ItemCodec<Item>: Sendable {
+    /// Encodes an item for storage.
+    public let encode: @Sendable (Item) throws -> Data
+    /// Decodes an item read from storage.
+    public let decode: @Sendable (Data) throws -> Item
+    /// Whether payloads are text (stored as TEXT, so `sqlite3` shows them) or binary (stored as BLOB).
+    public let storesText: Bool
+
+    /// Creates a codec from its two directions.
+    /// - Parameters:
+    ///   - storesText: Whether the payloads are UTF-8 text.
+    ///   - encode: Encodes an item for storage.
+    ///   - decode: Decodes an item read from storage.
+    public init(
+        storesText: Bool, encode: @escaping @Sendable (Item) throws -> Data,
+        decode: @escaping @Sendable (Data) throws -> Item
+    ) {
+        self.storesText = storesText
+        self.encode = encode
+        self.decode = decode
+    }
+}
+
+extension ItemCodec where Item: Codable & Sendable {
+    /// JSON with sorted keys, so the same item always encodes to the same bytes and a refresh can tell
+    /// a changed item (a reload) from an unchanged one.
+    public static var json: ItemCodec<Item> {
+        ItemCodec(
+            storesText: true,
+            encode: { item in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                return try encoder.encode(item)
+            },
+            decode: { data in try JSONDecoder().decode(Item.self, from: data) })
+    }
+}

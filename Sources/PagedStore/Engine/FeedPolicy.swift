@@ -1,0 +1,46 @@
+/// How a feed behaves: when it refreshes, what a refresh does without overlap, and its limits.
+public struct FeedPolicy: Sendable, Equatable, Codable {
+    /// When opening a feed refreshes it.
+    public enum RefreshOnOpen: Sendable, Equatable, Codable {
+        /// Always refresh when the feed is opened.
+        case always
+        /// Refresh when the last refresh is older than this many seconds (or there never was one).
+        case whenOlderThan(seconds: Double)
+        /// Never refresh by itself: the app calls ``Feed/refresh()``.
+        case never
+    }
+
+    /// What a refresh does when the new page shares no item with the cached rows.
+    public enum GapPolicy: String, Sendable, Equatable, Codable {
+        /// Start again from the new page (reported as a full reload).
+        case replace
+        /// Put the new rows on top and keep the old ones under a gap marker that can be filled later.
+        case keepGap
+    }
+
+    /// When opening the feed refreshes it. Default: when older than five minutes.
+    public var refreshOnOpen: RefreshOnOpen
+    /// What a refresh without overlap does. Default: ``GapPolicy/replace``.
+    public var gapPolicy: GapPolicy
+    /// How many rows below the last row that appeared start the next page. Default 3.
+    public var prefetchDistance: Int
+    /// How many rows the feed keeps decoded in memory around the rows on screen. Default 300.
+    public var windowSize: Int
+    /// The most rows the feed keeps on disk; older pages are trimmed after each next page. Nil: no limit.
+    public var maxRows: Int?
+    /// The oldest a page may be, in seconds; older pages at the bottom are trimmed when the feed opens.
+    public var maxAge: Double?
+
+    /// Creates a policy; every parameter has the default described on its property.
+    public init(
+        refreshOnOpen: RefreshOnOpen = .whenOlderThan(seconds: 300), gapPolicy: GapPolicy = .replace,
+        prefetchDistance: Int = 3, windowSize: Int = 300, maxRows: Int? = nil, maxAge: Double? = nil
+    ) {
+        self.refreshOnOpen = refreshOnOpen
+        self.gapPolicy = gapPolicy
+        self.prefetchDistance = prefetchDistance
+        self.windowSize = max(windowSize, 1)
+        self.maxRows = maxRows
+        self.maxAge = maxAge
+    }
+}

@@ -1,0 +1,49 @@
+public import Foundation
+
+/// Everything a list needs at one instant: its rows, states, sections, gaps, and what changed.
+public struct FeedSnapshot<Item: Sendable>: Sendable {
+    /// The rows (items of the window around the rows on screen are loaded; see ``FeedRows``).
+    public let rows: FeedRows<Item>
+    /// What the list shows.
+    public let content: ContentState
+    /// What a pull-to-refresh is doing.
+    public let refresh: RefreshActivity
+    /// What the bottom of the list is doing.
+    public let nextPage: NextPageActivity
+    /// The sections: one (key nil) for a feed without section keys.
+    public let sections: [FeedSection]
+    /// Where rows are known to be missing (a refresh that did not reach the cached rows, with
+    /// ``FeedPolicy/GapPolicy/keepGap``); ``Feed/loadGap(_:)`` fills one.
+    public let gaps: [FeedGap]
+    /// How the rows differ from the previous snapshot's.
+    public let change: FeedChange
+    /// When the newest page was fetched: the age of the data, to show as "updated 5 min ago".
+    public let lastRefreshed: Date?
+
+    /// Whether a next page is possible (not ended, and nothing is blocking it).
+    public var canLoadNextPage: Bool {
+        switch nextPage {
+        case .idle, .failed: content == .content || content == .empty
+        case .loading, .endReached: false
+        }
+    }
+
+    /// The index path of flat row `row`.
+    public func indexPath(ofRow row: Int) -> IndexPath {
+        SectionLayout(sections: sections).indexPath(ofRow: row)
+    }
+}
+
+/// A gap marker: rows the server has between two cached rows that the feed has not fetched yet.
+public struct FeedGap: Sendable, Equatable, Hashable {
+    /// The row right above the gap (the gap sits between this row and the next).
+    public let afterRow: Int
+    /// The position of that row in the cache: identifies the gap across snapshots.
+    let abovePosition: Int64
+}
+
+extension SectionLayout {
+    init(sections: [FeedSection]) {
+        self.init(runs: sections.map { ($0.key, $0.rowCount) })
+    }
+}

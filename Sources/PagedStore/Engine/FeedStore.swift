@@ -1,0 +1,71 @@
+import Foundation
+
+/// A cache file and the feeds in it: the entry point of PagedStore.
+///
+/// ```swift
+/// let store = try FeedStore(path: cachesURL.appendingPathComponent("feeds.sqlite").path)
+/// let home = try store.feed("home", source: TimelineSource(), policy: FeedPolicy(gapPolicy: .keepGap))
+/// ```
+///
+/// One store per file and process: it owns the file's single writing connection, which every
+/// feed of the store shares. Other processes (an app extension, `pagedb`) may open the same file.
+public final class FeedStore: Sendable {
+    /// The cache file's path (`:memory:` for an in-memory store).
+    public let path: String
+    let queue: DatabaseQueue
+
+    /// Opens the cache at `path`, creating it (readable by the user only) and migrating its schema.
+    ///
+    /// - Throws: ``StorageError``: ``StorageError/Kind/notADatabase`` or ``StorageError/Kind/corrupt``
+    ///   for a damaged file (see ``discardDamagedCache(at:)``), ``StorageError/Kind/schemaTooNew`` for a
+    ///   file from a newer PagedStore, ``StorageError/Kind/foreignDatabase`` for another program's file.
+    public init(path: String) throws {
+        try SQLiteLibrary.checkVersion()
+        self.path = path
+        queue = try DatabaseQueue(path: path)
+    }
+
+    /// A store that lives in memory only: for SwiftUI previews and tests.
+    public static func inMemory() throws -> FeedStore {
+        try FeedStore(path: ":memory:")
+    }
+
+    /// Opens the feed `key`, whose items are `Codable` and stored as JSON.
+    ///
+    /// The feed's first snapshot holds the cached rows at once; call ``Feed/start()`` to refresh
+    /// according to the policy.
+    /// - Throws: ``StorageError`` when the cache cannot be read, ``FeedError`` when a cached item cannot be decoded.
+    public func feed<Source: PageSource>(
+        _ key: String, source: Source, policy: FeedPolicy = FeedPolicy()
+    ) throws
+        -> Feed<Source.Item> where Source.Item: Codable
+    {
+        try feed(key, source: source, policy: policy, codec: .json)
+    }
+
+    /// Opens the feed `key` with an item codec of the app's choice.
+    /// - Throws: ``StorageError`` when the cache cannot be read, ``FeedError`` when a cached item cannot be decoded.
+    public func feed<Source: PageSource>(
+        _ key: String, source: Source, policy: FeedPolicy = FeedPolicy(), codec: ItemCodec<Source.Item>
+    ) throws -> Feed<Source.Item> {
+        try Feed(key: key, source: source, policy: policy, codec: codec, queue: queue)
+    }
+
+    /// Moves a damaged cache file aside, with its `-wal` and `-shm` files, so that a new cache can be
+    /// created at `path`: the documented recovery for ``StorageError/Kind/notADatabase`` and
+    /// ``StorageError/Kind/corrupt``. A cache holds nothing that cannot be fetched again.
+    ///
+    /// The three files move together: a `-wal` left beside a new database would be replayed into it.
+    /// - Returns: The path the database file was moved to, or nil when there was no file.
+    @discardableResult
+    public static func discardDamagedCache(at path: String) throws -> String? {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: path) else { return nil }
+        let stamp = Int(Date().timeIntervalSince1970)
+        let aside = "\(path).damaged-\(stamp)"
+        for suffix in ["", "-wal", "-shm"] where manager.fileExists(atPath: path + suffix) {
+            try manager.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        }
+        return aside
+    }
+}

@@ -1,0 +1,119 @@
+/// Decides how a refreshed first page merges into the cached rows. Pure: no I/O, no state.
+///
+/// Overlap is decided by proof, never guessed from the page size: an id the new page shares with
+/// the cached head. The merged list is the new page, in the server's order, followed by the cached
+/// rows below the deepest shared row.
+enum RefreshMerge {
+    /// What a refresh does.
+    enum Plan: Equatable {
+        /// The page shares no id with the cached head: the feed's gap policy decides.
+        case noOverlap
+        /// The common case: new items on top of an unchanged cached head. The cached rows keep their
+        /// positions; `newItems` go above them and `reloads` change payloads in place.
+        case prepend(newItems: [EncodedItem], reloads: [(row: Int, item: EncodedItem)])
+        /// The server reordered or dropped rows of the head: the rows down to `throughPosition` are
+        /// replaced by the page. `relocated` are shared ids found deeper than the head read, removed
+        /// from their old rows first so that no id is ever twice in the feed.
+        case rewrite(throughPosition: Int64, relocated: [StoredItem], change: RowChange)
+
+        static func == (lhs: Plan, rhs: Plan) -> Bool {
+            switch (lhs, rhs) {
+            case (.noOverlap, .noOverlap): true
+            case (.prepend(let a, let b), .prepend(let c, let d)):
+                a == c && b.elementsEqual(d) { $0.row == $1.row && $0.item == $1.item }
+            case (.rewrite(let a, let b, let c), .rewrite(let d, let e, let f)): a == d && b == e && c == f
+            default: false
+            }
+        }
+    }
+
+    /// How many rows below the page's size the head read reaches: shared ids deeper than this are
+    /// treated as moved to the top rather than as proof that the whole head is one overlap.
+    static func headLimit(pageSize: Int) -> Int { pageSize * 2 + 64 }
+
+    /// Plans the merge.
+    /// - Parameters:
+    ///   - page: The new first page, top first.
+    ///   - head: The cached rows from the top, as many as ``headLimit(pageSize:)``.
+    ///   - matches: The cached rows (anywhere in the feed) whose ids are in `page`, keyed by id.
+    ///   - rowOfPosition: The row index of a cached position below the head (for relocated rows).
+    static func plan(
+        page: [EncodedItem], head: [StoredItem], matches: [String: StoredItem], rowOfPosition: (Int64) throws -> Int
+    ) rethrows -> Plan {
+        guard !matches.isEmpty else { return .noOverlap }
+        var headIndex: [String: Int] = [:]
+        headIndex.reserveCapacity(head.count)
+        for (row, item) in head.enumerated() { headIndex[item.itemID] = row }
+        let deepest = page.compactMap { headIndex[$0.itemID] }.max()
+        guard let deepest else {
+            // Shared ids exist only far below the head: not an overlap of the head.
+            return .noOverlap
+        }
+        let overlap = head[0...deepest]
+        let relocated = page.compactMap { item in headIndex[item.itemID] == nil ? matches[item.itemID] : nil }
+        if relocated.isEmpty, let fast = prependPlan(page: page, overlap: overlap) { return fast }
+
+        var change = RowChange()
+        let pageIDs = Set(page.map(\.itemID))
+        change.deleted = overlap.indices.filter { !pageIDs.contains(overlap[$0].itemID) }
+        change.deleted += try relocated.map { try rowOfPosition($0.position) }
+        let shared = page.enumerated().compactMap { newRow, item in
+            headIndex[item.itemID].flatMap { $0 <= deepest ? (newRow: newRow, oldRow: $0, item: item) : nil }
+        }
+        let stable = Set(longestIncreasingRun(shared.map(\.oldRow)))
+        for entry in shared {
+            if !stable.contains(entry.oldRow) {
+                // A moved row whose content also changed is a delete and an insert: tables refuse to
+                // reload and move one row in the same batch.
+                if overlap[entry.oldRow].payload == entry.item.payload {
+                    change.moved.append((entry.oldRow, entry.newRow))
+                } else {
+                    change.deleted.append(entry.oldRow)
+                    change.inserted.append(entry.newRow)
+                }
+            } else if overlap[entry.oldRow].payload != entry.item.payload {
+                change.reloaded.append(entry.oldRow)
+            }
+        }
+        change.inserted += page.indices.filter { headIndex[page[$0].itemID].map { $0 > deepest } ?? true }
+        change.deleted.sort()
+        change.inserted.sort()
+        return .rewrite(throughPosition: overlap[deepest].position, relocated: relocated, change: change)
+    }
+
+    /// The fast plan when the page is new items followed by exactly the cached head, in order.
+    private static func prependPlan(page: [EncodedItem], overlap: ArraySlice<StoredItem>) -> Plan? {
+        let newCount = page.count - overlap.count
+        guard newCount >= 0 else { return nil }
+        let tail = page[newCount...]
+        guard tail.elementsEqual(overlap, by: { $0.itemID == $1.itemID }) else { return nil }
+        let reloads = zip(tail, overlap).enumerated().compactMap { row, pair in
+            pair.0.payload == pair.1.payload ? nil : (row: row, item: pair.0)
+        }
+        return .prepend(newItems: Array(page[..<newCount]), reloads: reloads)
+    }
+
+    /// The values of one longest strictly increasing subsequence of `values` (patience sorting,
+    /// O(n log n)): the shared rows that keep their relative order, so only the others are moves.
+    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
+        var tails: [Int] = []  // index into values of the smallest tail of each length
+        var previous = [Int](repeating: -1, count: values.count)
+        for (index, value) in values.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[index] = tails[low - 1] }
+            if low == tails.count { tails.append(index) } else { tails[low] = index }
+        }
+        var run: [Int] = []
+        var index = tails.last ?? -1
+        while index >= 0 {
+            run.append(values[index])
+            index = previous[index]
+        }
+        return run.reversed()
+    }
+}

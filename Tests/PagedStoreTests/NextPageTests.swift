@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Rule 4: next page by cursor, no id twice, loops stopped. Rule 5: prefetch.
+@Suite struct NextPageTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    @Test func nextPageAppendsAtTheEndAndDropsKnownIds() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try test.feed(source)
+        async let refresh: Void = feed.refresh()
+        await source.nextFetch().respond(Page(items: .posts("p", 5), olderCursor: "c1"))
+        await refresh
+        async let next: Void = feed.loadNextPage()
+        let fetch = await source.nextFetch()
+        #expect(fetch.request == .olderThan(cursor: "c1"))
+        fetch.respond(Page(items: [Post(id: "p3"), Post(id: "p4"), Post(id: "q0"), Post(id: "q1")], olderCursor: "c2"))
+        await next
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == ["p0", "p1", "p2", "p3", "p4", "q0", "q1"])
+        #expect(snapshot.change.insertedRows.map { $0[1] } == [5, 6])
+        #expect(try test.recordOnDisk()?.oldestCursor == "c2")
+    }
+
+    @Test func aRepeatedCursorStopsWithALoopError() async throws {
+        let feed = try await feedWithFirstPage(next: { _ in Page(items: .posts("q", 3), olderCursor: "c1") })
+        await feed.loadNextPage()
+        let snapshot = await feed.snapshot
+        guard case .failed(let error) = snapshot.nextPage else {
+            Issue.record("expected a failed next page, got \(snapshot.nextPage)")
+            return
+        }
+        #expect(error.kind == .paginationLoop)
+        #expect(snapshot.ids.count == 5)
+    }
+
+    @Test func aPageOfOnlyKnownIdsStopsWithALoopErrorAndWritesNothing() async throws {
+        let feed = try await feedWithFirstPage(next: { _ in Page(items: .posts("p", 5), olderCursor: "c9") })
+        await feed.loadNextPage()
+        guard case .failed(let error) = await feed.snapshot.nextPage else {
+            Issue.record("expected a failed next page")
+            return
+        }
+        #expect(error.kind == .paginationLoop)
+        #expect(try test.recordOnDisk()?.oldestCursor == "c1")
+        let pages = try DatabaseQueue(path: test.path).read { store in
+            try store.pages(of: #require(try store.feed(key: "home")))
+        }
+        #expect(pages.count == 1)
+    }
+
+    @Test func aNilOlderCursorEndsTheFeedAndPrefetchThenFetchesNothing() async throws {
+        let server = ModelServer(.posts("p", 15), pageSize: 10)
+        let source = server.source
+        let feed = try test.feed(source)
+        await feed.refresh()
+        await feed.loadNextPage()
+        #expect(await feed.snapshot.nextPage == .endReached)
+        await feed.rowDidAppear(14)
+        await feed.loadNextPage()
+        #expect(source.requests == [.first, .olderThan(cursor: "p9")])
+    }
+
+    @Test func rowDidAppearFetchesExactlyWhenFewerThanPrefetchDistanceRowsRemain() async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 20)
+        let source = server.source
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, prefetchDistance: 3))
+        await feed.refresh()
+        for row in 0...16 { await feed.rowDidAppear(row) }  // row 16 leaves 3 below: not yet
+        #expect(source.requests == [.first])
+        await feed.rowDidAppear(17)  // 2 below: fetch
+        await feed.rowDidAppear(18)
+        await feed.rowDidAppear(19)
+        await feed.loadNextPage()  // joins the prefetch, or does the next one once it is done
+        #expect(source.requests.filter { $0 == .olderThan(cursor: "p19") }.count == 1)
+        #expect(await feed.snapshot.ids.count == 40)
+    }
+
+    @Test func aFailedNextPageWaitsForRetry() async throws {
+        let attempts = Counter()
+        let feed = try await feedWithFirstPage(next: { request in
+            if attempts.increment() == 1 { throw URLError(.timedOut) }
+            return Page(items: .posts("q", 3), olderCursor: nil)
+        })
+        await feed.loadNextPage()
+        guard case .failed = await feed.snapshot.nextPage else {
+            Issue.record("expected a failed next page")
+            return
+        }
+        #expect(await feed.snapshot.ids.count == 5, "rows stay")
+        await feed.rowDidAppear(4)
+        #expect(attempts.value == 1, "prefetch waits for retry after a failure")
+        await feed.retry()
+        #expect(attempts.value == 2)
+        #expect(await feed.snapshot.ids.count == 8)
+        #expect(await feed.snapshot.nextPage == .endReached)
+    }
+
+    /// A feed whose first page is p0…p4 with older cursor c1, and whose next pages come from `next`.
+    func feedWithFirstPage(next: @escaping @Sendable (PageRequest) throws -> Page<Post>) async throws -> Feed<Post> {
+        let source = ScriptedSource<Post> { request in
+            request == .first ? Page(items: .posts("p", 5), olderCursor: "c1") : try next(request)
+        }
+        let feed = try test.feed(source)
+        await feed.refresh()
+        return feed
+    }
+}
+
+/// A thread-safe counter for sources that change behaviour between calls.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() -> Int {
+        lock.withLock {
+            count += 1; return count
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+@testable import PagedStore
+
+/// A temporary cache file, and feeds opened on it as an app would (a new store is a relaunch).
+struct FeedTestCase {
+    let directory: TemporaryDirectory
+    let path: String
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        path = directory.path("feeds.sqlite")
+    }
+
+    /// A new store on the file: what an app sees after a relaunch.
+    func store() throws -> FeedStore { try FeedStore(path: path) }
+
+    func feed(
+        _ source: ScriptedSource<Post>, policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never), key: String = "home",
+        store: FeedStore? = nil
+    ) throws -> Feed<Post> {
+        try (store ?? self.store()).feed(key, source: source, policy: policy)
+    }
+
+    /// The ids of the feed as a fresh store reads them from the file.
+    func idsOnDisk(key: String = "home") throws -> [String] {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.read { store in
+            guard let feed = try store.feed(key: key) else { return [] }
+            return try store.window(of: feed, from: .top, limit: Int.max).map(\.itemID)
+        }
+    }
+
+    /// The feed's stored record, read by a fresh connection.
+    func recordOnDisk(key: String = "home") throws -> FeedRecord? {
+        try DatabaseQueue(path: path).read { try $0.feed(key: key) }
+    }
+}

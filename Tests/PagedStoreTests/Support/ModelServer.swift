@@ -1,0 +1,43 @@
+import Foundation
+import PagedStore
+
+/// A server list paged by cursor, where a cursor is the id of the last item of the page it came with.
+/// Tests change `items` between requests (new items on top, deletions, edits) as a real server would.
+final class ModelServer: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var list: [Post]
+    let pageSize: Int
+
+    init(_ items: [Post], pageSize: Int) {
+        list = items
+        self.pageSize = pageSize
+    }
+
+    var items: [Post] {
+        get { lock.withLock { list } }
+        set { lock.withLock { list = newValue } }
+    }
+
+    /// The page the request asks for, given the list as it is now.
+    func page(for request: PageRequest) -> Page<Post> {
+        let items = self.items
+        let start: Int
+        switch request {
+        case .first: start = 0
+        case .olderThan(let cursor):
+            // A cursor whose item is gone resumes at the top, as a real timeline API's max_id would not;
+            // the tests that care keep cursor items in place.
+            start = (items.firstIndex { $0.id == cursor }).map { $0 + 1 } ?? items.count
+        case .newerThan: start = 0
+        }
+        let slice = Array(items[min(start, items.count)..<min(start + pageSize, items.count)])
+        let older = start + pageSize < items.count ? slice.last?.id : nil
+        return Page(items: slice, olderCursor: older, newerCursor: slice.first.map { "new:\($0.id)" })
+    }
+
+    /// A source answering from this server at once.
+    var source: ScriptedSource<Post> {
+        ScriptedSource { [self] request in page(for: request) }
+    }
+}
