@@ -39,6 +39,11 @@ extension Feed {
         }
     }
 
+    /// Waits until no next page started by prefetch is in flight.
+    package func waitUntilIdle() async {
+        while let running = nextPageTask { await running.task.value }
+    }
+
     /// Starts a next-page fetch, or returns nil when none is possible.
     private func startNextPage() -> Task<Void, Never>? {
         guard nextPageTask == nil, nextPageActivity != .endReached, let cursor = record.oldestCursor else {

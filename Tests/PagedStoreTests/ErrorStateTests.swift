@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Rule 8: errors are states, not crashes.
+@Suite struct ErrorStateTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    struct ServerDown: Error {}
+
+    @Test func aFirstFetchThatFailsWithNothingCachedIsTheErrorState() async throws {
+        let feed = try test.feed(ScriptedSource { _ in throw ServerDown() })
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        guard case .error(let error) = snapshot.content else {
+            Issue.record("expected the error state, got \(snapshot.content)")
+            return
+        }
+        #expect(error.kind == .source)
+        #expect(snapshot.rows.isEmpty)
+    }
+
+    @Test func retryAfterAFailedFirstFetchLoadsTheFeed() async throws {
+        let attempts = Counter()
+        let feed = try test.feed(
+            ScriptedSource { _ in
+                if attempts.increment() == 1 { throw ServerDown() }
+                return Page(items: .posts("p", 3), olderCursor: nil)
+            })
+        await feed.refresh()
+        await feed.retry()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.content == .content)
+        #expect(snapshot.refresh == .idle)
+        #expect(snapshot.ids == ["p0", "p1", "p2"])
+    }
+
+    @Test func aRefreshThatFailsKeepsTheRowsAndReportsTheFailure() async throws {
+        let attempts = Counter()
+        let feed = try test.feed(
+            ScriptedSource { _ in
+                if attempts.increment() == 2 { throw ServerDown() }
+                return Page(items: .posts("p", 3), olderCursor: nil)
+            })
+        await feed.refresh()
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.content == .content)
+        #expect(snapshot.ids == ["p0", "p1", "p2"])
+        guard case .failed = snapshot.refresh else {
+            Issue.record("expected a failed refresh, got \(snapshot.refresh)")
+            return
+        }
+        await feed.retry()
+        #expect(await feed.snapshot.refresh == .idle)
+        #expect(attempts.value == 3)
+    }
+
+    @Test func statesGoThroughLoadingInOrder() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try test.feed(source)
+        let recorder = await SnapshotRecorder(feed)
+        async let refresh: Void = feed.refresh()
+        await source.nextFetch().respond(Page(items: .posts("p", 3), olderCursor: "c"))
+        await refresh
+        let states = await recorder.snapshots(settlingOn: feed).map { "\($0.content)/\($0.refresh)" }
+        #expect(states == ["initialLoading/idle", "initialLoading/loading", "content/idle"])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Rule 9: sections. Rule 10: local edits, persisted and reported with index paths.
+@Suite struct SectionsAndEditsTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    @Test func indexPathsCarrySectionsAndNewSectionsAreReported() async throws {
+        let server = ModelServer(
+            .posts("mon", 3, section: "Monday") + .posts("sun", 2, section: "Sunday"), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        #expect(await feed.snapshot.sections.map(\.key) == ["Monday", "Sunday"])
+        #expect(await feed.snapshot.sections.map(\.rowCount) == [3, 2])
+
+        server.items = .posts("tue", 2, section: "Tuesday") + [Post(id: "mon9", section: "Monday")] + server.items
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.sections.map(\.key) == ["Tuesday", "Monday", "Sunday"])
+        #expect(snapshot.change.insertedSections == IndexSet([0]))
+        #expect(snapshot.change.insertedRows == [IndexPath(indexes: [1, 0])], "rows of a new section are not listed")
+        #expect(snapshot.indexPath(ofRow: 3) == IndexPath(indexes: [1, 1]))
+    }
+
+    @Test func aSectionWhoseRowsAreAllRemovedIsReportedDeleted() async throws {
+        let server = ModelServer([Post(id: "a", section: "A"), Post(id: "b", section: "B")], pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        try await feed.remove(id: "a")
+        let snapshot = await feed.snapshot
+        #expect(snapshot.change.deletedSections == IndexSet([0]))
+        #expect(snapshot.change.deletedRows.isEmpty)
+        #expect(snapshot.sections.map(\.key) == ["B"])
+    }
+
+    @Test func localEditsArePersistedAndReportedWithIndexPaths() async throws {
+        let server = ModelServer(.posts("p", 5), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+
+        #expect(try await feed.remove(id: "p1"))
+        #expect(await feed.snapshot.change.deletedRows == [IndexPath(indexes: [0, 1])])
+
+        #expect(try await feed.update(Post(id: "p3", revision: 7)))
+        #expect(await feed.snapshot.change.reloadedRows == [IndexPath(indexes: [0, 2])])
+        #expect(await feed.snapshot.rows[2]?.revision == 7)
+
+        try await feed.insert(Post(id: "mine"), at: 1)
+        #expect(await feed.snapshot.change.insertedRows == [IndexPath(indexes: [0, 1])])
+
+        let expected = ["p0", "mine", "p2", "p3", "p4"]
+        #expect(await feed.snapshot.ids == expected)
+        #expect(try test.idsOnDisk() == expected)
+        let relaunched = try test.feed(server.source)
+        #expect(await relaunched.snapshot.rows[3]?.revision == 7)
+        #expect(try await feed.remove(id: "absent") == false)
+    }
+
+    @Test func insertingBetweenAdjacentPositionsRenumbersBelow() async throws {
+        let feed = try test.feed(ModelServer([], pageSize: 10).source)
+        for index in 0..<40 {
+            try await feed.insert(Post(id: "i\(index)"), at: 1)  // always between rows 0 and 1
+        }
+        let ids = await feed.snapshot.ids
+        #expect(ids.count == 40)
+        #expect(ids.first == "i0")
+        #expect(Array(ids.dropFirst()) == (1..<40).reversed().map { "i\($0)" })
+        #expect(try test.idsOnDisk() == ids)
+    }
+}
