@@ -92,7 +92,7 @@ public actor Feed<Item: FeedItem> {
         snapshot = FeedSnapshot(
             rows: FeedRows(count: record.rowCount, windowStart: 0, window: window.rows),
             content: Self.content(record: record, error: nil), refresh: .idle, nextPage: nextPageActivity,
-            sections: layout.sections, gaps: gaps, change: .none, lastRefreshed: record.lastRefreshAt)
+            sections: layout.sections, gaps: gaps, change: .none, lastRefreshed: record.lastRefreshAt, sequence: 0)
     }
 
     // MARK: - Observing
@@ -139,7 +139,7 @@ public actor Feed<Item: FeedItem> {
             rows: FeedRows(count: record.rowCount, windowStart: window.start, window: window.rows),
             content: Self.content(record: record, error: contentError), refresh: refreshActivity,
             nextPage: nextPageActivity, sections: layout.sections, gaps: gaps, change: feedChange,
-            lastRefreshed: record.lastRefreshAt)
+            lastRefreshed: record.lastRefreshAt, sequence: snapshot.sequence + 1)
         for continuation in snapshotSubscribers.values { continuation.yield(snapshot) }
     }
 

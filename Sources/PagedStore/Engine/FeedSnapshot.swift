@@ -19,6 +19,9 @@ public struct FeedSnapshot<Item: Sendable>: Sendable {
     public let change: FeedChange
     /// When the newest page was fetched: the age of the data, to show as "updated 5 min ago".
     public let lastRefreshed: Date?
+    /// Counts the snapshots of this feed object: each emitted snapshot is one more than the one before,
+    /// so a consumer can tell that it has seen them all.
+    public let sequence: Int
 
     /// Whether a next page is possible (not ended, and nothing is blocking it).
     public var canLoadNextPage: Bool {

@@ -12,8 +12,8 @@ package final class DatabaseQueue: @unchecked Sendable {
     private let store: PageStore
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
-    package init(path: String, mode: Connection.Mode = .readWrite) throws {
-        store = try PageStore(path: path, mode: mode)
+    package init(path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true) throws {
+        store = try PageStore(path: path, mode: mode, migrate: migrate)
     }
 
     /// Runs `body` inside one write transaction: everything it writes commits together or not at all.
@@ -21,6 +21,14 @@ package final class DatabaseQueue: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try store.connection.writeTransaction { try body(store) }
+    }
+
+    /// Runs `body` with the store outside any transaction: for work that manages its own, such as
+    /// the migrator (each migration is its own transaction).
+    package func withoutTransaction<T>(_ body: (PageStore) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(store)
     }
 
     /// Runs `body` inside one read transaction, so all its reads see the same committed state.

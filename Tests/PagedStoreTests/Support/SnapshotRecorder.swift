@@ -22,9 +22,7 @@ final class SnapshotRecorder: @unchecked Sendable {
         let current = await feed.snapshot
         for _ in 0..<2000 {
             let snapshots = lock.withLock { recorded }
-            if let last = snapshots.last, last.ids == current.ids, last.change == current.change,
-                last.content == current.content, last.refresh == current.refresh, last.nextPage == current.nextPage
-            {
+            if let last = snapshots.last, last.sequence == current.sequence {
                 return snapshots
             }
             try? await Task.sleep(for: .milliseconds(1))

@@ -1,0 +1,237 @@
+package import Foundation
+
+/// One item of a fixture: its id, optional section and canonical JSON (sorted keys), which is what
+/// the cache stores and what an export writes back.
+package struct FixtureItem: Sendable, Equatable {
+    /// The item's id, as text.
+    package var id: String
+    /// Its section key, when the reader was given one to read.
+    package var section: String?
+    /// The item's JSON object, canonical: sorted keys, no escaped slashes.
+    package var json: Data
+
+    /// Creates an item.
+    package init(id: String, section: String?, json: Data) {
+        self.id = id
+        self.section = section
+        self.json = json
+    }
+}
+
+/// One page of a fixture: items with the cursors the server returned (the DESIGN.md page format).
+package struct FixturePage: Sendable, Equatable {
+    /// The items, top first.
+    package var items: [FixtureItem]
+    /// `next_cursor`: the older-side cursor, nil when the feed has ended.
+    package var olderCursor: String?
+    /// `previous_cursor`: the newer-side cursor.
+    package var newerCursor: String?
+
+    /// Creates a page.
+    package init(items: [FixtureItem], olderCursor: String?, newerCursor: String?) {
+        self.items = items
+        self.olderCursor = olderCursor
+        self.newerCursor = newerCursor
+    }
+}
+
+/// The shapes a fixture file can have.
+package enum FixtureFormat: String, Sendable, CaseIterable {
+    /// A JSON array of items.
+    case json
+    /// One item object per line.
+    case ndjson
+    /// A JSON array of page objects.
+    case pages
+    /// One page object (a captured server response).
+    case page
+}
+
+/// Reads fixtures and captured responses: a JSON array of items, NDJSON, a JSON array of page
+/// objects, or one page object. Every problem is reported as `file:line:column: reason`, and
+/// nothing is returned unless the whole file is valid.
+package struct FixtureReader: Sendable {
+    /// The largest item accepted, so that a runaway line cannot exhaust memory.
+    package static let maxItemBytes = 1 << 20
+    /// The largest file accepted.
+    package static let maxFileBytes = 1 << 30
+
+    /// The key holding each item's id (string or integer). Default `id`.
+    package var idKey: String
+    /// The key holding each item's section, if any.
+    package var sectionKey: String?
+
+    /// A reader for items whose id is under `idKey`.
+    package init(idKey: String = "id", sectionKey: String? = nil) {
+        self.idKey = idKey
+        self.sectionKey = sectionKey
+    }
+
+    /// Reads a file, refusing one larger than ``maxFileBytes`` before loading it.
+    package func read(contentsOf path: String) throws(FixtureError) -> (format: FixtureFormat, pages: [FixturePage]) {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard let size = attributes?[.size] as? Int else {
+            throw FixtureError(
+                file: path, line: 1, column: 1, reason: "cannot read the file (missing, or no permission)")
+        }
+        guard size <= Self.maxFileBytes else {
+            throw FixtureError(
+                file: path, line: 1, column: 1, reason: "the file is larger than \(Self.maxFileBytes >> 20) MiB")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FixtureError(file: path, line: 1, column: 1, reason: "cannot read the file")
+        }
+        return try read(data, file: path)
+    }
+
+    /// Reads fixture text; `file` names it in errors.
+    package func read(_ data: Data, file: String) throws(FixtureError) -> (format: FixtureFormat, pages: [FixturePage])
+    {
+        let result = data.withUnsafeBytes { bytes in Result { () throws(FixtureError) in try read(bytes, file: file) } }
+        return try result.get()
+    }
+
+    private func read(
+        _ bytes: UnsafeRawBufferPointer, file: String
+    ) throws(FixtureError) -> (
+        format: FixtureFormat, pages: [FixturePage]
+    ) {
+        let locator = TextLocator(bytes)
+        let fail = { (offset: Int, reason: String) -> FixtureError in
+            let (line, column) = locator.location(of: offset)
+            return FixtureError(file: file, line: line, column: column, reason: reason)
+        }
+        let first = JSONArrayScanner.skipSpace(bytes, from: 0)
+        guard first < bytes.count else { throw fail(0, "the file is empty") }
+        var seen: [String: Int] = [:]
+        switch bytes[first] {
+        case UInt8(ascii: "["):
+            let ranges: [Range<Int>]
+            do throws(JSONArrayScanner.Failure) {
+                ranges = try JSONArrayScanner.elements(of: bytes)
+            } catch {
+                guard case .malformed(let offset, let reason) = error else { throw fail(0, "malformed JSON") }
+                throw fail(offset, reason)
+            }
+            let objects = try ranges.map { range throws(FixtureError) in
+                (range, try object(bytes, range, fail))
+            }
+            if let firstObject = objects.first?.1, firstObject["items"] is [Any] {
+                let pages = try objects.map { range, object throws(FixtureError) in
+                    try page(object, at: range.lowerBound, seen: &seen, fail)
+                }
+                return (.pages, pages)
+            }
+            let items = try objects.map { range, object throws(FixtureError) in
+                try item(object, at: range.lowerBound, seen: &seen, fail)
+            }
+            return (.json, [FixturePage(items: items, olderCursor: nil, newerCursor: nil)])
+        case UInt8(ascii: "{"):
+            let whole = 0..<bytes.count
+            if let object = try? object(bytes, whole, fail), object["items"] != nil {
+                return (.page, [try page(object, at: first, seen: &seen, fail)])
+            }
+            var items: [FixtureItem] = []
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                if JSONArrayScanner.skipSpace(bytes, from: start) < end {
+                    items.append(try item(try object(bytes, start..<end, fail), at: start, seen: &seen, fail))
+                }
+                start = end + 1
+            }
+            return (.ndjson, [FixturePage(items: items, olderCursor: nil, newerCursor: nil)])
+        default:
+            throw fail(first, "expected a JSON array, NDJSON lines or a page object")
+        }
+    }
+
+    // MARK: - Values
+
+    private func object(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ fail: (Int, String) -> FixtureError
+    ) throws(FixtureError) -> [String: Any] {
+        guard range.count <= Self.maxItemBytes else {
+            throw fail(range.lowerBound, "an item of \(range.count >> 20) MiB is larger than the 1 MiB limit")
+        }
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(bytes[range]), options: [.fragmentsAllowed])
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw fail(range.lowerBound + Self.characterOffset(in: detail), "invalid JSON: \(detail)")
+        }
+        guard let object = value as? [String: Any] else {
+            throw fail(range.lowerBound, "expected a JSON object")
+        }
+        return object
+    }
+
+    private func item(
+        _ object: [String: Any], at offset: Int, seen: inout [String: Int], _ fail: (Int, String) -> FixtureError
+    ) throws(FixtureError) -> FixtureItem {
+        guard let raw = object[idKey] else { throw fail(offset, "the item has no \"\(idKey)\"") }
+        let id: String
+        if let text = raw as? String, !text.isEmpty {
+            id = text
+        } else if let number = raw as? NSNumber, !Self.isBoolean(number),
+            number.doubleValue == number.doubleValue.rounded()
+        {
+            id = number.stringValue
+        } else {
+            throw fail(offset, "the item's \"\(idKey)\" must be a non-empty string or an integer")
+        }
+        if let previous = seen[id] {
+            throw fail(offset, "duplicate id \(id.debugDescription) (first at line \(fail(previous, "").line))")
+        }
+        seen[id] = offset
+        let section = sectionKey.flatMap { object[$0] }.map { ($0 as? String) ?? "\($0)" }
+        guard
+            let json = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { throw fail(offset, "the item cannot be written back as JSON") }
+        return FixtureItem(id: id, section: section, json: json)
+    }
+
+    private func page(
+        _ object: [String: Any], at offset: Int, seen: inout [String: Int], _ fail: (Int, String) -> FixtureError
+    ) throws(FixtureError) -> FixturePage {
+        guard let items = object["items"] as? [Any] else { throw fail(offset, "the page has no \"items\" array") }
+        let parsed = try items.enumerated().map { index, value throws(FixtureError) in
+            guard let item = value as? [String: Any] else { throw fail(offset, "items[\(index)] is not an object") }
+            do throws(FixtureError) {
+                return try self.item(item, at: offset, seen: &seen, fail)
+            } catch {
+                throw FixtureError(
+                    file: error.file, line: error.line, column: error.column, reason: "items[\(index)]: \(error.reason)"
+                )
+            }
+        }
+        return FixturePage(
+            items: parsed, olderCursor: try cursor(object["next_cursor"], "next_cursor", offset, fail),
+            newerCursor: try cursor(object["previous_cursor"], "previous_cursor", offset, fail))
+    }
+
+    private func cursor(
+        _ value: Any?, _ key: String, _ offset: Int, _ fail: (Int, String) -> FixtureError
+    )
+        throws(FixtureError) -> String?
+    {
+        switch value {
+        case nil, is NSNull: return nil
+        case let text as String: return text
+        default: throw fail(offset, "\"\(key)\" must be a string or null")
+        }
+    }
+
+    /// JSONSerialization says "around character N": the offset of the problem within the value.
+    private static func characterOffset(in detail: String) -> Int {
+        guard let range = detail.range(of: "character ") else { return 0 }
+        return Int(detail[range.upperBound...].prefix { $0.isNumber }) ?? 0
+    }
+
+    /// JSON `true` and `false` arrive as NSNumbers of C type `c` (char); integers are `i`, `l` or `q`.
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        String(cString: number.objCType) == "c"
+    }
+}

@@ -1,0 +1,154 @@
+/// One broken rule found by ``PageStore/verify()``.
+package struct InvariantViolation: Sendable, Equatable, CustomStringConvertible {
+    /// The feed concerned, or nil for the file as a whole.
+    package var feed: String?
+    /// A short, stable name of the rule (`row_count`, `cursor_chain`, …), for scripts.
+    package var rule: String
+    /// What is wrong, as a sentence.
+    package var detail: String
+
+    /// `feed: rule: detail`.
+    package var description: String {
+        "\(feed.map { "feed \($0.debugDescription): " } ?? "")\(rule): \(detail)"
+    }
+}
+
+/// Checks the file: SQLite's integrity and foreign-key checks, then the engine's own invariants.
+extension PageStore {
+    /// Every violation found, or none for a sound cache.
+    ///
+    /// The invariants: no id twice in a feed; positions unique; the feed's counters and top and
+    /// bottom positions match its rows; every row belongs to a page and each page's row count matches;
+    /// pages follow each other in position order; the cursor chain is contiguous (each next page was
+    /// asked with the cursor of the page above it, and the feed resumes from the bottom page's);
+    /// an ended feed has no older cursor; gaps sit between two existing, neighbouring rows.
+    /// - Complexity: O(*n* log *n*) for *n* rows.
+    package func verify() throws -> [InvariantViolation] {
+        var violations: [InvariantViolation] = []
+        try connection.withStatement("PRAGMA integrity_check") { statement throws(StorageError) in
+            while try statement.step() {
+                let message = statement.string(0) ?? ""
+                if message != "ok" { violations.append(.init(feed: nil, rule: "integrity", detail: message)) }
+            }
+        }
+        try connection.withStatement("PRAGMA foreign_key_check") { statement throws(StorageError) in
+            while try statement.step() {
+                violations.append(
+                    .init(
+                        feed: nil, rule: "foreign_key", detail: "a row of \(statement.string(0) ?? "?") has no parent"))
+            }
+        }
+        try connection.withStatement("SELECT count(*) FROM item WHERE feed_id NOT IN (SELECT id FROM feed)") {
+            statement throws(StorageError) in
+            if try statement.step(), statement.int(0) > 0 {
+                violations.append(
+                    .init(feed: nil, rule: "orphan_rows", detail: "\(statement.int(0)) rows belong to no feed"))
+            }
+        }
+        for feed in try feeds() {
+            violations += try verify(feed).map { InvariantViolation(feed: feed.key, rule: $0.rule, detail: $0.detail) }
+        }
+        return violations
+    }
+
+    private func verify(_ feed: FeedRecord) throws -> [(rule: String, detail: String)] {
+        var found: [(rule: String, detail: String)] = []
+        let id = feed.id
+        func count(_ sql: String) throws -> Int {
+            Int(try connection.int64(sql) { statement throws(StorageError) in try statement.bind(1, id) } ?? 0)
+        }
+        if try count(
+            "SELECT count(*) FROM (SELECT item_id FROM item WHERE feed_id = ? GROUP BY item_id HAVING count(*) > 1)")
+            > 0
+        {
+            found.append(("unique_ids", "an id appears more than once"))
+        }
+        if try count(
+            "SELECT count(*) FROM (SELECT position FROM item WHERE feed_id = ? GROUP BY position HAVING count(*) > 1)")
+            > 0
+        {
+            found.append(("unique_positions", "two rows share a sort position"))
+        }
+        let rows = try count("SELECT count(*) FROM item WHERE feed_id = ?")
+        if rows != feed.rowCount {
+            found.append(("row_count", "the feed records \(feed.rowCount) rows but has \(rows)"))
+        }
+        let top = try connection.int64("SELECT min(position) FROM item WHERE feed_id = ?") { s throws(StorageError) in
+            try s.bind(1, id)
+        }
+        let bottom = try connection.int64("SELECT max(position) FROM item WHERE feed_id = ?") {
+            s throws(StorageError) in try s.bind(1, id)
+        }
+        if rows > 0, top != feed.topPosition || bottom != feed.bottomPosition {
+            found.append(("positions", "the recorded top and bottom positions do not match the rows"))
+        }
+        let pages = try self.pages(of: feed)
+        let spans = try pageSpans(of: feed)
+        let homeless = spans.keys.filter { pageNo in !pages.contains { $0.pageNo == pageNo } }
+        if !homeless.isEmpty {
+            found.append(("page_rows", "rows belong to pages \(homeless.sorted()) that do not exist"))
+        }
+        var previousBottom: Int64?
+        for (index, page) in pages.enumerated() {
+            let span = spans[page.pageNo]
+            if (span?.count ?? 0) != page.rowCount {
+                found.append(
+                    ("page_row_count", "page \(page.pageNo) records \(page.rowCount) rows but has \(span?.count ?? 0)"))
+            }
+            if let span, let previousBottom, span.top <= previousBottom {
+                found.append(("page_order", "page \(page.pageNo) starts above the end of the page before it"))
+            }
+            previousBottom = span?.bottom ?? previousBottom
+            if index > 0, page.request == .older || page.request == .seed,
+                page.requestCursor != pages[index - 1].olderCursor
+            {
+                found.append(
+                    (
+                        "cursor_chain",
+                        "page \(page.pageNo) was not asked with the older cursor of page \(pages[index - 1].pageNo)"
+                    ))
+            }
+        }
+        if let last = pages.last, last.request != .local, last.olderCursor != feed.oldestCursor {
+            found.append(("cursor_chain", "the feed resumes from a cursor that is not its bottom page's"))
+        }
+        if feed.endReached, feed.oldestCursor != nil {
+            found.append(("end_reached", "the feed has ended but still has an older cursor"))
+        }
+        for gap in try gaps(of: feed) {
+            let between = try connection.int64(
+                "SELECT count(*) FROM item WHERE feed_id = ? AND position > ? AND position < ?"
+            ) { statement throws(StorageError) in
+                try statement.bind(1, id)
+                try statement.bind(2, gap.abovePosition)
+                try statement.bind(3, gap.belowPosition)
+            }
+            let ends = try connection.int64("SELECT count(*) FROM item WHERE feed_id = ? AND position IN (?, ?)") {
+                statement throws(StorageError) in
+                try statement.bind(1, id)
+                try statement.bind(2, gap.abovePosition)
+                try statement.bind(3, gap.belowPosition)
+            }
+            if between != 0 || ends != 2 {
+                found.append(
+                    ("gap_bounds", "the gap after position \(gap.abovePosition) is not between two neighbouring rows"))
+            }
+        }
+        return found
+    }
+
+    /// Each page's row count and top and bottom positions, from one pass over the feed's rows.
+    private func pageSpans(of feed: FeedRecord) throws(StorageError) -> [Int64: (count: Int, top: Int64, bottom: Int64)]
+    {
+        try connection.withStatement(
+            "SELECT page_no, count(*), min(position), max(position) FROM item WHERE feed_id = ? GROUP BY page_no"
+        ) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            var spans: [Int64: (count: Int, top: Int64, bottom: Int64)] = [:]
+            while try statement.step() {
+                spans[statement.int64(0)] = (statement.int(1), statement.int64(2), statement.int64(3))
+            }
+            return spans
+        }
+    }
+}

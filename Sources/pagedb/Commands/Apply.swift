@@ -1,0 +1,136 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+extension PagedDB {
+    struct Apply: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the feed engine on a captured server response and print the change.",
+            discussion: """
+                The page file is a server response in the page format: {"items": [...], "next_cursor": ..., \
+                "previous_cursor": ...}. As a refresh it is merged on top of the cached rows; as next it is \
+                appended below them. Prints the inserted, reloaded, deleted and moved index paths as \
+                [section, row], whether a gap was created, the cursors before and after, and the state. \
+                --dry-run works on a copy of the cache and leaves the file untouched.
+
+                Example:
+                  pagedb apply home --db cache.sqlite --page captured.json --as refresh --dry-run
+                """)
+
+        enum Kind: String, ExpressibleByArgument, CaseIterable {
+            case refresh, next
+        }
+
+        enum GapPolicyOption: String, ExpressibleByArgument, CaseIterable {
+            case replace, keepGap
+        }
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+        @Argument(help: "The feed's key.") var feed: String
+        @Option(name: .long, help: ArgumentHelp("The captured response.", valueName: "path")) var page: String
+        @Option(name: .customLong("as"), help: "refresh (newest page, merged on top) or next (appended).") var kind:
+            Kind
+        @Flag(name: .long, help: "Compute the change on a copy; write nothing.") var dryRun = false
+        @Option(name: .long, help: "replace or keepGap; default: the feed's recorded policy.") var gapPolicy:
+            GapPolicyOption?
+        @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
+
+        func run() async throws {
+            try await reportingFailures {
+                let response = try FixtureReader(idKey: idKey).read(contentsOf: page).pages
+                let fixture = response.first ?? FixturePage(items: [], olderCursor: nil, newerCursor: nil)
+                let path = try database.path()
+                let reader = try dryRun ? database.openForReading() : database.openForWriting()
+                let before = try reader.read { try $0.feed(key: feed) }
+                if before == nil, kind == .next { throw CommandFailure.unknownFeed(feed) }
+
+                var target = path
+                var scratch: TemporaryCopy?
+                if dryRun {
+                    let copy = try TemporaryCopy()
+                    try reader.withoutTransaction { try $0.copy(to: copy.path) }
+                    target = copy.path
+                    scratch = copy
+                }
+                defer { scratch?.remove() }
+
+                var policy =
+                    before?.policy.flatMap { try? JSONDecoder().decode(FeedPolicy.self, from: Data($0.utf8)) }
+                    ?? FeedPolicy()
+                policy.refreshOnOpen = .never
+                if let gapPolicy { policy.gapPolicy = gapPolicy == .keepGap ? .keepGap : .replace }
+                let source = ScriptedSource<JSONItem> { _ in
+                    Page(
+                        items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
+                        newerCursor: fixture.newerCursor)
+                }
+                let engine = try FeedStore(path: target).feed(
+                    feed, source: source, policy: policy, codec: JSONItem.codec)
+                let gapsBefore = await engine.snapshot.gaps.count
+                switch kind {
+                case .refresh: await engine.refresh()
+                case .next: await engine.loadNextPage()
+                }
+                let snapshot = await engine.snapshot
+                if case .failed(let error) = snapshot.refresh {
+                    throw CommandFailure(status: .badInput, message: error.message)
+                }
+                if case .failed(let error) = snapshot.nextPage {
+                    throw CommandFailure(status: .badInput, message: error.message)
+                }
+                let after = try DatabaseQueue(path: target).read { try $0.feed(key: feed) }
+                try report(snapshot, gapCreated: snapshot.gaps.count > gapsBefore, before: before, after: after)
+            }
+        }
+
+        private func report(
+            _ snapshot: FeedSnapshot<JSONItem>, gapCreated: Bool, before: FeedRecord?, after: FeedRecord?
+        )
+            throws
+        {
+            if output.json {
+                var object = ChangeReport.json(snapshot.change)
+                object["gap_created"] = gapCreated
+                object["dry_run"] = dryRun
+                object["rows"] = snapshot.rows.count
+                object["state"] = [
+                    "content": ChangeReport.name(snapshot.content), "refresh": ChangeReport.name(snapshot.refresh),
+                    "next_page": ChangeReport.name(snapshot.nextPage),
+                ]
+                object["cursors"] = [
+                    "newest_before": Terminal.json(before?.newestCursor),
+                    "newest_after": Terminal.json(after?.newestCursor),
+                    "oldest_before": Terminal.json(before?.oldestCursor),
+                    "oldest_after": Terminal.json(after?.oldestCursor),
+                ]
+                return try Terminal.printJSON(object)
+            }
+            print("\(dryRun ? "Dry run of" : "Applied") \(kind.rawValue) page on \(Terminal.escape(feed)):")
+            let lines = ChangeReport.lines(snapshot.change)
+            for line in lines.isEmpty ? ["no change in the rows"] : lines { print("  \(line)") }
+            print("  gap created: \(gapCreated ? "yes" : "no")")
+            print(
+                "  newest cursor: \(Terminal.short(before?.newestCursor, 30)) -> \(Terminal.short(after?.newestCursor, 30))"
+            )
+            print(
+                "  oldest cursor: \(Terminal.short(before?.oldestCursor, 30)) -> \(Terminal.short(after?.oldestCursor, 30))"
+            )
+            print("  state: \(ChangeReport.states(snapshot)), \(snapshot.rows.count) rows")
+        }
+    }
+}
+
+/// A scratch database file in a private temporary folder, for dry runs.
+struct TemporaryCopy {
+    let folder: URL
+    var path: String { folder.appendingPathComponent("dry-run.sqlite").path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pagedb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+extension PagedDB {
+    struct Seed: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Seed a feed from a fixture file or from generated items.",
+            discussion: """
+                A fixture is a JSON array of items, NDJSON (one item per line), or a JSON array of page \
+                objects ({"items": [...], "next_cursor": ..., "previous_cursor": ...}). Items are objects \
+                with an id (a string or an integer). All or nothing: a bad line stops with file:line:column \
+                and a reason, and nothing is written. Items are added below the feed's rows; ids it already \
+                has are skipped. Item lists are split into pages of --page-size and end the feed.
+
+                Examples:
+                  pagedb seed home --db cache.sqlite --file fixtures/home.json
+                  pagedb seed home --db cache.sqlite --generate 100000 --seed 7
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The feed's key (created when missing).") var feed: String
+        @Option(name: .long, help: ArgumentHelp("A fixture file to read.", valueName: "path")) var file: String?
+        @Option(name: .long, help: "Generate this many deterministic synthetic items.") var generate: Int?
+        @Option(name: .long, help: "The seed of the generated items.") var seed: UInt64 = 1
+        @Option(name: .long, help: "Items per page when splitting an item list.") var pageSize = 50
+        @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
+        @Option(name: .long, help: "The key holding each item's section, if the feed has sections.") var sectionKey:
+            String?
+
+        func validate() throws {
+            guard (file == nil) != (generate == nil) else {
+                throw ValidationError("Give exactly one of --file and --generate.")
+            }
+            guard pageSize > 0 else { throw ValidationError("--page-size must be at least 1.") }
+            if let generate, generate < 0 { throw ValidationError("--generate must be 0 or more.") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                let path = try database.path()
+                let pages: AnySequence<FixturePage>
+                let total: Int
+                if let file {
+                    // Read and check the whole file before opening the cache: a bad fixture writes nothing.
+                    let read = try FixtureReader(idKey: idKey, sectionKey: sectionKey).read(contentsOf: file)
+                    let split =
+                        read.format == .pages || read.format == .page ? read.pages : Self.split(read.pages, pageSize)
+                    pages = AnySequence(split)
+                    total = split.reduce(0) { $0 + $1.items.count }
+                } else {
+                    total = generate ?? 0
+                    pages = AnySequence(SyntheticItems(seed: seed).pages(0..<total, pageSize: pageSize))
+                }
+                let queue = try DatabaseQueue(path: path)
+                let progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
+                let written = try queue.write { store in
+                    try store.seed(pages, into: feed) { progress.update($0) }
+                }
+                progress.finish()
+                let skipped = total - written
+                print(
+                    "Seeded \(written) items into \(Terminal.escape(feed))\(skipped > 0 ? " (\(skipped) already there)" : "")."
+                )
+            }
+        }
+
+        static func split(_ pages: [FixturePage], _ size: Int) -> [FixturePage] {
+            let items = pages.flatMap(\.items)
+            return stride(from: 0, to: items.count, by: size).map {
+                FixturePage(items: Array(items[$0..<min($0 + size, items.count)]), olderCursor: nil, newerCursor: nil)
+            }
+        }
+    }
+}

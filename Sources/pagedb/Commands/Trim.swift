@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+extension PagedDB {
+    struct Trim: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Trim a feed's oldest pages, to a row count or an age.",
+            discussion: """
+                Whole pages are removed from the bottom, and the feed's older cursor moves with them, so \
+                pagination resumes right below the rows that remain.
+
+                Examples:
+                  pagedb trim home --db cache.sqlite --max-rows 500
+                  pagedb trim home --db cache.sqlite --older-than 7d
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The feed's key.") var feed: String
+        @Option(name: .long, help: "Keep at most this many rows.") var maxRows: Int?
+        @Option(
+            name: .long,
+            help: ArgumentHelp("Remove pages fetched longer ago: 90s, 30m, 12h, 7d.", valueName: "duration"))
+        var olderThan: String?
+
+        func validate() throws {
+            guard (maxRows == nil) != (olderThan == nil) else {
+                throw ValidationError("Give exactly one of --max-rows and --older-than.")
+            }
+            if let maxRows, maxRows < 0 { throw ValidationError("--max-rows must be 0 or more.") }
+            if let olderThan, Self.seconds(olderThan) == nil {
+                throw ValidationError("--older-than takes a number and a unit: 90s, 30m, 12h or 7d.")
+            }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                let queue = try database.openForWriting()
+                _ = try database.feed(feed, in: queue)
+                let removed = try queue.write { store -> Int in
+                    guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
+                    if let maxRows { return try store.trim(&record, maxRows: maxRows) }
+                    let age = olderThan.flatMap(Self.seconds) ?? 0
+                    return try store.trim(&record, fetchedBefore: Date() - age)
+                }
+                print("Removed \(removed) rows from \(Terminal.escape(feed)).")
+            }
+        }
+
+        static func seconds(_ text: String) -> Double? {
+            guard let unit = text.last, let value = Double(text.dropLast()), value >= 0 else { return nil }
+            switch unit {
+            case "s": return value
+            case "m": return value * 60
+            case "h": return value * 3600
+            case "d": return value * 86400
+            default: return nil
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a feed with its pages, rows and gaps.",
+            discussion: """
+                Example:
+                  pagedb delete "search?q=swift" --db cache.sqlite
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The feed's key.") var feed: String
+
+        func run() async throws {
+            try await reportingFailures {
+                let queue = try database.openForWriting()
+                let record = try database.feed(feed, in: queue)
+                try queue.write { store in try store.deleteFeed(record) }
+                print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")
+            }
+        }
+    }
+}

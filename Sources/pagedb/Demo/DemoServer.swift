@@ -1,0 +1,70 @@
+import Foundation
+import PagedStore
+
+/// A post of the demo timeline.
+struct DemoPost: FeedItem, Codable, Equatable {
+    let id: String
+    var title: String
+    var likes: Int
+}
+
+/// An in-process timeline server with latency, pages by cursor, new posts and scripted failures.
+/// A cursor is the id of the last post of the page it came with.
+actor DemoServer: PageSource {
+    private var posts: [DemoPost]
+    private var newest: Int
+    private var failuresLeft = 0
+    private let latency: Duration
+    private let pageSize = 10
+
+    /// An empty timeline answering after `latency`.
+    init(latency: Duration) {
+        newest = 0
+        posts = []
+        self.latency = latency
+    }
+
+    /// Starts the timeline again: `post-newest` on top, down to `post-1`.
+    func startTimeline(newest: Int) {
+        self.newest = newest
+        posts = (1...max(newest, 1)).reversed().map { DemoPost(id: "post-\($0)", title: "Post \($0)", likes: 0) }
+    }
+
+    /// Publishes `count` new posts on top.
+    func publish(_ count: Int) {
+        for _ in 0..<count {
+            newest += 1
+            posts.insert(DemoPost(id: "post-\(newest)", title: "Post \(newest)", likes: 0), at: 0)
+        }
+    }
+
+    /// Adds a like to the post at `index` (its payload changes: a refresh reloads its row).
+    func like(at index: Int) {
+        if posts.indices.contains(index) { posts[index].likes += 1 }
+    }
+
+    /// Makes the next `count` requests fail.
+    func failNext(_ count: Int) { failuresLeft = count }
+
+    nonisolated func fetch(_ request: PageRequest) async throws -> Page<DemoPost> {
+        try await Task.sleep(for: latency)
+        return try await answer(request)
+    }
+
+    private func answer(_ request: PageRequest) throws -> Page<DemoPost> {
+        if failuresLeft > 0 {
+            failuresLeft -= 1
+            throw SimulatedTimeout()
+        }
+        let start = request.cursor.flatMap { cursor in posts.firstIndex { $0.id == cursor }.map { $0 + 1 } } ?? 0
+        let slice = Array(posts[min(start, posts.count)..<min(start + pageSize, posts.count)])
+        return Page(
+            items: slice, olderCursor: start + pageSize < posts.count ? slice.last?.id : nil,
+            newerCursor: slice.first?.id)
+    }
+}
+
+/// The demo server's scripted failure.
+struct SimulatedTimeout: Error, CustomStringConvertible {
+    var description: String { "the server timed out (simulated)" }
+}

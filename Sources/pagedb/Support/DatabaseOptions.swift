@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+/// `--db PATH`, shared by every command that opens a cache.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The cache file. Defaults to the PAGEDB_DATABASE environment variable.", valueName: "path"))
+    var db: String?
+
+    /// The path from `--db` or the environment, or a usage error that says how to give one.
+    func path() throws -> String {
+        if let db, !db.isEmpty { return db }
+        if let fromEnvironment = ProcessInfo.processInfo.environment["PAGEDB_DATABASE"], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        throw ValidationError("No cache file given: pass --db PATH or set PAGEDB_DATABASE.")
+    }
+
+    /// Opens the file read-only: never creates it, never changes it or its side files.
+    func openForReading() throws -> DatabaseQueue {
+        try DatabaseQueue(path: path(), mode: .readOnly)
+    }
+
+    /// Opens the file for writing, creating and migrating it when needed.
+    func openForWriting() throws -> DatabaseQueue {
+        try DatabaseQueue(path: path(), mode: .readWrite)
+    }
+
+    /// Reads the feed `key`, or fails with the unknown-feed status.
+    func feed(_ key: String, in queue: DatabaseQueue) throws -> FeedRecord {
+        guard let feed = try queue.read({ try $0.feed(key: key) }) else { throw CommandFailure.unknownFeed(key) }
+        return feed
+    }
+}
+
+/// `--json`, for commands that print data.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print one JSON document on stdout instead of a table (field names in the README).")
+    var json = false
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Output helpers: terminal-safe text, tables, ages, JSON and stderr.
+enum Terminal {
+    /// Escapes control characters and escape sequences (C0, DEL, C1) so that ids and payloads from a
+    /// server cannot move the cursor, recolour or retitle the user's terminal.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x09: out += "\\t"
+            case 0x0D: out += "\\r"
+            case 0..<0x20, 0x7F, 0x80..<0xA0: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Escaped and cut to `width` characters, with an ellipsis when cut.
+    static func short(_ text: String?, _ width: Int) -> String {
+        guard let text else { return "-" }
+        let escaped = escape(text)
+        return escaped.count <= width ? escaped : String(escaped.prefix(max(width - 1, 1))) + "…"
+    }
+
+    /// Columns padded to their widest cell, two spaces apart.
+    static func table(_ header: [String], _ rows: [[String]]) -> String {
+        let widths = header.indices.map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        let render = { (cells: [String]) -> String in
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        return ([render(header)] + rows.map(render)).joined(separator: "\n")
+    }
+
+    /// "just now", "5 min ago", "3 h ago", "2 d ago".
+    static func age(_ date: Date?, now: Date = Date()) -> String {
+        guard let date else { return "never" }
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<10: return "just now"
+        case ..<60: return "\(seconds) s ago"
+        case ..<3600: return "\(seconds / 60) min ago"
+        case ..<86400: return "\(seconds / 3600) h ago"
+        default: return "\(seconds / 86400) d ago"
+        }
+    }
+
+    /// ISO 8601 in UTC, for JSON output.
+    static func timestamp(_ date: Date?) -> Any {
+        guard let date else { return NSNull() }
+        return ISO8601DateFormatter().string(from: date)
+    }
+
+    /// Prints one JSON document (sorted keys, so output is stable) on stdout.
+    static func printJSON(_ value: Any) throws {
+        let data = try JSONSerialization.data(
+            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// A JSON value for an optional string.
+    static func json(_ text: String?) -> Any { text ?? NSNull() }
+
+    /// Prints `pagedb: error: message` on stderr.
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("pagedb: error: \(message)\n".utf8))
+    }
+
+    /// Prints a line on stderr (progress, notes).
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+    }
+
+    /// Whether stderr is a terminal (progress is shown only there).
+    static var stderrIsTerminal: Bool { isatty(2) != 0 }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `pagedb seed` and `pagedb export`: round trips, and bad fixtures that change nothing.
+@Suite struct SeedExportTests {
+    let scratch: Scratch
+    init() throws { scratch = try Scratch() }
+
+    static let fixture = """
+        [
+          {"id": "a", "title": "First", "tags": ["x", "y"]},
+          {"id": 2, "title": "Second / slash", "n": 1.5},
+          {"id": "c", "title": "Third \\u00e9 🧵"}
+        ]
+        """
+
+    @Test(arguments: ["json", "ndjson", "pages"])
+    func seedExportSeedExportGivesIdenticalOutput(format: String) throws {
+        let first = scratch.path("first.sqlite")
+        let second = scratch.path("second.sqlite")
+        let fixture = try scratch.file("fixture.json", Self.fixture)
+        let seeded = try PagedDBBinary.run(["seed", "home", "--db", first, "--file", fixture, "--page-size", "2"])
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        #expect(seeded.stdout.contains("Seeded 3 items"))
+        let exported = try PagedDBBinary.run(["export", "home", "--db", first, "--format", format])
+        #expect(exported.status == 0)
+        let reseedFile = try scratch.file("export.\(format)", exported.stdout)
+        #expect(
+            try PagedDBBinary.run(["seed", "home", "--db", second, "--file", reseedFile, "--page-size", "2"]).status
+                == 0)
+        let again = try PagedDBBinary.run(["export", "home", "--db", second, "--format", format])
+        #expect(again.stdout == exported.stdout)
+        #expect(exported.stdout.contains("\"id\":\"a\""))
+        if format == "pages" {
+            let pages = try #require(try PagedDBBinary.json(exported) as? [[String: Any]])
+            #expect(pages.map { ($0["items"] as? [Any])?.count } == [2, 1])
+        }
+    }
+
+    @Test func generatedSeedsAreDeterministic() throws {
+        let a = scratch.path("a.sqlite")
+        let b = scratch.path("b.sqlite")
+        for path in [a, b] {
+            #expect(
+                try PagedDBBinary.run(["seed", "bench", "--db", path, "--generate", "120", "--seed", "7"]).status == 0)
+        }
+        let exportA = try PagedDBBinary.run(["export", "bench", "--db", a, "--format", "pages"]).stdout
+        #expect(exportA == (try PagedDBBinary.run(["export", "bench", "--db", b, "--format", "pages"]).stdout))
+        #expect(exportA.components(separatedBy: "\"title\":\"Post #").count == 121)
+    }
+
+    @Test(arguments: [
+        ("truncated.json", "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\"", ":3:", "truncated"),
+        ("noid.json", "[\n  {\"id\": \"a\"},\n  {\"title\": \"no id\"}\n]", ":3:3:", "has no \"id\""),
+        ("dupes.ndjson", "{\"id\": 1}\n{\"id\": 2}\n{\"id\": 1}\n", ":3:1:", "duplicate id"),
+        ("badline.ndjson", "{\"id\": 1}\n{\"id\": 2,,}\n", ":2:", "invalid JSON"),
+    ])
+    func aBadFixtureNamesItsPlaceAndWritesNothing(name: String, text: String, place: String, reason: String) throws {
+        let db = scratch.path("cache.sqlite")
+        let good = try scratch.file("good.json", Self.fixture)
+        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", good]).status == 0)
+        let before = scratch.fingerprint(db)
+        let file = try scratch.file(name, text)
+        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(name + place), "\(result.stderr)")
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line, no stack trace")
+        #expect(scratch.fingerprint(db) == before)
+    }
+
+    @Test func aTwentyMegabyteLineIsRefusedWithItsLine() throws {
+        let db = scratch.path("cache.sqlite")
+        let huge = "{\"id\": 1}\n{\"id\": 2, \"blob\": \"" + String(repeating: "x", count: 20 << 20) + "\"}\n"
+        let file = try scratch.file("huge.ndjson", huge)
+        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("huge.ndjson:2:1:"), "\(result.stderr)")
+        #expect(result.stderr.contains("1 MiB limit"))
+        #expect(!FileManager.default.fileExists(atPath: db), "nothing written, not even a new file")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Runs the built `pagedb` binary as a user would, capturing its output and exit status.
+enum PagedDBBinary {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// The `pagedb` executable built beside the test bundle.
+    static let url: URL = {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = testBinary.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("pagedb")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/pagedb")
+    }()
+
+    /// Runs `pagedb arguments…` with `PAGEDB_DATABASE` unset unless given.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var processEnvironment = ProcessInfo.processInfo.environment
+        processEnvironment["PAGEDB_DATABASE"] = nil
+        processEnvironment.merge(environment) { $1 }
+        process.environment = processEnvironment
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        // Read both pipes before waiting, so a large output cannot fill a pipe and stall the process.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Parses stdout as JSON.
+    static func json(_ result: Result) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
+    }
+}
+
+/// A fresh folder per test.
+final class Scratch: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("pagedbTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to a file in the folder and returns its path.
+    func file(_ name: String, _ text: String) throws -> String {
+        let path = self.path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The bytes of a database and its side files.
+    func fingerprint(_ path: String) -> [String: Data] {
+        var files: [String: Data] = [:]
+        for suffix in ["", "-wal", "-shm"] {
+            if let data = FileManager.default.contents(atPath: path + suffix) { files[suffix] = data }
+        }
+        return files
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
