@@ -32,8 +32,9 @@ import Testing
         let feed = try test.store().feed("home", source: ScriptedSource<Post>(), policy: policy, codec: codec)
         let opened = await feed.snapshot
         #expect(opened.rows.count == rowCount)
-        #expect(decodes.value == 200)
-        #expect(opened.rows[199]?.id == "p199")
+        #expect(decodes.value == 50, "opening decodes the first screen only")
+        #expect(opened.rows[49]?.id == "p49")
+        #expect(opened.rows[50] == nil)
         #expect(opened.rows[50_000] == nil, "rows outside the window are placeholders")
 
         for row in stride(from: 0, to: rowCount, by: 10) { await feed.rowDidAppear(row) }

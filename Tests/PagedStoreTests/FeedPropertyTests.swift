@@ -37,7 +37,8 @@ import Testing
             return page
         }
         let gapPolicy: FeedPolicy.GapPolicy = Bool.random(using: &random) ? .replace : .keepGap
-        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 100_000)
+        let policy = FeedPolicy(
+            refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 100_000, firstScreenRows: 100_000)
         var feed = try test.feed(source, policy: policy)
         var recorder = await SnapshotRecorder(feed)
         var checked = 0

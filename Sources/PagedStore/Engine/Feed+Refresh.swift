@@ -146,9 +146,12 @@ extension Feed {
             return Commit(record: feed, change: change, window: .reload)
         }
         let matches = try store.items(withIDs: encoded.map(\.itemID), in: feed)
+        // The head is read only down to the deepest shared row, and never further than the head limit.
+        let deepest = matches.values.map(\.position).max()
         let head =
-            matches.isEmpty
-            ? [] : try store.window(of: feed, from: .top, limit: RefreshMerge.headLimit(pageSize: encoded.count))
+            try deepest.map {
+                try store.head(of: feed, through: $0, limit: RefreshMerge.headLimit(pageSize: encoded.count))
+            } ?? []
         let snapshotFeed = feed
         let plan = try RefreshMerge.plan(page: encoded, head: head, matches: matches) {
             try store.rowIndex(ofPosition: $0, in: snapshotFeed)

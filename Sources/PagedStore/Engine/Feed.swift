@@ -69,19 +69,24 @@ public actor Feed<Item: FeedItem> {
         self.codec = codec
         self.queue = queue
         let policyJSON = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data(), as: UTF8.self)
-        let record = try queue.write { store in
-            var feed = try store.ensureFeed(key: key)
-            if feed.policy != policyJSON {
+        // A write transaction only when the feed is new or its policy changed: opening is a read.
+        var record = try queue.read { store in try store.feed(key: key) }
+        if record?.policy != policyJSON {
+            record = try queue.write { store in
+                var feed = try store.ensureFeed(key: key)
                 feed.policy = policyJSON
                 try store.save(feed)
+                return feed
             }
-            return feed
+        }
+        guard let record else {
+            throw StorageError(.other, message: "The feed \(key.debugDescription) could not be created")
         }
         self.record = record
         self.generation = record.generation
         var window = RowWindow<Item>(capacity: policy.windowSize)
         let (rows, layout, gaps) = try queue.read { store in
-            let rows = try store.window(of: record, from: .top, limit: policy.windowSize)
+            let rows = try store.window(of: record, from: .top, limit: min(policy.windowSize, policy.firstScreenRows))
             return (rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
         }
         window.rows = try rows.map { try Self.loadedRow($0, codec: codec) }

@@ -26,6 +26,10 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     public var prefetchDistance: Int
     /// How many rows the feed keeps decoded in memory around the rows on screen. Default 300.
     public var windowSize: Int
+    /// How many rows the first snapshot decodes: a first screen and some margin, so opening a feed
+    /// costs about what decoding its visible rows costs. Default 50; the window grows from there as
+    /// rows appear.
+    public var firstScreenRows: Int
     /// The most rows the feed keeps on disk; older pages are trimmed after each next page. Nil: no limit.
     public var maxRows: Int?
     /// The oldest a page may be, in seconds; older pages at the bottom are trimmed when the feed opens.
@@ -34,13 +38,33 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     /// Creates a policy; every parameter has the default described on its property.
     public init(
         refreshOnOpen: RefreshOnOpen = .whenOlderThan(seconds: 300), gapPolicy: GapPolicy = .replace,
-        prefetchDistance: Int = 3, windowSize: Int = 300, maxRows: Int? = nil, maxAge: Double? = nil
+        prefetchDistance: Int = 3, windowSize: Int = 300, firstScreenRows: Int = 50, maxRows: Int? = nil,
+        maxAge: Double? = nil
     ) {
         self.refreshOnOpen = refreshOnOpen
         self.gapPolicy = gapPolicy
         self.prefetchDistance = prefetchDistance
         self.windowSize = max(windowSize, 1)
+        self.firstScreenRows = max(firstScreenRows, 1)
         self.maxRows = maxRows
         self.maxAge = maxAge
+    }
+
+    /// Decodes a policy recorded by any version: a missing field takes its default, so adding a field
+    /// never makes an older cache's recorded policy unreadable.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = FeedPolicy()
+        self.init(
+            refreshOnOpen: try container.decodeIfPresent(RefreshOnOpen.self, forKey: .refreshOnOpen)
+                ?? defaults.refreshOnOpen,
+            gapPolicy: try container.decodeIfPresent(GapPolicy.self, forKey: .gapPolicy) ?? defaults.gapPolicy,
+            prefetchDistance: try container.decodeIfPresent(Int.self, forKey: .prefetchDistance)
+                ?? defaults.prefetchDistance,
+            windowSize: try container.decodeIfPresent(Int.self, forKey: .windowSize) ?? defaults.windowSize,
+            firstScreenRows: try container.decodeIfPresent(Int.self, forKey: .firstScreenRows)
+                ?? defaults.firstScreenRows,
+            maxRows: try container.decodeIfPresent(Int.self, forKey: .maxRows),
+            maxAge: try container.decodeIfPresent(Double.self, forKey: .maxAge))
     }
 }

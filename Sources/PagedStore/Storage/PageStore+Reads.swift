@@ -45,11 +45,11 @@ extension PageStore {
         }
     }
 
-    /// Every row from the top down to the row at `position`, inclusive.
-    package func head(of feed: FeedRecord, through position: Int64) throws(StorageError) -> [StoredItem] {
+    /// The rows from the top down to the row at `position` (inclusive), at most `limit` of them.
+    package func head(of feed: FeedRecord, through position: Int64, limit: Int) throws(StorageError) -> [StoredItem] {
         try readItems(
-            "SELECT \(Self.itemColumns) FROM item WHERE feed_id = ? AND position <= ? ORDER BY position",
-            feed.id, position)
+            "SELECT \(Self.itemColumns) FROM item WHERE feed_id = ? AND position <= ? ORDER BY position LIMIT ?",
+            feed.id, position, Int64(limit))
     }
 
     /// The stored rows for the ids that the feed has, keyed by id.

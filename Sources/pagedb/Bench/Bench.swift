@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+extension PagedDB {
+    struct Bench: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the shared pagination-cache workload through PagedStore's own code.",
+            discussion: """
+                Runs WORKLOAD.md's workloads (W1 append via the engine's next page, W2 bulk seed via the \
+                seed path, W3 first screen cold and warm, W4 keyset deep page, W5 refresh merge via the \
+                engine) and prints one line per measurement in the workload's format, for \
+                ../shared/bench/compare. Build with -c release for real figures. Also measures the decoded \
+                first screen (FS), W5 on a 100-row feed (W5small), and with --scroll, a feed scrolled top \
+                to bottom through rowDidAppear.
+
+                Examples:
+                  swift build -c release && .build/release/pagedb bench --dir /tmp/pcbench/pagedstore
+                  ../shared/bench/compare --runs 5 -- .build/release/pagedb bench
+                  .build/release/pagedb bench --only SCROLL --scroll 1000000
+                """)
+
+        @Option(name: .long, help: ArgumentHelp("The folder for the benchmark's files.", valueName: "path"))
+        var dir = "/tmp/pcbench/pagedstore"
+        @Option(name: .long, help: "The data generator's seed.") var seed: UInt64 = 1
+        @Option(name: .long, help: "Workloads to run, comma-separated: W1,W2,W3,W3w,W4,W5,FS,SCROLL.")
+        var only = "W1,W2,W3,W3w,W4,W5,FS"
+        @Option(name: .long, help: "Rows of the scroll feed; runs SCROLL.") var scroll: Int?
+
+        func validate() throws {
+            let known: Set = ["W1", "W2", "W3", "W3W", "W4", "W5", "FS", "SCROLL", "J", "D"]
+            for name in only.split(separator: ",") where !known.contains(name.uppercased()) {
+                throw ValidationError("Unknown workload \(name); choose from W1,W2,W3,W3w,W4,W5,FS,SCROLL.")
+            }
+            if let scroll, scroll < 1 { throw ValidationError("--scroll needs at least 1 row.") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                let selected = Set(only.uppercased().split(separator: ",").map(String.init))
+                let workloads = BenchWorkloads(dir: dir, items: SyntheticItems(seed: seed))
+                print("INFO impl=pagedstore sqlite=\(PagedStoreVersion.sqliteVersion) seed=\(seed) dir=\(dir)")
+                if selected.contains("W1") { try await workloads.appendViaNextPage() }
+                if selected.contains("W2") { try workloads.bulkSeed() }
+                if selected.contains("W3") { try workloads.firstScreenCold() }
+                if selected.contains("W3") || selected.contains("W3W") { try workloads.firstScreenWarm() }
+                if selected.contains("W4") { try workloads.keysetDeepPage() }
+                if selected.contains("W5") { try await workloads.refreshMerge() }
+                if selected.contains("FS") { try await workloads.decodedFirstScreen() }
+                if selected.contains("SCROLL") || scroll != nil {
+                    try await workloads.scroll(rows: scroll ?? 1_000_000)
+                }
+            }
+        }
+    }
+}
