@@ -145,13 +145,19 @@ extension Feed {
             let change = wasEmpty ? RowChange(inserted: Array(0..<feed.rowCount)) : .fullReload
             return Commit(record: feed, change: change, window: .reload)
         }
-        let matches = try store.items(withIDs: encoded.map(\.itemID), in: feed)
-        // The head is read only down to the deepest shared row, and never further than the head limit.
-        let deepest = matches.values.map(\.position).max()
-        let head =
-            try deepest.map {
-                try store.head(of: feed, through: $0, limit: RefreshMerge.headLimit(pageSize: encoded.count))
-            } ?? []
+        // The head first: its pages are the hot top of the feed, and it usually holds every shared id.
+        // Only ids it lacks are looked up by id (random pages of the id index), to find rows deeper down.
+        var head = try store.window(of: feed, from: .top, limit: encoded.count)
+        var matches: [String: StoredItem] = [:]
+        for row in head { matches[row.itemID] = row }
+        let pageIDs = Set(encoded.map(\.itemID))
+        matches = matches.filter { pageIDs.contains($0.key) }
+        let unmatched = encoded.lazy.map(\.itemID).filter { matches[$0] == nil }
+        let deeper = try store.items(withIDs: unmatched, in: feed)
+        matches.merge(deeper) { first, _ in first }
+        if let deepest = deeper.values.map(\.position).max() {
+            head = try store.head(of: feed, through: deepest, limit: RefreshMerge.headLimit(pageSize: encoded.count))
+        }
         let snapshotFeed = feed
         let plan = try RefreshMerge.plan(page: encoded, head: head, matches: matches) {
             try store.rowIndex(ofPosition: $0, in: snapshotFeed)
@@ -178,7 +184,7 @@ extension Feed {
             return Commit(record: feed, change: .fullReload, window: .reload)
         case .prepend(let newItems, let reloads):
             try store.prependPage(newItems, page: page, to: &feed)
-            for reload in reloads { try store.updateItem(reload.item, in: &feed) }
+            for reload in reloads { try store.updateItem(reload.item, at: head[reload.row].position, in: &feed) }
             let rows = try newRows(Array(items[..<newItems.count]), newItems, top: feed.topPosition)
             let reloadedRows = reloads.map { reload in
                 let offset = newItems.count + reload.row

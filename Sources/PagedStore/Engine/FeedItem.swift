@@ -54,15 +54,23 @@ public struct ItemCodec<Item>: Sendable {
 
 extension ItemCodec where Item: Codable & Sendable {
     /// JSON with sorted keys, so the same item always encodes to the same bytes and a refresh can tell
-    /// a changed item (a reload) from an unchanged one.
+    /// a changed item (a reload) from an unchanged one. One decoder serves every read, since building
+    /// one per item costs as much as a small decode.
     public static var json: ItemCodec<Item> {
-        ItemCodec(
-            storesText: true,
-            encode: { item in
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                return try encoder.encode(item)
-            },
-            decode: { data in try JSONDecoder().decode(Item.self, from: data) })
+        let coders = JSONCoders()
+        return ItemCodec(
+            storesText: true, encode: { item in try coders.encoder.encode(item) },
+            decode: { data in try coders.decoder.decode(Item.self, from: data) })
+    }
+}
+
+/// A JSON encoder and decoder configured once and then only used, never changed: safe to share.
+private final class JSONCoders: @unchecked Sendable {
+    let encoder: JSONEncoder
+    let decoder = JSONDecoder()
+
+    init() {
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 }

@@ -36,7 +36,11 @@ package final class Connection {
     ///   - busyTimeout: How long a statement waits for another connection's lock before failing with
     ///     ``StorageError/Kind/busy``. Finite by design: never an endless retry.
     /// - Throws: ``StorageError`` when the path is refused, the file cannot be opened, or it is not a database.
-    package init(path: String, mode: Mode, busyTimeout: Duration = .seconds(5)) throws(StorageError) {
+    ///   - probe: The first query, run at once (its prepared statement stays cached for reuse).
+    package init(
+        path: String, mode: Mode, busyTimeout: Duration = .seconds(5),
+        probe: String = "SELECT count(*) FROM sqlite_schema"
+    ) throws(StorageError) {
         try Self.validate(path: path, mode: mode)
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
         var openName = path
@@ -69,7 +73,7 @@ package final class Connection {
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil)
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
         // The first read of the schema: a picture or random bytes fail here, at open.
-        try execute("SELECT count(*) FROM sqlite_schema")
+        try withStatement(probe) { statement throws(StorageError) in _ = try statement.step() }
     }
 
     deinit {

@@ -176,6 +176,22 @@ extension PageStore {
         return updated
     }
 
+    /// Replaces the payload and section of the row at `position`, whose id is `item.itemID`: the refresh
+    /// merge knows where each reloaded row is, and the position index reaches it without a look-up by id.
+    package func updateItem(_ item: EncodedItem, at position: Int64, in feed: inout FeedRecord) throws {
+        try connection.withStatement(
+            "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND position = ? AND item_id = ?"
+        ) { statement throws(StorageError) in
+            try statement.bind(1, item.payload, asText: textPayloads)
+            try statement.bind(2, item.section)
+            try statement.bind(3, feed.id)
+            try statement.bind(4, position)
+            try statement.bind(5, item.itemID)
+            try statement.step()
+        }
+        if item.section != nil, !feed.hasSections { feed.hasSections = true }
+    }
+
     /// Deletes the rows with positions in `from...through` and keeps the pages' row counts exact.
     /// - Returns: How many rows were deleted.
     func deleteRows(in feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) -> Int {

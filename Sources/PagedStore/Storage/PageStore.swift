@@ -32,18 +32,21 @@ package final class PageStore {
     /// - Throws: ``StorageError`` with ``StorageError/Kind/notADatabase``, ``StorageError/Kind/schemaTooNew``,
     ///   ``StorageError/Kind/foreignDatabase``, ``StorageError/Kind/cannotOpen`` and the like.
     package init(path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true) throws {
-        let connection = try Connection(path: path, mode: mode)
+        let connection = try Connection(path: path, mode: mode, probe: Migrator.probeSQL)
         let migrator = Migrator()
-        let status = try migrator.status(of: connection)
+        let probe = try Migrator.probe(connection)
+        let status = migrator.status(of: probe)
         try Migrator.refuse(status, path: path, latest: migrator.latestVersion)
         switch mode {
         case .readWrite:
-            // WAL: one writer and concurrent readers, so pagedb can read while an app writes.
+            // WAL: one writer and concurrent readers, so pagedb can read while an app writes. It is
+            // recorded in the file, so only a file not yet in WAL mode needs the (writing) pragma.
+            if probe.journalMode != "wal" && path != ":memory:" {
+                try connection.execute("PRAGMA journal_mode = WAL")
+            }
             // NORMAL: a commit does not fsync; a power cut may lose the last commits but never corrupts.
-            try connection.execute("PRAGMA journal_mode = WAL")
-            try connection.execute("PRAGMA synchronous = NORMAL")
-            try connection.execute("PRAGMA foreign_keys = ON")
-            if migrate { try migrator.migrate(connection) }
+            try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            if migrate, status != .current { try migrator.migrate(connection) }
         case .readOnly:
             if migrate, status != .current {
                 throw StorageError(
