@@ -38,6 +38,22 @@ extension Feed {
         }
     }
 
+    /// Trims whole pages from the bottom until at most `maxRows` rows remain, now (for example on a
+    /// memory warning); the older cursor moves with them, so the next page resumes below the rest.
+    /// - Returns: How many rows were removed.
+    /// - Throws: ``FeedError`` when the cache cannot be written.
+    @discardableResult
+    public func trim(maxRows: Int) throws -> Int {
+        var removed = 0
+        _ = try edit { store, feed in
+            let before = feed.rowCount
+            removed = try store.trim(&feed, maxRows: max(maxRows, 0))
+            return removed == 0 ? nil : RowChange(deleted: Array((before - removed)..<before))
+        }
+        if removed > 0, !record.endReached, nextPageActivity == .endReached { nextPageActivity = .idle }
+        return removed
+    }
+
     /// Fetches the page that fills `gap` and inserts it under the row above the gap.
     ///
     /// The gap closes when the page reaches the rows below it (an id the feed already has) or the

@@ -112,12 +112,14 @@ extension Feed {
                     message: "The server's next page held only items the feed already has; stopped to avoid a loop")
             }
             let bottom = feed.bottomPosition ?? 0
-            let rows = inserted.enumerated().map { offset, index in
-                LoadedRow(
-                    item: items[index], id: encoded[index].itemID,
-                    position: bottom - Int64(inserted.count - 1 - offset) * PageStore.positionStep,
-                    section: encoded[index].section)
+            var keys: [RowKey] = []
+            keys.reserveCapacity(inserted.count)
+            for (offset, index) in inserted.enumerated() {
+                let position = bottom - Int64(inserted.count - 1 - offset) * PageStore.positionStep
+                keys.append(RowKey(id: encoded[index].itemID, position: position, section: encoded[index].section))
             }
+            let rows = LoadedRows(
+                items: inserted.count == items.count ? items : inserted.map { items[$0] }, keys: keys)
             return Commit(
                 record: feed, change: RowChange(inserted: Array(oldCount..<(oldCount + inserted.count))),
                 window: .append(rows, oldCount: oldCount))
@@ -135,38 +137,34 @@ extension Feed {
     /// Reads the rows of `range` into the window: by keyset when it continues the current window,
     /// otherwise by row number.
     private func moveWindow(to range: Range<Int>) throws {
-        let stored: [StoredItem]
-        var reused: [LoadedRow<Item>] = []
-        if let last = window.rows.last, range.lowerBound >= window.start, range.lowerBound <= window.end,
+        if let last = window.rows.keys.last, range.lowerBound >= window.start, range.lowerBound <= window.end,
             range.upperBound > window.end
         {
             // Scrolling down: keep the overlap, read only the rows below the window.
-            reused = Array(window.rows[(range.lowerBound - window.start)...])
-            stored = try queue.read { store in
+            let stored = try queue.read { store in
                 try store.window(
                     of: record, from: .after(position: last.position), limit: range.upperBound - window.end)
             }
-        } else if let first = window.rows.first, range.upperBound <= window.end, range.upperBound >= window.start,
-            range.lowerBound < window.start
+            var rows = window.rows[(range.lowerBound - window.start)..<window.rows.count]
+            rows.append(try LoadedRows(decoding: stored, codec: codec))
+            window.rows = rows
+        } else if let first = window.rows.keys.first, range.upperBound <= window.end,
+            range.upperBound >= window.start, range.lowerBound < window.start
         {
             // Scrolling up: read only the rows above the window.
-            let kept = Array(window.rows[..<(range.upperBound - window.start)])
-            let above = try queue.read { store in
+            let stored = try queue.read { store in
                 try store.window(
                     of: record, from: .before(position: first.position), limit: window.start - range.lowerBound)
             }
-            window.rows = try above.map { try Self.loadedRow($0, codec: codec) } + kept
-            window.start = range.lowerBound
-            return
+            var rows = try LoadedRows(decoding: stored, codec: codec)
+            rows.append(window.rows[0..<(range.upperBound - window.start)])
+            window.rows = rows
         } else {
-            stored = try queue.read { store in
+            let stored = try queue.read { store in
                 try store.window(of: record, from: .row(range.lowerBound), limit: range.count)
             }
-            window.start = range.lowerBound
-            window.rows = try stored.map { try Self.loadedRow($0, codec: codec) }
-            return
+            window.rows = try LoadedRows(decoding: stored, codec: codec)
         }
-        window.rows = try reused + stored.map { try Self.loadedRow($0, codec: codec) }
         window.start = range.lowerBound
     }
 }

@@ -5,9 +5,9 @@ extension Feed {
     /// How a commit changes the rows held in memory.
     enum WindowUpdate {
         /// Rows appended at the bottom of a feed that had `oldCount` rows.
-        case append([LoadedRow<Item>], oldCount: Int)
+        case append(LoadedRows<Item>, oldCount: Int)
         /// Rows inserted on top, and rows of the old head whose item changed (old row numbers).
-        case prepend([LoadedRow<Item>], reloads: [(row: Int, newRow: LoadedRow<Item>)])
+        case prepend(LoadedRows<Item>, reloads: [(row: Int, item: Item, key: RowKey)])
         /// Anything else: read the window again from the cache.
         case reload
     }
@@ -175,7 +175,7 @@ extension Feed {
                 let lastNew = newTop + Int64(encoded.count - 1) * PageStore.positionStep
                 try store.addGap(above: lastNew, below: oldTop, cursor: page.olderCursor, in: feed)
             }
-            let rows = try newRows(items, encoded, top: feed.topPosition)
+            let rows = newRows(items, encoded, top: feed.topPosition)
             return Commit(
                 record: feed, change: RowChange(deleted: deleted.sorted(), inserted: Array(0..<encoded.count)),
                 window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
@@ -185,14 +185,12 @@ extension Feed {
         case .prepend(let newItems, let reloads):
             try store.prependPage(newItems, page: page, to: &feed)
             for reload in reloads { try store.updateItem(reload.item, at: head[reload.row].position, in: &feed) }
-            let rows = try newRows(Array(items[..<newItems.count]), newItems, top: feed.topPosition)
+            let rows = newRows(Array(items[..<newItems.count]), newItems, top: feed.topPosition)
             let reloadedRows = reloads.map { reload in
-                let offset = newItems.count + reload.row
-                return (
-                    row: reload.row,
-                    newRow: LoadedRow(
-                        item: items[offset], id: reload.item.itemID, position: head[reload.row].position,
-                        section: reload.item.section)
+                (
+                    row: reload.row, item: items[newItems.count + reload.row],
+                    key: RowKey(
+                        id: reload.item.itemID, position: head[reload.row].position, section: reload.item.section)
                 )
             }
             return Commit(
@@ -207,13 +205,15 @@ extension Feed {
     }
 
     /// Loaded rows for items just written on top, whose positions run from `top` in steps.
-    private static func newRows(_ items: [Item], _ encoded: [EncodedItem], top: Int64?) throws -> [LoadedRow<Item>] {
+    private static func newRows(_ items: [Item], _ encoded: [EncodedItem], top: Int64?) -> LoadedRows<Item> {
         let top = top ?? 0
-        return zip(items, encoded).enumerated().map { offset, pair in
-            LoadedRow(
-                item: pair.0, id: pair.1.itemID, position: top + Int64(offset) * PageStore.positionStep,
-                section: pair.1.section)
+        var keys: [RowKey] = []
+        keys.reserveCapacity(encoded.count)
+        for (offset, item) in encoded.enumerated() {
+            keys.append(
+                RowKey(id: item.itemID, position: top + Int64(offset) * PageStore.positionStep, section: item.section))
         }
+        return LoadedRows(items: items, keys: keys)
     }
 
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
@@ -224,7 +224,7 @@ extension Feed {
         switch commit.window {
         case .append(let rows, let oldCount): window.append(rows, oldCount: oldCount)
         case .prepend(let rows, let reloads):
-            for reload in reloads { window.reload(row: reload.row, with: reload.newRow) }
+            for reload in reloads { window.reload(row: reload.row, item: reload.item, key: reload.key) }
             window.prepend(rows)
         case .reload: try reloadWindow()
         }
@@ -245,7 +245,7 @@ extension Feed {
             try store.window(of: record, from: first == 0 ? .top : .row(first), limit: window.capacity)
         }
         window.start = first
-        window.rows = try stored.map { try Self.loadedRow($0, codec: codec) }
+        window.rows = try LoadedRows(decoding: stored, codec: codec)
     }
 
     /// Records a failed fetch in the cache for `pagedb`, best effort: a storage failure here must not

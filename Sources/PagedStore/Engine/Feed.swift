@@ -89,7 +89,7 @@ public actor Feed<Item: FeedItem> {
             let rows = try store.window(of: record, from: .top, limit: min(policy.windowSize, policy.firstScreenRows))
             return (rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
         }
-        window.rows = try rows.map { try Self.loadedRow($0, codec: codec) }
+        window.rows = try LoadedRows(decoding: rows, codec: codec)
         self.window = window
         self.layout = layout
         self.gaps = gaps
@@ -179,17 +179,6 @@ public actor Feed<Item: FeedItem> {
             FeedGap(
                 afterRow: try store.rowIndex(ofPosition: gap.abovePosition, in: record),
                 abovePosition: gap.abovePosition)
-        }
-    }
-
-    static func loadedRow(_ stored: StoredItem, codec: ItemCodec<Item>) throws -> LoadedRow<Item> {
-        do {
-            return LoadedRow(
-                item: try codec.decode(stored.payload), id: stored.itemID, position: stored.position,
-                section: stored.section)
-        } catch {
-            throw FeedError(
-                .codec, message: "The cached item \(stored.itemID.debugDescription) cannot be decoded: \(error)")
         }
     }
 

@@ -14,14 +14,29 @@ public protocol FeedItem: Sendable, Identifiable {
     /// The section this item is grouped under, or nil (the default) for a feed without sections.
     /// Consecutive rows with the same key form one section.
     var sectionKey: String? { get }
+
+    /// The id as the cache stores it. The defaults are the id itself for `String` ids, its decimal
+    /// digits for integer ids, and `String(describing:)` otherwise; they are chosen when the type
+    /// conforms, so no per-item dynamic cast runs on the hot path.
+    var storedID: String { get }
 }
 
 extension FeedItem {
     /// No sections by default.
     public var sectionKey: String? { nil }
 
-    /// The id as stored in the cache.
-    var storedID: String { (id as? String) ?? String(describing: id) }
+    /// `String(describing: id)`, for ids that are neither strings nor integers (a `UUID`, say).
+    public var storedID: String { String(describing: id) }
+}
+
+extension FeedItem where ID == String {
+    /// The id itself.
+    public var storedID: String { id }
+}
+
+extension FeedItem where ID: BinaryInteger {
+    /// The id's decimal digits.
+    public var storedID: String { String(id) }
 }
 
 /// How a feed turns its items into the bytes stored in the cache, and back.

@@ -1,9 +1,64 @@
-/// A row the feed holds in memory: the decoded item with its id, place and section.
-struct LoadedRow<Item: Sendable>: Sendable {
-    var item: Item
+/// What the cache knows of a row besides its item: its id, place and section.
+struct RowKey: Sendable, Equatable {
     var id: String
     var position: Int64
     var section: String?
+}
+
+/// Rows held in memory as two parallel arrays: the decoded items, and their keys. The bookkeeping
+/// of ids and positions then never runs through generic code, which in a generic feed is paid per
+/// element (metadata look-ups, witness-table copies) on every refresh and scroll.
+struct LoadedRows<Item: Sendable>: Sendable {
+    private(set) var items: [Item] = []
+    private(set) var keys: [RowKey] = []
+
+    init() {}
+
+    init(items: [Item], keys: [RowKey]) {
+        self.items = items
+        self.keys = keys
+    }
+
+    /// Decodes rows read from the cache.
+    init(decoding stored: [StoredItem], codec: ItemCodec<Item>) throws {
+        items.reserveCapacity(stored.count)
+        keys.reserveCapacity(stored.count)
+        for row in stored {
+            do {
+                items.append(try codec.decode(row.payload))
+            } catch {
+                throw FeedError(
+                    .codec, message: "The cached item \(row.itemID.debugDescription) cannot be decoded: \(error)")
+            }
+            keys.append(RowKey(id: row.itemID, position: row.position, section: row.section))
+        }
+    }
+
+    var count: Int { keys.count }
+
+    subscript(range: Range<Int>) -> LoadedRows {
+        LoadedRows(items: Array(items[range]), keys: Array(keys[range]))
+    }
+
+    mutating func append(_ other: LoadedRows) {
+        items.append(contentsOf: other.items)
+        keys.append(contentsOf: other.keys)
+    }
+
+    mutating func insert(_ other: LoadedRows, at index: Int) {
+        items.insert(contentsOf: other.items, at: index)
+        keys.insert(contentsOf: other.keys, at: index)
+    }
+
+    mutating func removeLast(_ count: Int) {
+        items.removeLast(count)
+        keys.removeLast(count)
+    }
+
+    mutating func replace(at offset: Int, item: Item, key: RowKey) {
+        items[offset] = item
+        keys[offset] = key
+    }
 }
 
 /// The rows of a snapshot: every row of the feed by index, with the items of a window around the
@@ -12,16 +67,16 @@ struct LoadedRow<Item: Sendable>: Sendable {
 /// `count` is the feed's full row count, so a table can size itself for all of it. A row outside the
 /// window reads as nil (show a placeholder): ``Feed/rowDidAppear(_:)`` moves the window there, reading
 /// the rows from the cache, so a million-row feed scrolls in constant memory. A feed smaller than its
-/// policy's ``FeedPolicy/windowSize`` has every row loaded.
+/// policy's ``FeedPolicy/windowSize`` has every row loaded once its rows have appeared.
 public struct FeedRows<Item: Sendable>: RandomAccessCollection, Sendable {
     /// The feed's row count.
     public let count: Int
     /// The first row of the window.
     let windowStart: Int
     /// The window's rows, in order.
-    let window: [LoadedRow<Item>]
+    let window: LoadedRows<Item>
 
-    init(count: Int, windowStart: Int, window: [LoadedRow<Item>]) {
+    init(count: Int, windowStart: Int, window: LoadedRows<Item>) {
         self.count = count
         self.windowStart = windowStart
         self.window = window
@@ -35,7 +90,7 @@ public struct FeedRows<Item: Sendable>: RandomAccessCollection, Sendable {
     /// The item at `row`, or nil while the row is outside the loaded window.
     public subscript(row: Int) -> Item? {
         let offset = row - windowStart
-        return window.indices.contains(offset) ? window[offset].item : nil
+        return window.items.indices.contains(offset) ? window.items[offset] : nil
     }
 
     /// The rows whose items are loaded.
@@ -44,9 +99,9 @@ public struct FeedRows<Item: Sendable>: RandomAccessCollection, Sendable {
     /// The id of the item at `row`, or nil while the row is outside the loaded window.
     public func id(at row: Int) -> String? {
         let offset = row - windowStart
-        return window.indices.contains(offset) ? window[offset].id : nil
+        return window.keys.indices.contains(offset) ? window.keys[offset].id : nil
     }
 
     /// The loaded items, in order.
-    public var loadedItems: [Item] { window.map(\.item) }
+    public var loadedItems: [Item] { window.items }
 }

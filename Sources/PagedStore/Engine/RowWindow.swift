@@ -4,9 +4,9 @@
 /// the window update it in place from the items already in hand (a next page appended below it, a
 /// refresh inserted above it); anything else re-reads it from the cache.
 struct RowWindow<Item: Sendable>: Sendable {
-    /// The flat row index of `rows[0]`.
+    /// The flat row index of the first loaded row.
     var start = 0
-    var rows: [LoadedRow<Item>] = []
+    var rows = LoadedRows<Item>()
     let capacity: Int
 
     init(capacity: Int) {
@@ -17,25 +17,25 @@ struct RowWindow<Item: Sendable>: Sendable {
 
     /// Rows appended at the bottom of a feed that had `oldCount` rows: kept if the window reaches the
     /// old bottom and has room.
-    mutating func append(_ newRows: [LoadedRow<Item>], oldCount: Int) {
+    mutating func append(_ newRows: LoadedRows<Item>, oldCount: Int) {
         guard end == oldCount, rows.count < capacity else { return }
-        rows.append(contentsOf: newRows.prefix(capacity - rows.count))
+        rows.append(newRows.count <= capacity - rows.count ? newRows : newRows[0..<(capacity - rows.count)])
     }
 
     /// Rows inserted at the top: kept if the window starts at the top; otherwise the window shifts down.
-    mutating func prepend(_ newRows: [LoadedRow<Item>]) {
+    mutating func prepend(_ newRows: LoadedRows<Item>) {
         guard start == 0 else {
             start += newRows.count
             return
         }
-        rows.insert(contentsOf: newRows, at: 0)
+        rows.insert(newRows, at: 0)
         if rows.count > capacity { rows.removeLast(rows.count - capacity) }
     }
 
     /// Replaces the item of a row that is in the window.
-    mutating func reload(row: Int, with newRow: LoadedRow<Item>) {
+    mutating func reload(row: Int, item: Item, key: RowKey) {
         let offset = row - start
-        if rows.indices.contains(offset) { rows[offset] = newRow }
+        if offset >= 0, offset < rows.count { rows.replace(at: offset, item: item, key: key) }
     }
 
     /// The window range to read so that `row` is comfortably inside it, or nil when it already is.

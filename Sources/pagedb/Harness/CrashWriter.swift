@@ -1,0 +1,118 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+extension PagedDB {
+    /// The crash harness's victim: writes through the engine without end and acknowledges each commit
+    /// on stdout, so that a driver can kill it at any instant and check what reached the disk.
+    struct CrashWriter: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "crash-writer",
+            abstract: "Write to a cache without end, acknowledging each commit (reliability harness).",
+            discussion: """
+                Prints `START feed op` before each operation and `ACK feed op ids…` after its commit, where \
+                the ids are the rows the operation added. Runs until killed, or for --operations.
+
+                Example:
+                  pagedb crash-writer --db /tmp/crash.sqlite --seed 7
+                """,
+            shouldDisplay: false)
+
+        @OptionGroup var database: DatabaseOptions
+        @Option(name: .long, help: "Chooses the operations.") var seed: UInt64 = 1
+        @Option(name: .long, help: "Stop after this many operations (default: never).") var operations: Int?
+
+        func run() async throws {
+            try await reportingFailures {
+                let store = try FeedStore(path: try database.path())
+                var random = SplitMix(seed: seed)
+                var feeds: [(feed: Feed<CrashItem>, server: CrashServer)] = []
+                for index in 0..<3 {
+                    let server = CrashServer(prefix: "f\(index)s\(seed)-")
+                    let policy = FeedPolicy(
+                        refreshOnOpen: .never, windowSize: 2000, firstScreenRows: 2000, maxRows: 400)
+                    feeds.append((try store.feed("feed\(index)", source: server, policy: policy), server))
+                }
+                var done = 0
+                while operations.map({ done < $0 }) ?? true {
+                    let index = Int(random.next() % 3)
+                    let (feed, server) = feeds[index]
+                    let operation = ["next", "refresh", "edit", "insert", "trim"][Int(random.next() % 5)]
+                    emit("START feed\(index) \(operation)")
+                    let snapshot = await feed.snapshot
+                    let before = Set(snapshot.rows.indices.compactMap { snapshot.rows.id(at: $0) })
+                    switch operation {
+                    case "next": await feed.loadNextPage()
+                    case "refresh":
+                        await server.publish(Int(random.next() % 8) + 1)
+                        await feed.refresh()
+                    case "edit":
+                        if let id = before.first { _ = try await feed.update(CrashItem(id: id, revision: done)) }
+                    case "insert":
+                        try await feed.insert(
+                            CrashItem(id: "local\(seed)-\(done)", revision: 0), at: Int(random.next() % 5))
+                    default:
+                        try await feed.trim(maxRows: 100)
+                    }
+                    let after = await feed.snapshot
+                    let added = after.rows.indices.compactMap { after.rows.id(at: $0) }.filter { !before.contains($0) }
+                    emit("ACK feed\(index) \(operation) \(added.joined(separator: " "))")
+                    done += 1
+                }
+            }
+        }
+
+        private func emit(_ line: String) {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+}
+
+/// The crash writer's item.
+struct CrashItem: FeedItem, Codable {
+    let id: String
+    var revision: Int
+}
+
+/// A server list that grows on top; a cursor is the id of the last item of its page.
+actor CrashServer: PageSource {
+    private var items: [CrashItem]
+    private let prefix: String
+    private var next = 0
+
+    init(prefix: String) {
+        self.prefix = prefix
+        items = (0..<200).map { CrashItem(id: "\(prefix)\($0)", revision: 0) }.reversed()
+        next = 200
+    }
+
+    func publish(_ count: Int) {
+        for _ in 0..<count {
+            items.insert(CrashItem(id: "\(prefix)\(next)", revision: 0), at: 0)
+            next += 1
+        }
+    }
+
+    nonisolated func fetch(_ request: PageRequest) async throws -> Page<CrashItem> {
+        await page(request)
+    }
+
+    private func page(_ request: PageRequest) -> Page<CrashItem> {
+        let start = request.cursor.flatMap { cursor in items.firstIndex { $0.id == cursor }.map { $0 + 1 } } ?? 0
+        let slice = Array(items[min(start, items.count)..<min(start + 20, items.count)])
+        return Page(items: slice, olderCursor: start + 20 < items.count ? slice.last?.id : nil)
+    }
+}
+
+/// SplitMix64, for the writer's reproducible choices.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

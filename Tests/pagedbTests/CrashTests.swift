@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// The crash harness: a writer process killed with SIGKILL at random instants, then the file checked.
+///
+/// `PAGEDSTORE_CRASH_KILLS=N` sets the number of kill points (default 200; RELIABILITY.md's long mode
+/// is 1,000). Every kill is followed by a reopen on the same file, so recovery is exercised each time.
+@Suite struct CrashTests {
+    static var kills: Int {
+        ProcessInfo.processInfo.environment["PAGEDSTORE_CRASH_KILLS"].flatMap(Int.init) ?? 200
+    }
+
+    @Test func everyAcknowledgedPageSurvivesAKillAtAnyInstant() throws {
+        let scratch = try Scratch()
+        let db = scratch.path("crash.sqlite")
+        var random = SystemRandomNumberGenerator()
+        var acknowledged: [String: Set<String>] = [:]  // ids each feed must still have
+        var totalAcks = 0
+        // A first writer that exits normally: the file exists before the first kill.
+        let setUp = try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "30"])
+        try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")
+        _ = apply(setUp.stdout.split(separator: "\n").map(String.init), to: &acknowledged)
+        for kill in 0..<Self.kills {
+            let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
+            let log = try runAndKill(db: db, seed: UInt64(kill + 1), after: delay)
+            let inFlight = apply(log, to: &acknowledged)
+            totalAcks += log.filter { $0.hasPrefix("ACK") }.count
+
+            // Reopened as an app would (read-write: recovery of the hot WAL runs here), then checked.
+            let queue = try DatabaseQueue(path: db)
+            let violations = try queue.read { try $0.verify() }
+            #expect(violations.isEmpty, "kill \(kill): \(violations)")
+            for (feed, ids) in acknowledged where !inFlight.contains(feed) {
+                let stored = try queue.read { store -> Set<String> in
+                    guard let record = try store.feed(key: feed) else { return [] }
+                    return Set(try store.window(of: record, from: .top, limit: Int.max).map(\.itemID))
+                }
+                let missing = ids.subtracting(stored)
+                #expect(missing.isEmpty, "kill \(kill): \(feed) lost acknowledged rows \(missing.sorted().prefix(5))")
+            }
+            // The next writer's first operation may change any feed; what it must keep is checked again then.
+            for feed in inFlight { acknowledged[feed] = nil }
+        }
+        #expect(totalAcks > Self.kills, "the writer committed between kills")
+    }
+
+    /// Starts a writer, kills it after `delay`, and returns the lines it printed.
+    func runAndKill(db: String, seed: UInt64, after delay: Duration) throws -> [String] {
+        let process = Process()
+        process.executableURL = PagedDBBinary.url
+        process.arguments = ["crash-writer", "--db", db, "--seed", "\(seed)"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // A line cut by the kill has no newline: it is not an acknowledgement.
+        var lines = text.components(separatedBy: "\n")
+        lines.removeLast()
+        return lines
+    }
+
+    /// Folds a writer's log into the ids each feed must keep, and returns the feeds whose last operation
+    /// started but was not acknowledged (it may or may not have committed).
+    func apply(_ log: [String], to acknowledged: inout [String: Set<String>]) -> Set<String> {
+        var inFlight: Set<String> = []
+        for line in log {
+            let fields = line.split(separator: " ").map(String.init)
+            guard fields.count >= 3 else { continue }
+            let (kind, feed, operation) = (fields[0], fields[1], fields[2])
+            if kind == "START" {
+                inFlight.insert(feed)
+                continue
+            }
+            inFlight.remove(feed)
+            // A trim removes rows the writer cannot name, and a refresh may drop rows the server no longer lists.
+            if operation == "trim" || operation == "refresh" { acknowledged[feed] = [] }
+            acknowledged[feed, default: []].formUnion(fields.dropFirst(3))
+        }
+        return inFlight
+    }
+}
