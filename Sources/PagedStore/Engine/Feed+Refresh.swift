@@ -251,6 +251,8 @@ extension Feed {
     /// Records a failed fetch in the cache for `pagedb`, best effort: a storage failure here must not
     /// hide the fetch's own error.
     func recordError(_ error: FeedError) {
+        // A busy file would only make this write wait out the same lock a second time.
+        guard error.storageKind != .busy else { return }
         _ = try? queue.write { store in
             guard var feed = try store.feed(key: key) else { return }
             feed.lastError = error.message

@@ -16,13 +16,17 @@ public final class FeedStore: Sendable {
 
     /// Opens the cache at `path`, creating it (readable by the user only) and migrating its schema.
     ///
+    /// - Parameters:
+    ///   - path: The cache file.
+    ///   - busyTimeout: How long a write waits for another process's lock (an app extension writing
+    ///     the same file) before failing with ``StorageError/Kind/busy``. Default 5 seconds.
     /// - Throws: ``StorageError``: ``StorageError/Kind/notADatabase`` or ``StorageError/Kind/corrupt``
     ///   for a damaged file (see ``discardDamagedCache(at:)``), ``StorageError/Kind/schemaTooNew`` for a
     ///   file from a newer PagedStore, ``StorageError/Kind/foreignDatabase`` for another program's file.
-    public init(path: String) throws {
+    public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
         try SQLiteLibrary.checkVersion()
         self.path = path
-        queue = try DatabaseQueue(path: path)
+        queue = try DatabaseQueue(path: path, busyTimeout: busyTimeout)
     }
 
     /// A store that lives in memory only: for SwiftUI previews and tests.

@@ -50,7 +50,15 @@ package final class Connection {
             try Self.createPrivateFileIfMissing(path)
         case .readOnly:
             flags |= SQLITE_OPEN_READONLY
-            if !FileManager.default.fileExists(atPath: path + "-wal") {
+            let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
+            if hasLog && !FileManager.default.fileExists(atPath: path + "-shm") {
+                throw StorageError(
+                    .readOnly,
+                    message:
+                        "\(path) has a write-ahead log without its -shm index (a copied or crashed cache); replaying "
+                        + "it needs a write: open it once with the app or run `pagedb migrate --db` on it")
+            }
+            if !hasLog {
                 flags |= SQLITE_OPEN_URI
                 openName = Self.immutableURI(for: path)
             }

@@ -12,8 +12,10 @@ package final class DatabaseQueue: @unchecked Sendable {
     private let store: PageStore
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
-    package init(path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true) throws {
-        store = try PageStore(path: path, mode: mode, migrate: migrate)
+    package init(
+        path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
+    ) throws {
+        store = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
     }
 
     /// Runs `body` inside one write transaction: everything it writes commits together or not at all.

@@ -29,10 +29,13 @@ package final class PageStore {
     ///   - mode: Read-write, or read-only (which never creates or changes anything).
     ///   - migrate: Whether to apply pending migrations (read-write only). `pagedb migrate --dry-run`
     ///     opens without migrating.
+    ///   - busyTimeout: How long a statement waits for another connection's lock.
     /// - Throws: ``StorageError`` with ``StorageError/Kind/notADatabase``, ``StorageError/Kind/schemaTooNew``,
     ///   ``StorageError/Kind/foreignDatabase``, ``StorageError/Kind/cannotOpen`` and the like.
-    package init(path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true) throws {
-        let connection = try Connection(path: path, mode: mode, probe: Migrator.probeSQL)
+    package init(
+        path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
+    ) throws {
+        let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout, probe: Migrator.probeSQL)
         let migrator = Migrator()
         let probe = try Migrator.probe(connection)
         let status = migrator.status(of: probe)

@@ -6,6 +6,10 @@ enum PagedDBBinary {
         let status: Int32
         let stdout: String
         let stderr: String
+        /// Whether a signal ended the process (a crash).
+        var crashed = false
+        /// Whether the process was killed for running past its timeout (a hang).
+        var timedOut = false
     }
 
     /// The `pagedb` executable built beside the test bundle.
@@ -21,7 +25,8 @@ enum PagedDBBinary {
     }()
 
     /// Runs `pagedb arguments…` with `PAGEDB_DATABASE` unset unless given.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) throws -> Result
+    {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
@@ -34,6 +39,8 @@ enum PagedDBBinary {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         // Read both pipes before waiting, so a large output cannot fill a pipe and stall the process.
         let group = DispatchGroup()
         nonisolated(unsafe) var errorData = Data()
@@ -45,9 +52,14 @@ enum PagedDBBinary {
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        let timedOut =
+            watchdog.isCancelled == false && process.terminationReason == .uncaughtSignal
+            && process.terminationStatus == SIGTERM
+        watchdog.cancel()
         return Result(
             status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
-            stderr: String(decoding: errorData, as: UTF8.self))
+            stderr: String(decoding: errorData, as: UTF8.self),
+            crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut)
     }
 
     /// Parses stdout as JSON.

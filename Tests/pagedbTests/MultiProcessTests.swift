@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Two writer processes and a reader on one file, as an app, its extension and `pagedb` would be.
+@Suite struct MultiProcessTests {
+    @Test func twoWriterProcessesShareAFileWithoutBusyErrors() throws {
+        let scratch = try Scratch()
+        let db = scratch.path("shared.sqlite")
+        #expect(try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "5", "--seed", "9"]).status == 0)
+        let writers = (1...2).map { seed in
+            DispatchQueue.global().sync { () -> Process in
+                let process = Process()
+                process.executableURL = PagedDBBinary.url
+                process.arguments = ["crash-writer", "--db", db, "--operations", "300", "--seed", "\(seed)"]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                return process
+            }
+        }
+        for writer in writers { try writer.run() }
+        var reads = 0
+        while writers.contains(where: \.isRunning) {
+            let feeds = try PagedDBBinary.run(["feeds", "--db", db, "--json"])
+            #expect(feeds.status == 0, "a read while both write: \(feeds.stderr)")
+            reads += 1
+        }
+        for writer in writers {
+            writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0, "a writer failed (a busy error would exit 5)")
+        }
+        #expect(reads > 0)
+        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        #expect(verify.status == 0, "\(verify.stdout)")
+        let idle = scratch.fingerprint(db)
+        _ = try PagedDBBinary.run(["show", "feed0", "--db", db])
+        #expect(scratch.fingerprint(db) == idle, "an inspection of the idle file changes nothing")
+    }
+
+    @Test func aLockHeldShorterThanTheTimeoutIsWaitedOut() async throws {
+        let scratch = try Scratch()
+        let db = scratch.path("lock.sqlite")
+        let store = try FeedStore(path: db, busyTimeout: .seconds(2))
+        let feed = try store.feed("home", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
+        let holder = try startHolder(db: db, milliseconds: 600)
+        await feed.refresh()
+        #expect(await feed.snapshot.refresh == .idle, "the write waited for the lock instead of failing")
+        holder.waitUntilExit()
+    }
+
+    @Test func aLockHeldLongerGivesABusyErrorWithinTheTimeoutPlusTenPercent() async throws {
+        let scratch = try Scratch()
+        let db = scratch.path("lock.sqlite")
+        let timeout = 1.0
+        let store = try FeedStore(path: db, busyTimeout: .seconds(timeout))
+        let feed = try store.feed("home", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
+        let holder = try startHolder(db: db, milliseconds: 4000)
+        let started = Date()
+        await feed.refresh()
+        let waited = Date().timeIntervalSince(started)
+        guard case .failed(let error) = await feed.snapshot.refresh else {
+            Issue.record("expected a busy failure")
+            return
+        }
+        #expect(error.storageKind == .busy)
+        #expect(waited >= timeout * 0.9 && waited <= timeout * 1.1, "waited \(waited) s")
+        holder.terminate()
+        holder.waitUntilExit()
+    }
+
+    /// Starts `pagedb hold-lock` and returns once it holds the lock.
+    func startHolder(db: String, milliseconds: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = PagedDBBinary.url
+        process.arguments = ["hold-lock", "--db", db, "--milliseconds", "\(milliseconds)"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var received = Data()
+        while !String(decoding: received, as: UTF8.self).contains("LOCKED") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received.append(chunk)
+        }
+        return process
+    }
+}
+
+/// A source answering one page at once.
+enum ModelSource {
+    struct Row: FeedItem, Codable { let id: String }
+    static var page: ScriptedSource<Row> {
+        ScriptedSource { _ in Page(items: [Row(id: "a"), Row(id: "b")], olderCursor: nil) }
+    }
+}
