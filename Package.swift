@@ -30,6 +30,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The fixture parser's fuzz entry point: a corpus replayer normally, a libFuzzer target with -DFUZZING.
+        .executableTarget(
+            name: "FuzzFixtures",
+            dependencies: ["PagedStore"],
+            path: "Tests/FuzzFixtures",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PagedStoreTests",
             dependencies: ["PagedStore"],
@@ -37,7 +44,7 @@ let package = Package(
         ),
         .testTarget(
             name: "pagedbTests",
-            dependencies: ["pagedb", "PagedStore"],
+            dependencies: ["pagedb", "PagedStore", "FuzzFixtures"],
             swiftSettings: strictSettings
         ),
     ],

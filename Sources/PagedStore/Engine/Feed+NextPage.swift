@@ -83,6 +83,7 @@ extension Feed {
             let failure = FeedError(error)
             nextPageActivity = .failed(failure)
             lastFailure = .nextPage
+            lastRetryAfter = failure.retryAfter
             recordError(failure)
             emit()
             report(.failed, request, generation: myGeneration, since: started, error: failure)

@@ -76,6 +76,7 @@ extension Feed {
             refreshActivity = .failed(failure)
             if record.rowCount == 0, !record.loaded { contentError = failure }
             lastFailure = .refresh
+            lastRetryAfter = failure.retryAfter
             recordError(failure)
             emit()
             report(.failed, .first, generation: myGeneration, since: started, error: failure)
@@ -83,7 +84,14 @@ extension Feed {
     }
 
     /// Repeats the operation that failed last: a refresh, a next page, or filling a gap.
+    ///
+    /// When the server asked to wait (HTTP `Retry-After`, see ``FeedError/retryAfter``), the retry
+    /// waits out what remains of that time first.
     public func retry() async {
+        if let retryAfter = lastRetryAfter, let failedAt = lastFailureAt {
+            let remaining = Duration.seconds(retryAfter) - (ContinuousClock.now - failedAt)
+            if remaining > .zero { try? await Task.sleep(for: remaining) }
+        }
         switch lastFailure {
         case .refresh: await refresh()
         case .nextPage:

@@ -42,7 +42,13 @@ public actor Feed<Item: FeedItem> {
     /// The first fetch's failure while nothing is cached.
     var contentError: FeedError?
     /// What ``retry()`` repeats.
-    var lastFailure: FailedOperation?
+    var lastFailure: FailedOperation? {
+        didSet { lastFailureAt = lastFailure == nil ? nil : ContinuousClock.now }
+    }
+    /// When the last failure happened, for a server's `Retry-After`.
+    var lastFailureAt: ContinuousClock.Instant?
+    /// The server's `Retry-After` of the last failure, in seconds.
+    var lastRetryAfter: Double?
     var nextPageTask: (id: Int, task: Task<Void, Never>)?
     var nextTaskID = 0
     var focusRow = 0

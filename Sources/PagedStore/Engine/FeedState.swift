@@ -19,12 +19,15 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// The storage error's kind, when ``kind`` is ``Kind/storage``.
     public let storageKind: StorageError.Kind?
+    /// Seconds the server asked to wait before retrying (HTTP `Retry-After`); ``Feed/retry()`` waits them out.
+    public let retryAfter: Double?
 
     /// Creates an error.
-    public init(_ kind: Kind, message: String, storageKind: StorageError.Kind? = nil) {
+    public init(_ kind: Kind, message: String, storageKind: StorageError.Kind? = nil, retryAfter: Double? = nil) {
         self.kind = kind
         self.message = message
         self.storageKind = storageKind
+        self.retryAfter = retryAfter
     }
 
     /// The message.
@@ -34,6 +37,8 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         switch error {
         case let error as FeedError: self = error
         case let error as StorageError: self.init(.storage, message: error.description, storageKind: error.kind)
+        case let error as any RetryAfterProviding:
+            self.init(.source, message: String(describing: error), retryAfter: error.retryAfter)
         default: self.init(.source, message: String(describing: error))
         }
     }

@@ -20,6 +20,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case usage = 64
         /// A fixture or page file is invalid (EX_DATAERR).
         case badInput = 65
+        /// The server could not be reached or answered with an error (EX_UNAVAILABLE).
+        case network = 69
         /// A file to read does not exist (EX_NOINPUT).
         case missingFile = 66
         /// Any other storage failure (EX_IOERR).

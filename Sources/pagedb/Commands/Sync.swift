@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+extension PagedDB {
+    struct Sync: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch pages from a live API into a feed, through the engine.",
+            discussion: """
+                The first run fetches the first page and then up to --pages pages in all, with progress on \
+                a terminal. A run on a feed that has rows refreshes it and prints the change, as \
+                `apply` does. Items are JSON objects with an id (--id-key).
+
+                Examples:
+                  pagedb sync home --db cache.sqlite --url https://api.example.com/posts --items-path data.items --next-path meta.next_cursor
+                  pagedb sync timeline --db cache.sqlite --url "https://mastodon.example/api/v1/timelines/public" --link-header --pages 3
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The feed's key.") var feed: String
+        @Option(name: .long, help: "The URL of the first page.") var url: String
+        @Option(name: .long, help: "How many pages the first run fetches.") var pages = 1
+        @Flag(name: .long, help: "Cursors are RFC 8288 Link headers; the body is the array of items.") var linkHeader =
+            false
+        @Option(name: .long, help: "Dotted key path of the items in a JSON body.") var itemsPath = "items"
+        @Option(name: .long, help: "Dotted key path of the older-side cursor in a JSON body.") var nextPath =
+            "next_cursor"
+        @Option(name: .long, help: "Query parameter that carries the cursor.") var cursorParameter = "cursor"
+        @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
+
+        func validate() throws {
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
+                throw ValidationError("--url must be an http or https URL.")
+            }
+            guard pages >= 1 else { throw ValidationError("--pages must be at least 1.") }
+        }
+
+        func run() async throws {
+            try await reportingFailures {
+                guard let base = URL(string: url) else { throw ValidationError("--url is not a URL.") }
+                let reader = FixtureReader(idKey: idKey)
+                let convention: HTTPPageSource<JSONItem>.Convention =
+                    linkHeader
+                    ? .linkHeader
+                    : .jsonBody(itemsPath: itemsPath, olderCursorPath: nextPath, cursorParameter: cursorParameter)
+                let source = HTTPPageSource<JSONItem>(url: base, convention: convention) { data in
+                    guard let item = try reader.read(data, file: "response").pages.first?.items.first else {
+                        throw CommandFailure(status: .badInput, message: "an item of the response is empty")
+                    }
+                    return JSONItem(item)
+                }
+                let store = try FeedStore(path: try database.path())
+                let engine = try store.feed(
+                    feed, source: source, policy: FeedPolicy(refreshOnOpen: .never), codec: JSONItem.codec)
+                let existing = await engine.snapshot.rows.count
+                await engine.refresh()
+                try Self.failIfFailed(await engine.snapshot)
+                if existing > 0 {
+                    print("Refreshed \(Terminal.escape(feed)):")
+                    for line in ChangeReport.lines(await engine.snapshot.change) { print("  \(line)") }
+                } else {
+                    let progress = Progress("syncing \(Terminal.escape(feed)): page", total: pages)
+                    var fetched = 1
+                    while fetched < pages, await engine.snapshot.nextPage == .idle {
+                        await engine.loadNextPage()
+                        try Self.failIfFailed(await engine.snapshot)
+                        fetched += 1
+                        progress.update(fetched)
+                    }
+                    progress.finish()
+                    print("Fetched \(fetched) page\(fetched == 1 ? "" : "s") into \(Terminal.escape(feed)).")
+                }
+                let snapshot = await engine.snapshot
+                print("  state: \(ChangeReport.states(snapshot)), \(snapshot.rows.count) rows")
+            }
+        }
+
+        static func failIfFailed(_ snapshot: FeedSnapshot<JSONItem>) throws {
+            var failure: FeedError?
+            if case .failed(let error) = snapshot.refresh { failure = error }
+            if case .failed(let error) = snapshot.nextPage { failure = error }
+            if let failure {
+                throw CommandFailure(status: failure.kind == .storage ? .storage : .network, message: failure.message)
+            }
+        }
+    }
+}

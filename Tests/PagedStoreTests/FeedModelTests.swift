@@ -1,0 +1,47 @@
+import Foundation
+import Observation
+import Testing
+
+@testable import PagedStore
+
+/// The observable model, on the main actor, with Observation's change tracking.
+@MainActor
+@Suite struct FeedModelTests {
+    @Test func theModelFollowsTheFeedAndNotifiesObservers() async throws {
+        let test = try FeedTestCase()
+        let server = ModelServer(.posts("p", 25), pageSize: 10)
+        let model = await FeedModel(feed: try test.feed(server.source))
+        #expect(model.content == .initialLoading)
+
+        let changed = ChangeFlag()
+        withObservationTracking {
+            _ = model.rows.count
+            _ = model.content
+        } onChange: {
+            changed.set()
+        }
+        await model.refresh()
+        #expect(changed.value, "observers of rows and content were told")
+        #expect(model.content == .content)
+        #expect(model.rows.count == 10)
+        #expect(model.lastChange.insertedRows.count == 10)
+
+        await model.loadNextPage()
+        #expect(model.rows.count == 20)
+        #expect(model.lastChange.insertedRows.map { $0[1] } == Array(10..<20))
+
+        server.items = .posts("new", 2) + server.items
+        await model.refresh()
+        #expect(model.rows[0]?.id == "new0")
+        #expect(model.refreshActivity == .idle)
+        model.stop()
+    }
+}
+
+/// A flag set from Observation's change callback.
+final class ChangeFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isSet = false
+    var value: Bool { lock.withLock { isSet } }
+    func set() { lock.withLock { isSet = true } }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// A real HTTP server on 127.0.0.1, Python's standard library, started per test and stopped with it.
+///
+/// Routes: `/body` (a JSON body with `data.items` and `meta.next_cursor`, cursor in `?cursor=`),
+/// `/link` (an array body with RFC 8288 Link headers), `/flaky` (503 with `Retry-After: 1` once, then
+/// `/body`), `/bad` (a body without items), `/race` (the first request answers late with version A,
+/// later ones at once with version B), `/slow` (answers after 3 s).
+final class LoopbackServer: Sendable {
+    let process: Process
+    let port: Int
+    private let folder: URL
+
+    var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("server.py")
+        try Data(Self.script.utf8).write(to: script)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        let output = Pipe()
+        process.standardOutput = output
+        // Not the test's stderr: a server holding it open would keep `swift test` waiting.
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let line = output.fileHandleForReading.availableData
+        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    func url(_ path: String) -> URL { base.appendingPathComponent(path) }
+
+    deinit {
+        // SIGKILL: Python's server threads can outlive a SIGTERM.
+        kill(process.processIdentifier, SIGKILL)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static let script = #"""
+        import json, os, sys, threading, time
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        from urllib.parse import urlparse, parse_qs
+
+        ITEMS = [{"id": "i%d" % n, "title": "Item %d" % n} for n in range(25)]
+        state = {"flaky": 0, "race": 0}
+        lock = threading.Lock()
+
+        def page(after):
+            start = 0
+            if after:
+                start = next((i + 1 for i, item in enumerate(ITEMS) if item["id"] == after), len(ITEMS))
+            items = ITEMS[start:start + 10]
+            nxt = items[-1]["id"] if start + 10 < len(ITEMS) and items else None
+            return items, nxt
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def send(self, status, body, headers=()):
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def body(self, query):
+                items, nxt = page(query.get("cursor", [None])[0])
+                self.send(200, {"data": {"items": items}, "meta": {"next_cursor": nxt, "previous_cursor": items[0]["id"] if items else None}})
+
+            def do_GET(self):
+                url = urlparse(self.path)
+                query = parse_qs(url.query)
+                host = "http://127.0.0.1:%d" % self.server.server_port
+                if url.path == "/body":
+                    self.body(query)
+                elif url.path == "/link":
+                    items, nxt = page(query.get("after", [None])[0])
+                    links = []
+                    if nxt:
+                        links.append('<%s/link?after=%s>; rel="next"' % (host, nxt))
+                    if items:
+                        links.append('<%s/link?before=%s>; rel="prev"' % (host, items[0]["id"]))
+                    self.send(200, items, [("Link", ", ".join(links))] if links else [])
+                elif url.path == "/flaky":
+                    with lock:
+                        state["flaky"] += 1
+                        first = state["flaky"] == 1
+                    if first:
+                        self.send(503, {"error": "busy"}, [("Retry-After", "1")])
+                    else:
+                        self.body(query)
+                elif url.path == "/bad":
+                    self.send(200, {"data": {"things": []}})
+                elif url.path == "/race":
+                    with lock:
+                        state["race"] += 1
+                        first = state["race"] == 1
+                    if first:
+                        time.sleep(0.8)
+                    version = "A" if first else "B"
+                    self.send(200, {"data": {"items": [{"id": version + "%d" % n} for n in range(3)]}, "meta": {"next_cursor": None}})
+                elif url.path == "/slow":
+                    time.sleep(3)
+                    self.body(query)
+                else:
+                    self.send(404, {"error": "no route"})
+
+        def watchdog(parent):
+            # Gone with the test process, and never older than two minutes, whatever happens to the test.
+            started = time.time()
+            while os.getppid() == parent and time.time() - started < 120:
+                time.sleep(0.2)
+            os._exit(0)
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=watchdog, args=(os.getppid(),), daemon=True).start()
+        print(server.server_port, flush=True)
+        server.serve_forever()
+        """#
+}
