@@ -10,7 +10,9 @@ let package = Package(
     ],
     dependencies: [
         // The CLI only: the library itself depends on SQLite and Foundation alone.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Documentation only: `swift package generate-documentation`; nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -37,14 +39,20 @@ let package = Package(
             path: "Tests/FuzzFixtures",
             swiftSettings: strictSettings
         ),
+        // Helpers shared by the test targets (a real HTTP server on loopback).
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "PagedStoreTests",
-            dependencies: ["PagedStore"],
+            dependencies: ["PagedStore", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "pagedbTests",
-            dependencies: ["pagedb", "PagedStore", "FuzzFixtures"],
+            dependencies: ["pagedb", "PagedStore", "FuzzFixtures", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

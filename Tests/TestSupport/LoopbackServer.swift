@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A real HTTP server on 127.0.0.1, Python's standard library, started per test and stopped with it.
 ///
@@ -6,14 +6,17 @@ import Foundation
 /// `/link` (an array body with RFC 8288 Link headers), `/flaky` (503 with `Retry-After: 1` once, then
 /// `/body`), `/bad` (a body without items), `/race` (the first request answers late with version A,
 /// later ones at once with version B), `/slow` (answers after 3 s).
-final class LoopbackServer: Sendable {
+public final class LoopbackServer: Sendable {
     let process: Process
-    let port: Int
+    /// The port the server listens on.
+    public let port: Int
     private let folder: URL
 
-    var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
+    /// `http://127.0.0.1:PORT`.
+    public var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
-    init() throws {
+    /// Starts a server and waits until it listens.
+    public init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("server.py")
@@ -30,7 +33,8 @@ final class LoopbackServer: Sendable {
         port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    func url(_ path: String) -> URL { base.appendingPathComponent(path) }
+    /// The URL of a route.
+    public func url(_ path: String) -> URL { base.appendingPathComponent(path) }
 
     deinit {
         // SIGKILL: Python's server threads can outlive a SIGTERM.

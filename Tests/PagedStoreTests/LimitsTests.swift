@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Rule 12: per-feed maximum rows and age; the oldest rows go first and the cursor moves with them.
+@Suite struct LimitsTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    @Test func maxRowsTrimsWholeBottomPagesAfterARefreshAndPaginationResumesBelow() async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 10)
+        let source = server.source
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, maxRows: 25))
+        await feed.refresh()
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        #expect(await feed.snapshot.rows.count == 30, "next pages are not trimmed: the user is reading them")
+
+        server.items = .posts("new", 5) + server.items
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.rows.count == 25, "35 rows, trimmed by whole pages to 25 (new 5 + 20)")
+        #expect(snapshot.ids.suffix(1) == ["p19"])
+        #expect(snapshot.change.insertedRows.map { $0[1] } == Array(0..<5))
+        #expect(snapshot.change.deletedRows.map { $0[1] } == Array(20..<30), "trimmed rows are deletions of old rows")
+        #expect(try test.recordOnDisk()?.oldestCursor == "p19")
+        #expect(try test.idsOnDisk() == snapshot.ids)
+
+        await feed.loadNextPage()
+        #expect(source.requests.last == .olderThan(cursor: "p19"), "pagination resumes right below the kept rows")
+        #expect(await feed.snapshot.ids.suffix(10) == (20..<30).map { "p\($0)" })
+    }
+
+    @Test func maxAgeTrimsStalePagesWhenTheFeedStarts() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        do {
+            let feed = try test.feed(server.source)
+            await feed.refresh()
+            await feed.loadNextPage()
+        }
+        // Age the bottom page by hand, as if it was fetched a day ago.
+        try DatabaseQueue(path: test.path).write { store in
+            try store.connection.execute("UPDATE page SET fetched_at = fetched_at - 86400000 WHERE page_no = 1")
+        }
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, maxAge: 3600))
+        await feed.start()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.rows.count == 10)
+        #expect(snapshot.change.deletedRows.map { $0[1] } == Array(10..<20))
+        #expect(try test.recordOnDisk()?.oldestCursor == "p9")
+    }
+}
