@@ -23,7 +23,7 @@ import Testing
     }
 
     static func run(seed: UInt64) async throws {
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let test = try FeedTestCase()
         let serial = Counter()
         let server = ModelServer(
@@ -118,9 +118,9 @@ import Testing
 /// Delays and failures drawn from a seed, shared by concurrent fetches.
 final class DelaySchedule: @unchecked Sendable {
     private let lock = NSLock()
-    private var random: SeededRandom
+    private var random: SplitMix64
 
-    init(seed: UInt64) { random = SeededRandom(seed: seed) }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     func next() -> Int { lock.withLock { Int.random(in: 0...3000, using: &random) } }
     func shouldFail() -> Bool { lock.withLock { Int.random(in: 0..<10, using: &random) == 0 } }

@@ -21,7 +21,7 @@ import Testing
         let closed = scratch.path("closed.sqlite")
         let crashed = scratch.path("crashed.sqlite")
         try Self.makeCaches(closed: closed, crashed: crashed)
-        var random = SeededGenerator(seed: 0xC0FFEE)
+        var random = SplitMix64(seed: 0xC0FFEE)
         var outcomes: [Int32: Int] = [:]
         for index in 0..<Self.mutants {
             let mutation = Mutation.allCases[index % Mutation.allCases.count]
@@ -104,7 +104,7 @@ import Testing
         }
     }
 
-    static func mutate(_ path: String, _ mutation: Mutation, _ random: inout SeededGenerator) throws {
+    static func mutate(_ path: String, _ mutation: Mutation, _ random: inout SplitMix64) throws {
         let url = URL(fileURLWithPath: path)
         var data = try Data(contentsOf: url)
         switch mutation {
@@ -141,18 +141,5 @@ import Testing
             try? FileManager.default.removeItem(atPath: path + "-shm")
         }
         try data.write(to: url)
-    }
-}
-
-/// SplitMix64 for reproducible mutants.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

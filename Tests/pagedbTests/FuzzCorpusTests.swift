@@ -33,7 +33,7 @@ import Testing
             [UInt8](try Data(contentsOf: corpus.appendingPathComponent($0)))
         }
         let runs = ProcessInfo.processInfo.environment["PAGEDSTORE_FUZZ_RUNS"].flatMap(Int.init) ?? 20_000
-        var random = SeededGenerator(seed: 0xF022)
+        var random = SplitMix64(seed: 0xF022)
         let dictionary: [[UInt8]] = [
             "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u00", "null", "true", "1e309", "\n", "\"id\"", "\"items\"",
         ]

@@ -18,17 +18,9 @@ package struct SyntheticItems: Sendable {
             + "fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia "
             + "deserunt mollit anim id est laborum.").utf8)
 
-    /// SplitMix64's finaliser: a bijection on 64-bit words.
-    package static func mix(_ value: UInt64) -> UInt64 {
-        var z = value
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
     /// The workload's `R(tag, i)`.
     package func random(tag: UInt64, _ index: UInt64) -> UInt64 {
-        Self.mix((seed &* 0x9E37_79B9_7F4A_7C15) ^ (tag << 48) ^ index)
+        SplitMix64.mix((seed &* 0x9E37_79B9_7F4A_7C15) ^ (tag << 48) ^ index)
     }
 
     /// `it_` and 16 hex digits: unique per number.

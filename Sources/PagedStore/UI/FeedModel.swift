@@ -26,40 +26,35 @@ public import Observation
 @MainActor
 @Observable
 public final class FeedModel<Item: FeedItem> {
+    /// The newest snapshot shown: every property below reads it, so observers of any of them are
+    /// told when it changes.
+    public private(set) var snapshot: FeedSnapshot<Item>
+
     /// The rows of the newest snapshot.
-    public private(set) var rows: FeedRows<Item>
+    public var rows: FeedRows<Item> { snapshot.rows }
     /// What the list shows.
-    public private(set) var content: ContentState
+    public var content: ContentState { snapshot.content }
     /// What a pull-to-refresh is doing.
-    public private(set) var refreshActivity: RefreshActivity
+    public var refreshActivity: RefreshActivity { snapshot.refresh }
     /// What the bottom of the list is doing.
-    public private(set) var nextPageActivity: NextPageActivity
+    public var nextPageActivity: NextPageActivity { snapshot.nextPage }
     /// The sections.
-    public private(set) var sections: [FeedSection]
+    public var sections: [FeedSection] { snapshot.sections }
     /// The gap markers.
-    public private(set) var gaps: [FeedGap]
+    public var gaps: [FeedGap] { snapshot.gaps }
     /// The change that produced the current rows from the previous ones.
-    public private(set) var lastChange: FeedChange
+    public var lastChange: FeedChange { snapshot.change }
     /// When the newest page was fetched.
-    public private(set) var lastRefreshed: Date?
+    public var lastRefreshed: Date? { snapshot.lastRefreshed }
 
     /// The feed this model shows.
     @ObservationIgnored public let feed: Feed<Item>
     @ObservationIgnored private var following: Task<Void, Never>?
-    @ObservationIgnored private var sequence = -1
 
     /// A model showing `feed`, starting from its current snapshot.
     public init(feed: Feed<Item>, snapshot: FeedSnapshot<Item>) {
         self.feed = feed
-        rows = snapshot.rows
-        content = snapshot.content
-        refreshActivity = snapshot.refresh
-        nextPageActivity = snapshot.nextPage
-        sections = snapshot.sections
-        gaps = snapshot.gaps
-        lastChange = snapshot.change
-        lastRefreshed = snapshot.lastRefreshed
-        sequence = snapshot.sequence
+        self.snapshot = snapshot
     }
 
     /// A model showing `feed`.
@@ -107,18 +102,10 @@ public final class FeedModel<Item: FeedItem> {
         following = nil
     }
 
-    /// Takes a snapshot's values (skipping any older than the one shown).
+    /// Shows `snapshot`, unless it is older than the one shown.
     func show(_ snapshot: FeedSnapshot<Item>) {
-        guard snapshot.sequence > sequence else { return }
-        sequence = snapshot.sequence
-        rows = snapshot.rows
-        content = snapshot.content
-        refreshActivity = snapshot.refresh
-        nextPageActivity = snapshot.nextPage
-        sections = snapshot.sections
-        gaps = snapshot.gaps
-        lastChange = snapshot.change
-        lastRefreshed = snapshot.lastRefreshed
+        guard snapshot.sequence > self.snapshot.sequence else { return }
+        self.snapshot = snapshot
     }
 
     private func follow() {

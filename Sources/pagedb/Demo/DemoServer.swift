@@ -56,11 +56,7 @@ actor DemoServer: PageSource {
             failuresLeft -= 1
             throw SimulatedTimeout()
         }
-        let start = request.cursor.flatMap { cursor in posts.firstIndex { $0.id == cursor }.map { $0 + 1 } } ?? 0
-        let slice = Array(posts[min(start, posts.count)..<min(start + pageSize, posts.count)])
-        return Page(
-            items: slice, olderCursor: start + pageSize < posts.count ? slice.last?.id : nil,
-            newerCursor: slice.first?.id)
+        return ListPager.page(request, of: posts, size: pageSize)
     }
 }
 

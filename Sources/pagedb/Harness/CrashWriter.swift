@@ -25,7 +25,7 @@ extension PagedDB {
         func run() async throws {
             try await reportingFailures {
                 let store = try FeedStore(path: try database.path())
-                var random = SplitMix(seed: seed)
+                var random = SplitMix64(seed: seed)
                 var feeds: [(feed: Feed<CrashItem>, server: CrashServer)] = []
                 for index in 0..<3 {
                     let server = CrashServer(prefix: "f\(index)s\(seed)-")
@@ -98,21 +98,6 @@ actor CrashServer: PageSource {
     }
 
     private func page(_ request: PageRequest) -> Page<CrashItem> {
-        let start = request.cursor.flatMap { cursor in items.firstIndex { $0.id == cursor }.map { $0 + 1 } } ?? 0
-        let slice = Array(items[min(start, items.count)..<min(start + 20, items.count)])
-        return Page(items: slice, olderCursor: start + 20 < items.count ? slice.last?.id : nil)
-    }
-}
-
-/// SplitMix64, for the writer's reproducible choices.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        ListPager.page(request, of: items, size: 20)
     }
 }
