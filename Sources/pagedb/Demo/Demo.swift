@@ -59,6 +59,8 @@ extension PagedDB {
                     await feed.refresh()
                 }
                 await printer.drain()
+                // Closing the last connection checkpoints the log: the file is left idle, without -wal.
+                await printer.stop()
 
                 print("\nDone. Run `pagedb demo` again to see the cache served first, then inspect it:")
                 print("  pagedb feeds --db \(db)\n  pagedb show timeline --db \(db)")

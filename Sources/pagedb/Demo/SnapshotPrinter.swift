@@ -20,6 +20,13 @@ actor SnapshotPrinter {
         await drain()
     }
 
+    /// Stops printing and lets go of the feed's stream, so the cache can close cleanly.
+    func stop() async {
+        task?.cancel()
+        await task?.value
+        task = nil
+    }
+
     /// Prints a heading for the next step, after every snapshot so far.
     func step(_ text: String) async {
         await drain()
