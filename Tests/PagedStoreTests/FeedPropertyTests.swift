@@ -37,8 +37,11 @@ import Testing
             return page
         }
         let gapPolicy: FeedPolicy.GapPolicy = Bool.random(using: &random) ? .replace : .keepGap
+        // Sometimes a row limit, so refreshes also trim pages from the bottom.
+        let maxRows = Bool.random(using: &random) ? nil : Int.random(in: 12...60, using: &random)
         let policy = FeedPolicy(
-            refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 100_000, firstScreenRows: 100_000)
+            refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 100_000, firstScreenRows: 100_000,
+            maxRows: maxRows)
         var feed = try test.feed(source, policy: policy)
         var recorder = await SnapshotRecorder(feed)
         var checked = 0

@@ -32,6 +32,44 @@ import Testing
         #expect(await feed.snapshot.ids.suffix(10) == (20..<30).map { "p\($0)" })
     }
 
+    @Test func aTrimThatRemovesAReloadedRowIsAFullReloadNotAnInvalidBatch() async throws {
+        let server = ModelServer(.posts("p", 10), pageSize: 5)
+        let policy = FeedPolicy(refreshOnOpen: .never, maxRows: 6)
+        let source = ScriptedSource<Post> { request in
+            guard request == .first else { return server.page(for: request) }
+            // A refresh re-delivering the head down to p7, with p7 changed.
+            var items = Array(server.items.prefix(8))
+            items[7].revision = 1
+            return Page(items: [Post(id: "new0")] + items, olderCursor: "p7")
+        }
+        try DatabaseQueue(path: test.path).write { store in
+            var record = try store.ensureFeed(key: "home")
+            for page in 0..<2 {
+                let items = (0..<5).map { index -> EncodedItem in
+                    let post = Post(id: "p\(page * 5 + index)")
+                    return EncodedItem(itemID: post.id, payload: (try? ItemCodec<Post>.json.encode(post)) ?? Data())
+                }
+                try store.appendPage(
+                    items,
+                    page: PageWrite(
+                        request: .older, requestCursor: record.oldestCursor, olderCursor: "p\(page * 5 + 4)",
+                        newerCursor: nil),
+                    to: &record)
+            }
+            record.loaded = true
+            try store.save(record)
+        }
+        let reopened = try test.feed(source, policy: policy)
+        let before = await reopened.snapshot.ids
+        await reopened.refresh()
+        let snapshot = await reopened.snapshot
+        let change = snapshot.change
+        let deleted = Set(change.deletedRows.map { $0[1] })
+        #expect(change.reloadedRows.allSatisfy { !deleted.contains($0[1]) }, "no row is both reloaded and deleted")
+        #expect(try ChangeApplier.apply(change, to: before, new: snapshot.ids) == snapshot.ids)
+        #expect(snapshot.rows.count <= 6)
+    }
+
     @Test func maxAgeTrimsStalePagesWhenTheFeedStarts() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         do {

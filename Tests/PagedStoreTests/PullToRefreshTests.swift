@@ -101,6 +101,35 @@ import Testing
         #expect(try test.idsOnDisk() == filled.ids)
     }
 
+    @Test func keepGapMovesIdsFoundOnlyDeepDownToTheTopNamingTheirPreviousRows() async throws {
+        // 150 cached rows; the refresh shares ids only with rows 110 and 140, far below the head the
+        // merge reads for a 10-item page: no proof of overlap, so keepGap applies.
+        try DatabaseQueue(path: test.path).write { store in
+            var record = try store.ensureFeed(key: "home")
+            let items = (0..<150).map { index -> EncodedItem in
+                let post = Post(id: "old\(index)")
+                return EncodedItem(itemID: post.id, payload: (try? ItemCodec<Post>.json.encode(post)) ?? Data())
+            }
+            try store.appendPage(
+                items, page: PageWrite(request: .older, requestCursor: nil, olderCursor: "old149", newerCursor: nil),
+                to: &record)
+            record.loaded = true
+            try store.save(record)
+        }
+        let page = Page(items: .posts("new", 8) + [Post(id: "old110"), Post(id: "old140")], olderCursor: "old140")
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1000, firstScreenRows: 1000)
+        let feed = try test.feed(ScriptedSource { _ in page }, policy: policy)
+        let before = await feed.snapshot.ids
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.change.deletedRows.map { $0[1] } == [110, 140], "rows of the previous snapshot")
+        #expect(snapshot.change.insertedRows.map { $0[1] } == Array(0..<10))
+        #expect(try ChangeApplier.apply(snapshot.change, to: before, new: snapshot.ids) == snapshot.ids)
+        #expect(Set(snapshot.ids).count == snapshot.ids.count, "no id twice")
+        #expect(snapshot.gaps.map(\.afterRow) == [9])
+        #expect(try test.idsOnDisk() == snapshot.ids)
+    }
+
     @Test func aFirstLoadIntoAnEmptyFeedIsInsertions() async throws {
         let server = ModelServer(.posts("p", 5), pageSize: 10)
         let feed = try test.feed(server.source)

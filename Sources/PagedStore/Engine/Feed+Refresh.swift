@@ -124,11 +124,12 @@ extension Feed {
                 let removed = try store.trim(&feed, maxRows: maxRows)
                 if removed > 0 {
                     // Trimmed rows are the bottom of the merged list; a batch can name them only when
-                    // they are old rows untouched by the merge.
+                    // they are old rows untouched by the merge, all below the deepest reloaded row.
                     let oldCount = before - commit.change.rowDelta
                     let untouched = commit.change.deleted.isEmpty && commit.change.moved.isEmpty
+                    let firstTrimmed = oldCount - removed
                     commit.change =
-                        untouched && removed <= oldCount - commit.change.reloaded.count
+                        untouched && firstTrimmed > (commit.change.reloaded.max() ?? -1) && firstTrimmed >= 0
                         ? RowChange(
                             deleted: Array((oldCount - removed)..<oldCount), inserted: commit.change.inserted,
                             reloaded: commit.change.reloaded)
@@ -173,10 +174,9 @@ extension Feed {
         switch plan {
         case .noOverlap where policy.gapPolicy == .keepGap && page.olderCursor != nil:
             // Ids shared only far below would appear twice: they move to the top with the new page.
-            var deleted: [Int] = []
-            for match in matches.values {
-                if let removed = try store.removeItem(match.itemID, from: &feed) { deleted.append(removed.row) }
-            }
+            // Their rows are taken before any is removed: a batch names rows of the previous snapshot.
+            let deleted = try matches.values.map { try store.rowIndex(ofPosition: $0.position, in: feed) }.sorted()
+            for match in matches.values { _ = try store.removeItem(match.itemID, from: &feed) }
             let oldTop = feed.topPosition
             try store.prependPage(encoded, page: page, to: &feed)
             if let oldTop, let newTop = feed.topPosition {
@@ -185,7 +185,7 @@ extension Feed {
             }
             let rows = newRows(items, encoded, top: feed.topPosition)
             return Commit(
-                record: feed, change: RowChange(deleted: deleted.sorted(), inserted: Array(0..<encoded.count)),
+                record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<encoded.count)),
                 window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
         case .noOverlap:
             try store.replaceFeed(with: encoded, page: page, in: &feed)
