@@ -64,10 +64,13 @@ import Testing
     }
 
     @Test func mistakesAreOneLineWithTheirOwnExitStatus() throws {
-        let missing = try PagedDBBinary.run(["feeds", "--db", scratch.path("nope.sqlite")])
-        #expect(missing.status == 66)
-        #expect(missing.stderr.contains("nope.sqlite"))
-        #expect(!FileManager.default.fileExists(atPath: scratch.path("nope.sqlite")))
+        for command in [["feeds"], ["trim", "home", "--max-rows", "1"], ["delete", "home"]] {
+            let missing = try PagedDBBinary.run(command + ["--db", scratch.path("nope.sqlite")])
+            #expect(missing.status == 66, "\(command[0])")
+            #expect(missing.stderr.contains("nope.sqlite"))
+            #expect(
+                !FileManager.default.fileExists(atPath: scratch.path("nope.sqlite")), "\(command[0]) created the file")
+        }
 
         let noDatabase = try PagedDBBinary.run(["feeds"])
         #expect(noDatabase.status == 64)

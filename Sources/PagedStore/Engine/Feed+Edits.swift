@@ -7,7 +7,7 @@ extension Feed {
     /// - Throws: ``FeedError`` when the cache cannot be written.
     @discardableResult
     public func remove(id: Item.ID) throws -> Bool {
-        let storedID = (id as? String) ?? String(describing: id)
+        let storedID = Item.storedID(for: id)
         return try edit { store, feed in
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
             return RowChange(deleted: [removed.row])

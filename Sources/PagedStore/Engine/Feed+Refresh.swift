@@ -237,11 +237,17 @@ extension Feed {
         case .reload: try reloadWindow()
         }
         if window.end > record.rowCount { try reloadWindow() }
-        try queue.read { store in
-            layout = try Self.layout(of: record, in: store)
-            if hadGaps || commit.change.isFullReload || commit.change.inserted.first == 0 {
-                gaps = try Self.gaps(of: record, in: store)
+        // Gaps move only when there are some, and appear only from a keepGap refresh (rows on top);
+        // sections exist only for feeds with section keys. Anything else needs no read at all, which
+        // keeps every plain next page and refresh free of an extra transaction.
+        let gapsMayChange = hadGaps || (policy.gapPolicy == .keepGap && commit.change.inserted.first == 0)
+        if record.hasSections || gapsMayChange {
+            try queue.read { store in
+                layout = try Self.layout(of: record, in: store)
+                if gapsMayChange { gaps = try Self.gaps(of: record, in: store) }
             }
+        } else {
+            layout = SectionLayout(unsectionedRowCount: record.rowCount)
         }
         emit(commit.change, previousLayout: previousLayout)
     }

@@ -15,10 +15,10 @@ public protocol FeedItem: Sendable, Identifiable {
     /// Consecutive rows with the same key form one section.
     var sectionKey: String? { get }
 
-    /// The id as the cache stores it. The defaults are the id itself for `String` ids, its decimal
-    /// digits for integer ids, and `String(describing:)` otherwise; they are chosen when the type
-    /// conforms, so no per-item dynamic cast runs on the hot path.
-    var storedID: String { get }
+    /// The text the cache stores for an id of this type. The defaults are the id itself for `String`
+    /// ids, its decimal digits for integer ids, and `String(describing:)` otherwise; they are chosen
+    /// when the type conforms, so no per-item dynamic cast runs on the hot path.
+    static func storedID(for id: ID) -> String
 }
 
 extension FeedItem {
@@ -26,17 +26,20 @@ extension FeedItem {
     public var sectionKey: String? { nil }
 
     /// `String(describing: id)`, for ids that are neither strings nor integers (a `UUID`, say).
-    public var storedID: String { String(describing: id) }
+    public static func storedID(for id: ID) -> String { String(describing: id) }
+
+    /// This item's id as the cache stores it.
+    public var storedID: String { Self.storedID(for: id) }
 }
 
 extension FeedItem where ID == String {
     /// The id itself.
-    public var storedID: String { id }
+    public static func storedID(for id: ID) -> String { id }
 }
 
 extension FeedItem where ID: BinaryInteger {
     /// The id's decimal digits.
-    public var storedID: String { String(id) }
+    public static func storedID(for id: ID) -> String { String(id) }
 }
 
 /// How a feed turns its items into the bytes stored in the cache, and back.

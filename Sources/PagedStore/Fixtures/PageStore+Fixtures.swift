@@ -88,18 +88,10 @@ extension PageStore {
         var start = WindowStart.top
         while true {
             let rows = try window(of: feed, from: start, limit: 1000)
-            for row in rows { try body(row, withPage ? try pageNo(ofPosition: row.position, in: feed) : 0) }
+            for row in rows { try body(row, withPage ? try pageNo(atPosition: row.position, in: feed) ?? 0 : 0) }
             guard let last = rows.last, rows.count == 1000 else { return }
             start = .after(position: last.position)
         }
-    }
-
-    private func pageNo(ofPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64 {
-        try connection.int64("SELECT page_no FROM item WHERE feed_id = ? AND position = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-        } ?? 0
     }
 
     /// Writes a consistent copy of the whole database to a new file (`VACUUM INTO`): what

@@ -151,10 +151,6 @@ extension PageStore {
 
     private func pageNo(near position: Int64?, in feed: FeedRecord) throws(StorageError) -> Int64? {
         guard let position else { return try firstPageNo(of: feed) }
-        return try connection.int64("SELECT page_no FROM item WHERE feed_id = ? AND position = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-        }
+        return try pageNo(atPosition: position, in: feed)
     }
 }

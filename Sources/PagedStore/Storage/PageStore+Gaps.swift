@@ -29,12 +29,7 @@ extension PageStore {
             below = try firstPosition(after: above, in: feed) ?? below
         }
         let step = (below - above) / Int64(fresh.count + 1)
-        let pageNo =
-            try connection.int64("SELECT page_no FROM item WHERE feed_id = ? AND position = ?") {
-                statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.bind(2, above)
-            } ?? 0
+        let pageNo = try self.pageNo(atPosition: above, in: feed) ?? 0
         for (offset, item) in fresh.enumerated() {
             _ = try insert(
                 item, position: above + Int64(offset + 1) * step, pageNo: pageNo, into: feed, ignoringDuplicate: false)

@@ -165,6 +165,15 @@ extension PageStore {
         }
     }
 
+    /// The page of the row at `position`, or nil when no row is there.
+    func pageNo(atPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
+        try connection.int64("SELECT page_no FROM item WHERE feed_id = ? AND position = ?") {
+            statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, position)
+        }
+    }
+
     /// The page number of the bottom page, or nil when the feed has no pages.
     func lastPageNo(of feed: FeedRecord) throws(StorageError) -> Int64? {
         try optionalInt64("SELECT max(page_no) FROM page WHERE feed_id = ?", feed.id)

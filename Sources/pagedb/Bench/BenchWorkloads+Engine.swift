@@ -6,16 +6,14 @@ extension BenchWorkloads {
     /// W5: 200 refreshes of 50 items (30 new on top, 20 revised) merged by the engine, with the change
     /// set computed; then the same on a 100-row feed, to show the cost does not grow with the feed.
     func refreshMerge() async throws {
-        let large = try await refreshMerge(path: w1, label: "W5", setUp: nil)
+        try await refreshMerge(path: w1, label: "W5", setUp: nil)
         let small = dir + "/w5small.db"
         removeDatabase(small)
-        let smallRows = try await refreshMerge(path: small, label: "W5small", setUp: 100)
-        _ = (large, smallRows)
+        try await refreshMerge(path: small, label: "W5small", setUp: 100)
     }
 
     /// Runs W5 on the feed `feed_main` of `path`; `setUp` rows are written first when given.
-    @discardableResult
-    private func refreshMerge(path: String, label: String, setUp rows: Int?) async throws -> Int {
+    private func refreshMerge(path: String, label: String, setUp rows: Int?) async throws {
         let refreshes = 200
         let pages = (0..<refreshes).map { refresh in
             let fresh = (0..<30).map { jsonItem(100_000 + 30 * refresh + $0) }
@@ -60,7 +58,6 @@ extension BenchWorkloads {
             "\(label) impl=pagedstore new=30 overlap=20 feed_rows=\(before) \(BenchClock.latencyFields(wall)) "
                 + "cpu_median_us=\(BenchClock.medianMicroseconds(cpu)) "
                 + "cpu_mean_us=\(BenchClock.format(cpu.reduce(0, +) / Double(cpu.count) * 1e6))")
-        return before
     }
 
     /// FS: from opening a feed to its first snapshot with the visible rows decoded into a `Codable`

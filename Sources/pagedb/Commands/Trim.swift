@@ -35,8 +35,7 @@ extension PagedDB {
 
         func run() async throws {
             try await reportingFailures {
-                let queue = try database.openForWriting()
-                _ = try database.feed(feed, in: queue)
+                let queue = try database.openExistingForWriting()
                 let removed = try queue.write { store -> Int in
                     guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
                     if let maxRows { return try store.trim(&record, maxRows: maxRows) }
@@ -72,7 +71,7 @@ extension PagedDB {
 
         func run() async throws {
             try await reportingFailures {
-                let queue = try database.openForWriting()
+                let queue = try database.openExistingForWriting()
                 let record = try database.feed(feed, in: queue)
                 try queue.write { store in try store.deleteFeed(record) }
                 print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")

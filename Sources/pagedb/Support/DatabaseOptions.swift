@@ -29,6 +29,15 @@ struct DatabaseOptions: ParsableArguments {
         try DatabaseQueue(path: path(), mode: .readWrite)
     }
 
+    /// Opens an existing file for writing: commands that change a cache (trim, delete) never create one.
+    func openExistingForWriting() throws -> DatabaseQueue {
+        let path = try path()
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure(status: .missingFile, message: "No database at \(Terminal.escape(path))")
+        }
+        return try DatabaseQueue(path: path, mode: .readWrite)
+    }
+
     /// Reads the feed `key`, or fails with the unknown-feed status.
     func feed(_ key: String, in queue: DatabaseQueue) throws -> FeedRecord {
         guard let feed = try queue.read({ try $0.feed(key: key) }) else { throw CommandFailure.unknownFeed(key) }
