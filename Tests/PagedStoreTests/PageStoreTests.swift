@@ -44,7 +44,8 @@ import Testing
             return try store.appendPage(
                 Fixtures.items("a", count: 5), page: Fixtures.olderPage(from: "c1", to: nil), to: &feed)
         }
-        #expect(inserted == [3, 4])
+        #expect(inserted.map(\.offset) == [3, 4])
+        #expect(inserted.map(\.position) == [3 * PageStore.positionStep, 4 * PageStore.positionStep])
         let feed = try #require(try queue.read { try $0.feed(key: "home") })
         #expect(feed.rowCount == 5)
         #expect(feed.endReached)

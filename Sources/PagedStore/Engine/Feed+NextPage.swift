@@ -1,18 +1,31 @@
 import Foundation
 
-/// Loading older pages, prefetching as rows appear, and moving the window of loaded rows.
+/// Loading older pages and prefetching as rows appear.
 extension Feed {
+    /// What committing one next page found.
+    enum NextPageOutcome {
+        /// Rows were added (or the feed ended).
+        case committed(Commit)
+        /// The page held only items the feed already has, and its older cursor moved on: progress
+        /// on a page-numbered list that shifted down. The cursor is saved; the next page follows it.
+        case advanced(FeedRecord, cursor: String)
+        /// The page no longer continues the feed (a newer refresh committed, or the bottom moved).
+        case superseded
+    }
+
     /// Loads the page older than the bottom row, using the feed's persisted older-side cursor.
     ///
     /// Items the feed already has are dropped, so no id appears twice; new rows are inserted at the
-    /// end. A nil older cursor ends the feed (``NextPageActivity/endReached``). A response that
-    /// repeats the cursor it was asked with, or holds only known items, fails with
-    /// ``FeedError/Kind/paginationLoop`` instead of fetching forever. A call while a next page is
-    /// loading joins it: one fetch, and both callers return when it is done.
+    /// end. A nil older cursor ends the feed (``NextPageActivity/endReached``). A page of only known
+    /// items whose older cursor moved on is progress (page-numbered APIs shift as items arrive on
+    /// top): the feed follows that cursor at once. It stops with ``FeedError/Kind/paginationLoop``
+    /// when the server repeats a cursor, or after ``FeedPolicy/maxPagesWithoutNewItems`` pages in a
+    /// row with nothing new. A call while a next page is loading joins it: one fetch, and both
+    /// callers return when it is done.
     public func loadNextPage() async {
-        if let running = nextPageTask {
-            report(.joined, record.oldestCursor.map { .olderThan(cursor: $0) }, generation: generation)
-            return await running.task.value
+        if case .loading(let running) = activity.nextPage, let task = tasks[running] {
+            report(.joined, record.oldestCursor.map { .olderThan(cursor: $0) }, generation: activity.generation)
+            return await task.value
         }
         guard let task = startNextPage() else { return }
         await task.value
@@ -34,65 +47,77 @@ extension Feed {
                 recordError(FeedError(error))
             }
         }
-        if record.rowCount - 1 - row < policy.prefetchDistance, nextPageActivity == .idle {
+        if record.rowCount - 1 - row < policy.prefetchDistance, activity.nextPage == .idle {
             _ = startNextPage()
         }
     }
 
-    /// Waits until no next page started by prefetch is in flight.
+    /// Waits until no fetch started in the background (a prefetched next page) is in flight.
     package func waitUntilIdle() async {
-        while let running = nextPageTask { await running.task.value }
+        while let task = tasks.values.first { await task.value }
     }
 
     /// Starts a next-page fetch, or returns nil when none is possible.
+    ///
+    /// The activity turns `loading` here, synchronously, together with the task that owns it: never
+    /// later from inside a task that a refresh may already have superseded.
     private func startNextPage() -> Task<Void, Never>? {
-        guard nextPageTask == nil, nextPageActivity != .endReached, let cursor = record.oldestCursor else {
+        guard !record.endReached, let cursor = record.oldestCursor, let id = activity.nextPageStarted() else {
             return nil
         }
-        nextTaskID += 1
-        let id = nextTaskID
-        let task = Task { await self.runNextPage(cursor: cursor, taskID: id) }
-        nextPageTask = (id, task)
+        let generation = activity.generation
+        emit()
+        let task = Task { await self.runNextPage(from: cursor, task: id, generation: generation) }
+        tasks[id] = task
         return task
     }
 
-    private func runNextPage(cursor: String, taskID: Int) async {
-        let myGeneration = generation
-        let request = PageRequest.olderThan(cursor: cursor)
-        nextPageActivity = .loading
-        emit()
-        report(.requestStarted, request, generation: myGeneration)
-        let started = ContinuousClock.now
-        defer { if nextPageTask?.id == taskID { nextPageTask = nil } }
-        do {
-            let page = try await source.fetch(request)
-            guard myGeneration == generation, nextPageTask?.id == taskID else {
-                return report(.superseded, request, generation: myGeneration, since: started)
+    private func runNextPage(from cursor: String, task: FeedActivity.TaskID, generation: Int64) async {
+        defer { tasks[task] = nil }
+        var cursor = cursor
+        var cursorsSeen: Set<String> = [cursor]
+        var pagesWithoutNewItems = 0
+        while activity.owns(task, .nextPage) {
+            let request = PageRequest.olderThan(cursor: cursor)
+            report(.requestStarted, request, generation: generation)
+            let started = ContinuousClock.now
+            let outcome: Result<Commit?, any Error>
+            do {
+                let page = try await source.fetch(request)
+                guard activity.owns(task, .nextPage) else {
+                    return report(.superseded, request, generation: generation, since: started)
+                }
+                switch try commitNextPage(page, cursor: cursor, generation: generation) {
+                case .committed(let commit): outcome = .success(commit)
+                case .superseded: outcome = .success(nil)
+                case .advanced(let advanced, let next):
+                    record = advanced
+                    pagesWithoutNewItems += 1
+                    if !cursorsSeen.insert(next).inserted {
+                        throw FeedError(
+                            .paginationLoop,
+                            message: "The server answered a next page with a cursor it had already given; "
+                                + "stopped to avoid a loop")
+                    }
+                    if pagesWithoutNewItems >= policy.maxPagesWithoutNewItems {
+                        throw FeedError(
+                            .paginationLoop,
+                            message: "\(pagesWithoutNewItems) next pages in a row held only items the feed already "
+                                + "has; stopped to avoid a loop (retry() goes on from the last cursor)")
+                    }
+                    report(.committed, request, generation: generation, since: started)
+                    cursor = next
+                    continue
+                }
+            } catch {
+                outcome = .failure(error)
             }
-            guard let commit = try commitNextPage(page, cursor: cursor, generation: myGeneration) else {
-                return report(.superseded, request, generation: myGeneration, since: started)
-            }
-            nextPageActivity = commit.record.endReached ? .endReached : .idle
-            if lastFailure == .nextPage { lastFailure = nil }
-            try apply(commit)
-            report(.committed, request, generation: myGeneration, rows: commit.change.touchedRows, since: started)
-        } catch {
-            guard myGeneration == generation, nextPageTask?.id == taskID else {
-                return report(.superseded, request, generation: myGeneration, since: started)
-            }
-            let failure = FeedError(error)
-            nextPageActivity = .failed(failure)
-            lastFailure = .nextPage
-            lastRetryAfter = failure.retryAfter
-            recordError(failure)
-            emit()
-            report(.failed, request, generation: myGeneration, since: started, error: failure)
+            return complete(.nextPage, task: task, request, generation: generation, since: started, outcome)
         }
     }
 
-    /// Writes a next page in one transaction, or returns nil when it no longer continues the feed:
-    /// a newer refresh committed, or the bottom cursor moved on.
-    private func commitNextPage(_ page: Page<Item>, cursor: String, generation: Int64) throws -> Commit? {
+    /// Writes a next page in one transaction.
+    private func commitNextPage(_ page: Page<Item>, cursor: String, generation: Int64) throws -> NextPageOutcome {
         if page.olderCursor == cursor {
             throw FeedError(
                 .paginationLoop,
@@ -101,71 +126,32 @@ extension Feed {
         let (encoded, items) = try encode(page.items)
         let write = PageWrite(
             request: .older, requestCursor: cursor, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
-        return try queue.write { store -> Commit? in
+        return try queue.write { store -> NextPageOutcome in
             guard var feed = try store.feed(key: key), feed.generation <= generation, feed.oldestCursor == cursor
-            else { return nil }
-            let oldCount = feed.rowCount
-            let inserted = try store.appendPage(encoded, page: write, to: &feed)
-            if inserted.isEmpty, !encoded.isEmpty, page.olderCursor != nil {
-                // Thrown inside the transaction: nothing of this page is written.
-                throw FeedError(
-                    .paginationLoop,
-                    message: "The server's next page held only items the feed already has; stopped to avoid a loop")
-            }
-            let bottom = feed.bottomPosition ?? 0
-            var keys: [RowKey] = []
-            keys.reserveCapacity(inserted.count)
-            for (offset, index) in inserted.enumerated() {
-                let position = bottom - Int64(inserted.count - 1 - offset) * PageStore.positionStep
-                keys.append(RowKey(id: encoded[index].itemID, position: position, section: encoded[index].section))
-            }
-            let rows = LoadedRows(
-                items: inserted.count == items.count ? items : inserted.map { items[$0] }, keys: keys)
-            return Commit(
-                record: feed, change: RowChange(inserted: Array(oldCount..<(oldCount + inserted.count))),
-                window: .append(rows, oldCount: oldCount))
+            else { return .superseded }
+            let commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
+            if let next = page.olderCursor, commit.change.inserted.isEmpty { return .advanced(feed, cursor: next) }
+            return .committed(commit)
         }
     }
 
-    /// Drops a next page in flight: a refresh supersedes it, and its response will not be written.
-    func supersedeNextPage() {
-        guard let running = nextPageTask else { return }
-        running.task.cancel()
-        nextPageTask = nil
-        if nextPageActivity == .loading { nextPageActivity = .idle }
-    }
-
-    /// Reads the rows of `range` into the window: by keyset when it continues the current window,
-    /// otherwise by row number.
-    private func moveWindow(to range: Range<Int>) throws {
-        if let last = window.rows.keys.last, range.lowerBound >= window.start, range.lowerBound <= window.end,
-            range.upperBound > window.end
-        {
-            // Scrolling down: keep the overlap, read only the rows below the window.
-            let stored = try queue.read { store in
-                try store.window(
-                    of: record, from: .after(position: last.position), limit: range.upperBound - window.end)
-            }
-            var rows = window.rows[(range.lowerBound - window.start)..<window.rows.count]
-            rows.append(try LoadedRows(decoding: stored, codec: codec))
-            window.rows = rows
-        } else if let first = window.rows.keys.first, range.upperBound <= window.end,
-            range.upperBound >= window.start, range.lowerBound < window.start
-        {
-            // Scrolling up: read only the rows above the window.
-            let stored = try queue.read { store in
-                try store.window(
-                    of: record, from: .before(position: first.position), limit: window.start - range.lowerBound)
-            }
-            var rows = try LoadedRows(decoding: stored, codec: codec)
-            rows.append(window.rows[0..<(range.upperBound - window.start)])
-            window.rows = rows
-        } else {
-            let stored = try queue.read { store in
-                try store.window(of: record, from: .row(range.lowerBound), limit: range.count)
-            }
-            window.rows = try LoadedRows(decoding: stored, codec: codec)
+    /// Appends a page's new items and describes the change.
+    private static func appendCommit(
+        _ encoded: [EncodedItem], items: [Item], page: PageWrite, to feed: inout FeedRecord, store: PageStore
+    ) throws -> Commit {
+        let oldCount = feed.rowCount
+        // A page with nothing new stores no page row: it only moves the cursor on (see NextPageOutcome).
+        let written = try store.appendPage(encoded, page: page, to: &feed, storingEmptyPage: false)
+        var keys: [RowKey] = []
+        keys.reserveCapacity(written.count)
+        for row in written {
+            keys.append(
+                RowKey(id: encoded[row.offset].itemID, position: row.position, section: encoded[row.offset].section))
         }
-        window.start = range.lowerBound
+        let rows = LoadedRows(
+            items: written.count == items.count ? items : written.map { items[$0.offset] }, keys: keys)
+        return Commit(
+            record: feed, change: RowChange(inserted: Array(oldCount..<(oldCount + written.count))),
+            window: .append(rows, oldCount: oldCount))
     }
 }

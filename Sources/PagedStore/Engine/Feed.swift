@@ -30,38 +30,27 @@ public actor Feed<Item: FeedItem> {
     /// The newest snapshot.
     public private(set) var snapshot: FeedSnapshot<Item>
 
+    /// Feeds run on their store's storage executor, a serial queue of its own: SQLite calls block
+    /// that thread (for up to the busy timeout, when another process holds the lock), never one of
+    /// Swift's cooperative threads, and a feed reaches its connection without a hop.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        queue.executor.asUnownedSerialExecutor()
+    }
+
     /// The feed's row as last committed.
     var record: FeedRecord
-    /// The current refresh generation: a response fetched under an older one is dropped.
-    var generation: Int64
+    /// What the fetches are doing; the snapshot's activities, and what ``retry()`` repeats, derive from it.
+    var activity: FeedActivity
     var window: RowWindow<Item>
     var layout: SectionLayout
-    var gaps: [FeedGap] = []
-    var refreshActivity = RefreshActivity.idle
-    var nextPageActivity = NextPageActivity.idle
-    /// The first fetch's failure while nothing is cached.
-    var contentError: FeedError?
-    /// What ``retry()`` repeats.
-    var lastFailure: FailedOperation? {
-        didSet { lastFailureAt = lastFailure == nil ? nil : ContinuousClock.now }
-    }
-    /// When the last failure happened, for a server's `Retry-After`.
-    var lastFailureAt: ContinuousClock.Instant?
-    /// The server's `Retry-After` of the last failure, in seconds.
-    var lastRetryAfter: Double?
-    var nextPageTask: (id: Int, task: Task<Void, Never>)?
-    var nextTaskID = 0
+    /// The gap markers as stored; their states come from ``activity``.
+    var storedGaps: [(record: GapRecord, afterRow: Int)] = []
+    /// The tasks in flight, for joining a running next page and cancelling superseded fetches.
+    var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
     var focusRow = 0
     private var snapshotSubscribers: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
     private var eventSubscribers: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
     private var nextSubscriberID = 0
-
-    /// The operation ``retry()`` repeats.
-    enum FailedOperation: Equatable {
-        case refresh
-        case nextPage
-        case gap(FeedGap)
-    }
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
     init(
@@ -89,7 +78,7 @@ public actor Feed<Item: FeedItem> {
             throw StorageError(.other, message: "The feed \(key.debugDescription) could not be created")
         }
         self.record = record
-        self.generation = record.generation
+        self.activity = FeedActivity(generation: record.generation)
         var window = RowWindow<Item>(capacity: policy.windowSize)
         let (rows, layout, gaps) = try queue.read { store in
             let rows = try store.window(of: record, from: .top, limit: min(policy.windowSize, policy.firstScreenRows))
@@ -98,12 +87,10 @@ public actor Feed<Item: FeedItem> {
         window.rows = try LoadedRows(decoding: rows, codec: codec)
         self.window = window
         self.layout = layout
-        self.gaps = gaps
-        if record.endReached { nextPageActivity = .endReached }
-        snapshot = FeedSnapshot(
-            rows: FeedRows(count: record.rowCount, windowStart: 0, window: window.rows),
-            content: Self.content(record: record, error: nil), refresh: .idle, nextPage: nextPageActivity,
-            sections: layout.sections, gaps: gaps, change: .none, lastRefreshed: record.lastRefreshAt, sequence: 0)
+        self.storedGaps = gaps
+        snapshot = Self.snapshot(
+            record: record, activity: activity, window: window, layout: layout, gaps: gaps, change: .none,
+            sequence: 0)
     }
 
     // MARK: - Observing
@@ -146,11 +133,9 @@ public actor Feed<Item: FeedItem> {
             change == RowChange() && previousLayout == nil
             ? FeedChange.none
             : SectionLayout.feedChange(change, from: previousLayout ?? layout, to: layout)
-        snapshot = FeedSnapshot(
-            rows: FeedRows(count: record.rowCount, windowStart: window.start, window: window.rows),
-            content: Self.content(record: record, error: contentError), refresh: refreshActivity,
-            nextPage: nextPageActivity, sections: layout.sections, gaps: gaps, change: feedChange,
-            lastRefreshed: record.lastRefreshAt, sequence: snapshot.sequence + 1)
+        snapshot = Self.snapshot(
+            record: record, activity: activity, window: window, layout: layout, gaps: storedGaps,
+            change: feedChange, sequence: snapshot.sequence + 1)
         for continuation in snapshotSubscribers.values { continuation.yield(snapshot) }
     }
 
@@ -168,6 +153,42 @@ public actor Feed<Item: FeedItem> {
 
     // MARK: - Derived state
 
+    /// The snapshot of a state: every activity derived from the one activity value and the record.
+    static func snapshot(
+        record: FeedRecord, activity: FeedActivity, window: RowWindow<Item>, layout: SectionLayout,
+        gaps: [(record: GapRecord, afterRow: Int)], change: FeedChange, sequence: Int
+    ) -> FeedSnapshot<Item> {
+        let refresh: RefreshActivity
+        var contentError: FeedError?
+        switch activity.refresh {
+        case .idle: refresh = .idle
+        case .loading: refresh = .loading
+        case .failed(let failure):
+            refresh = .failed(failure.error)
+            contentError = failure.error
+        }
+        let nextPage: NextPageActivity
+        switch activity.nextPage {
+        case .loading: nextPage = .loading
+        case .failed(let failure): nextPage = .failed(failure.error)
+        case .idle: nextPage = record.endReached ? .endReached : .idle
+        }
+        let feedGaps = gaps.map { gap in
+            let state: GapActivity
+            switch activity.phase(of: .gap(gap.record.id)) {
+            case .idle: state = .idle
+            case .loading: state = .loading
+            case .failed(let failure): state = .failed(failure.error)
+            }
+            return FeedGap(id: gap.record.id, afterRow: gap.afterRow, state: state)
+        }
+        return FeedSnapshot(
+            rows: FeedRows(count: record.rowCount, windowStart: window.start, window: window.rows),
+            content: content(record: record, error: contentError), refresh: refresh, nextPage: nextPage,
+            sections: layout.sections, gaps: feedGaps, change: change, lastRefreshed: record.lastRefreshAt,
+            sequence: sequence)
+    }
+
     static func content(record: FeedRecord, error: FeedError?) -> ContentState {
         if record.rowCount > 0 { return .content }
         if record.loaded { return .empty }
@@ -180,11 +201,9 @@ public actor Feed<Item: FeedItem> {
             : SectionLayout(unsectionedRowCount: record.rowCount)
     }
 
-    static func gaps(of record: FeedRecord, in store: PageStore) throws -> [FeedGap] {
+    static func gaps(of record: FeedRecord, in store: PageStore) throws -> [(record: GapRecord, afterRow: Int)] {
         try store.gaps(of: record).map { gap in
-            FeedGap(
-                afterRow: try store.rowIndex(ofPosition: gap.abovePosition, in: record),
-                abovePosition: gap.abovePosition)
+            (gap, try store.rowCount(throughPosition: gap.abovePosition, in: record) - 1)
         }
     }
 

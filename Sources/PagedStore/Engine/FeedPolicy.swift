@@ -35,11 +35,16 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     /// The oldest a page may be, in seconds; older pages at the bottom are trimmed when the feed opens.
     public var maxAge: Double?
 
+    /// How many next pages in a row may hold only items the feed already has before the feed stops
+    /// with ``FeedError/Kind/paginationLoop``. Such pages are progress on page-numbered and offset
+    /// APIs, whose pages shift down as new items arrive on top; the limit stops a server that never
+    /// moves on. Default 5.
+    public var maxPagesWithoutNewItems: Int
     /// Creates a policy; every parameter has the default described on its property.
     public init(
         refreshOnOpen: RefreshOnOpen = .whenOlderThan(seconds: 300), gapPolicy: GapPolicy = .replace,
         prefetchDistance: Int = 3, windowSize: Int = 300, firstScreenRows: Int = 50, maxRows: Int? = nil,
-        maxAge: Double? = nil
+        maxAge: Double? = nil, maxPagesWithoutNewItems: Int = 5
     ) {
         self.refreshOnOpen = refreshOnOpen
         self.gapPolicy = gapPolicy
@@ -48,6 +53,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         self.firstScreenRows = max(firstScreenRows, 1)
         self.maxRows = maxRows
         self.maxAge = maxAge
+        self.maxPagesWithoutNewItems = max(maxPagesWithoutNewItems, 1)
     }
 
     /// Decodes a policy recorded by any version: a missing field takes its default, so adding a field
@@ -65,6 +71,8 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
             firstScreenRows: try container.decodeIfPresent(Int.self, forKey: .firstScreenRows)
                 ?? defaults.firstScreenRows,
             maxRows: try container.decodeIfPresent(Int.self, forKey: .maxRows),
-            maxAge: try container.decodeIfPresent(Double.self, forKey: .maxAge))
+            maxAge: try container.decodeIfPresent(Double.self, forKey: .maxAge),
+            maxPagesWithoutNewItems: try container.decodeIfPresent(Int.self, forKey: .maxPagesWithoutNewItems)
+                ?? defaults.maxPagesWithoutNewItems)
     }
 }

@@ -38,11 +38,27 @@ public struct FeedSnapshot<Item: Sendable>: Sendable {
 }
 
 /// A gap marker: rows the server has between two cached rows that the feed has not fetched yet.
-public struct FeedGap: Sendable, Equatable, Hashable {
-    /// The row right above the gap (the gap sits between this row and the next).
+///
+/// Show it as a "load more" row below row ``afterRow``; ``Feed/loadGap(_:)`` fills it, and
+/// ``state`` says whether that is running or failed.
+public struct FeedGap: Sendable, Equatable, Identifiable {
+    /// The gap's identity: it stays the same while rows around the gap change.
+    public let id: Int64
+    /// The row right above the gap (the gap sits between this row and the next); -1 when no row
+    /// is above it (the rows above were removed locally).
     public let afterRow: Int
-    /// The position of that row in the cache: identifies the gap across snapshots.
-    let abovePosition: Int64
+    /// Whether the gap is being filled, or the last fill failed.
+    public let state: GapActivity
+}
+
+/// What filling one gap is doing.
+public enum GapActivity: Sendable, Equatable {
+    /// Nothing is loading for this gap.
+    case idle
+    /// The gap is being filled.
+    case loading
+    /// The last fill failed; ``Feed/retry()`` or ``Feed/loadGap(_:)`` repeats it.
+    case failed(FeedError)
 }
 
 extension SectionLayout {

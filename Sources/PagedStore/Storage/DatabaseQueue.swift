@@ -10,12 +10,15 @@ package final class DatabaseQueue: @unchecked Sendable {
     // @unchecked: `store` is only touched while `lock` is held.
     private let lock = NSLock()
     private let store: PageStore
+    /// Where the feeds of this store run (see ``StorageExecutor``).
+    let executor: StorageExecutor
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
     ) throws {
         store = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
+        executor = StorageExecutor(label: "PagedStore.storage")
     }
 
     /// Runs `body` inside one write transaction: everything it writes commits together or not at all.

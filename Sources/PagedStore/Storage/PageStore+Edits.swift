@@ -29,14 +29,14 @@ extension PageStore {
         let position: Int64
         switch (above, below) {
         case (nil, nil): position = 0
-        case (let above?, nil): position = above + Self.positionStep
-        case (nil, let below?): position = below - Self.positionStep
+        case (let above?, nil): position = try Self.position(above, movedBy: 1)
+        case (nil, let below?): position = try Self.position(below, movedBy: -1)
         case (let above?, var below?):
-            if below - above < 2 {
+            if try Self.difference(below, above) < 2 {
                 try shiftRows(in: &feed, from: below, by: Self.positionStep * 2)
                 below = try self.position(ofRow: clampedRow, in: feed) ?? below
             }
-            position = above + (below - above) / 2
+            position = try Self.sum(above, Self.difference(below, above) / 2)
         }
         let pageNo: Int64
         if let neighbour = try self.pageNo(near: above ?? below, in: feed) {
@@ -66,21 +66,28 @@ extension PageStore {
         return position
     }
 
-    /// Keeps the top `pageCount` pages and deletes every row, page and gap below them.
+    /// Keeps the top `pageCount` pages, or more, and deletes every row, page and gap below them.
     ///
     /// The feed's older-side cursor moves to the last kept page's, so the next page resumes right
-    /// below the rows that remain.
+    /// below the rows that remain. That cursor is exact only where the page below was asked with it
+    /// (or nothing is below): a page written by a refresh holds only the new items of its response,
+    /// and its older cursor points below the overlap. So the cut moves down to the first page whose
+    /// older cursor continues the feed exactly; a trim may keep more rows than asked, never skip any.
     /// - Returns: How many rows were deleted.
     @discardableResult
     package func trim(_ feed: inout FeedRecord, keepingPages pageCount: Int) throws -> Int {
         let pages = try pages(of: feed)
-        guard pageCount < pages.count else { return 0 }
-        let kept = pages.prefix(pageCount)
+        guard var keep = Self.exactCut(in: pages, atLeast: pageCount), keep < pages.count else { return 0 }
+        keep = max(keep, 1)
+        let kept = pages.prefix(keep)
         let keptRows = kept.reduce(0) { $0 + $1.rowCount }
         var removed = 0
         if let firstRemoved = try position(ofRow: keptRows, in: feed) {
             removed = try deleteRows(in: feed, from: firstRemoved, through: Int64.max)
         }
+        let lastKept = keptRows > 0 ? try position(ofRow: keptRows - 1, in: feed) : nil
+        // The next page covers what lies below the last kept row: gaps there would stand for it twice.
+        try deleteGaps(in: feed, from: lastKept ?? Int64.min, through: Int64.max)
         try connection.withStatement("DELETE FROM page WHERE feed_id = ? AND page_no > ?") {
             statement throws(StorageError) in
             try statement.bind(1, feed.id)
@@ -91,20 +98,33 @@ extension PageStore {
         if let last = kept.last {
             feed.oldestCursor = last.olderCursor
             feed.endReached = last.olderCursor == nil
-            feed.bottomPosition = try window(of: feed, from: .row(max(feed.rowCount - 1, 0)), limit: 1).first?.position
-        } else {
-            // Nothing left: the feed starts again from its first page.
-            feed = FeedRecord(
-                id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
-                topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil,
-                generation: feed.generation, loaded: false, hasSections: false, policy: feed.policy)
+            feed.bottomPosition = lastKept
         }
         if feed.rowCount == 0 { feed.topPosition = nil }
         try save(feed)
         return removed
     }
 
-    /// Trims pages from the bottom until at most `maxRows` rows remain (whole pages, so the cursor stays exact).
+    /// The smallest page count of at least `pageCount` (and at least one page) after which the
+    /// feed can be cut exactly: the last kept page's older cursor is the one the next page was asked
+    /// with, or no page follows. Nil when no cut is possible.
+    static func exactCut(in pages: [PageRecord], atLeast pageCount: Int) -> Int? {
+        var keep = max(pageCount, 1)
+        while keep < pages.count {
+            let last = pages[keep - 1]
+            let next = pages[keep]
+            // Seed fixtures without cursors chain nil to nil: nothing below them can be fetched anyway.
+            if next.requestCursor == last.olderCursor, last.olderCursor != nil || next.request == .seed {
+                return keep
+            }
+            keep += 1
+        }
+        return pages.count
+    }
+
+    /// Trims pages from the bottom until at most `maxRows` rows remain, cutting only where the older
+    /// cursor stays exact and always keeping the top page, so a limit never leaves a feed that
+    /// loaded with nothing to show (see ``trim(_:keepingPages:)``).
     /// - Returns: How many rows were deleted.
     @discardableResult
     package func trim(_ feed: inout FeedRecord, maxRows: Int) throws -> Int {
@@ -118,7 +138,8 @@ extension PageStore {
         return try trim(&feed, keepingPages: keep)
     }
 
-    /// Trims the pages at the bottom that were fetched before `date`.
+    /// Trims the pages at the bottom that were fetched before `date` (keeping the top page, and
+    /// cutting only where the older cursor stays exact).
     /// - Returns: How many rows were deleted.
     @discardableResult
     package func trim(_ feed: inout FeedRecord, fetchedBefore date: Date) throws -> Int {
@@ -132,11 +153,17 @@ extension PageStore {
     /// Moves every row at or below `position` down by at least `distance`, without ever making two
     /// rows share a position on the way (the position index is unique and checked row by row).
     func shiftRows(in feed: inout FeedRecord, from position: Int64, by distance: Int64) throws(StorageError) {
+        // Everything moved lands past everything that moves: no two rows (or gaps) meet on the way.
+        let lastGap = try connection.int64("SELECT coalesce(max(above_position), ?2) FROM gap WHERE feed_id = ?1") {
+            statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, position)
+        }
         let bottom = feed.bottomPosition ?? position
-        let delta = bottom - position + 1 + distance
+        let lowest = max(bottom, lastGap ?? bottom, position)
+        let delta = try Self.sum(Self.sum(Self.difference(lowest, position), 1), distance)
         for sql in [
             "UPDATE item SET position = position + ?3 WHERE feed_id = ?1 AND position >= ?2",
-            "UPDATE gap SET below_position = below_position + ?3 WHERE feed_id = ?1 AND below_position >= ?2",
             "UPDATE gap SET above_position = above_position + ?3 WHERE feed_id = ?1 AND above_position >= ?2",
         ] {
             try connection.withStatement(sql) { statement throws(StorageError) in
@@ -146,7 +173,7 @@ extension PageStore {
                 try statement.step()
             }
         }
-        feed.bottomPosition = bottom + delta
+        if let bottom = feed.bottomPosition, bottom >= position { feed.bottomPosition = try Self.sum(bottom, delta) }
     }
 
     private func pageNo(near position: Int64?, in feed: FeedRecord) throws(StorageError) -> Int64? {

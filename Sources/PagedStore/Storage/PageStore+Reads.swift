@@ -71,6 +71,16 @@ extension PageStore {
         return found
     }
 
+    /// How many rows have a position of at most `position`: the row index right below a gap there.
+    package func rowCount(throughPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int {
+        Int(
+            try connection.int64("SELECT count(*) FROM item WHERE feed_id = ? AND position <= ?") {
+                statement throws(StorageError) in
+                try statement.bind(1, feed.id)
+                try statement.bind(2, position)
+            } ?? 0)
+    }
+
     /// The row index of the row at `position`: how many rows are above it.
     /// - Complexity: O(*r*) for row *r*, counted in the position index.
     package func rowIndex(ofPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int {
@@ -129,8 +139,7 @@ extension PageStore {
     /// The feed's gap markers, top first.
     package func gaps(of feed: FeedRecord) throws(StorageError) -> [GapRecord] {
         let sql = """
-            SELECT above_position, below_position, cursor, created_at FROM gap WHERE feed_id = ?
-            ORDER BY above_position
+            SELECT id, above_position, cursor, created_at FROM gap WHERE feed_id = ? ORDER BY above_position
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
@@ -138,8 +147,8 @@ extension PageStore {
             while try statement.step() {
                 gaps.append(
                     GapRecord(
-                        abovePosition: statement.int64(0), belowPosition: statement.int64(1),
-                        cursor: statement.string(2), createdAt: Date(millisecondsSince1970: statement.int64(3))))
+                        id: statement.int64(0), abovePosition: statement.int64(1), cursor: statement.string(2),
+                        createdAt: Date(millisecondsSince1970: statement.int64(3))))
             }
             return gaps
         }

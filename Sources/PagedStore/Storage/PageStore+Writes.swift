@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Writing pages: at the bottom (next page, seeding), at the top (refresh), and replacing a feed.
 ///
@@ -7,33 +7,42 @@ package import Foundation
 extension PageStore {
     /// Appends a page under the bottom row, dropping items whose id the feed already has.
     ///
-    /// - Returns: The offsets in `items` of the items that were inserted, in order; their rows are
-    ///   `feed.rowCount` (before the call) onwards.
+    /// With `storingEmptyPage` false, a page that adds no row (every item known, or none) stores no
+    /// page row: the feed's older cursor, and its bottom page's, move on to the page's (see
+    /// ``advanceOlderCursor(to:in:)``).
+    ///
+    /// - Returns: The rows inserted, in order: which of `items` each holds and its position. Their
+    ///   rows are `feed.rowCount` (before the call) onwards.
     /// - Complexity: O(*k* log *n*) for *k* items on a feed of *n* rows.
     @discardableResult
-    package func appendPage(_ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord) throws -> [Int] {
-        let pageNo = try (lastPageNo(of: feed) ?? -1) + 1
+    package func appendPage(
+        _ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord, storingEmptyPage: Bool = true
+    ) throws -> [WrittenRow] {
+        let pageNo = try Self.sum(lastPageNo(of: feed) ?? -1, 1)
         var position = feed.bottomPosition ?? -Self.positionStep
-        var inserted: [Int] = []
+        var inserted: [WrittenRow] = []
         inserted.reserveCapacity(items.count)
         for (offset, item) in items.enumerated() {
-            if try insert(
-                item, position: position + Self.positionStep, pageNo: pageNo, into: feed, ignoringDuplicate: true)
-            {
-                position += Self.positionStep
-                inserted.append(offset)
+            let next = try Self.position(position, movedBy: 1)
+            if try insert(item, position: next, pageNo: pageNo, into: feed, ignoringDuplicate: true) {
+                position = next
+                inserted.append(WrittenRow(offset: offset, position: next))
             }
+        }
+        if inserted.isEmpty, !storingEmptyPage {
+            try advanceOlderCursor(to: page.olderCursor, in: &feed)
+            return []
         }
         try insertPage(page, pageNo: pageNo, rowCount: inserted.count, into: feed)
         if let first = inserted.first {
             if feed.rowCount == 0 {
                 // The feed was empty: this page is also its top.
-                feed.topPosition = position - Int64(inserted.count - 1) * Self.positionStep
+                feed.topPosition = first.position
                 feed.newestCursor = page.newerCursor
             }
             feed.bottomPosition = position
             feed.rowCount += inserted.count
-            feed.hasSections = feed.hasSections || items[first...].contains { $0.section != nil }
+            feed.hasSections = feed.hasSections || items[first.offset...].contains { $0.section != nil }
         }
         feed.oldestCursor = page.olderCursor
         feed.endReached = page.olderCursor == nil
@@ -42,45 +51,90 @@ extension PageStore {
         return inserted
     }
 
-    /// Inserts new items above the top row, in the given order, as one new top page.
+    /// Moves the feed's older-side cursor on without adding rows: the server answered a next page
+    /// with items the feed already has (a page-numbered list that shifted down), which is progress.
     ///
-    /// The caller has checked that none of the ids is in the feed (the refresh merge decides that).
-    /// - Complexity: O(*k* log *n*) for *k* items on a feed of *n* rows.
-    package func prependPage(_ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord) throws {
-        let pageNo = try (firstPageNo(of: feed) ?? 1) - 1
-        let top = feed.topPosition ?? 0
-        let count = Int64(items.count)
-        for (offset, item) in items.enumerated() {
-            let position = top - (count - Int64(offset)) * Self.positionStep
-            _ = try insert(item, position: position, pageNo: pageNo, into: feed, ignoringDuplicate: false)
+    /// The bottom page takes the new cursor too, so a trim that keeps it resumes at the same place.
+    package func advanceOlderCursor(to cursor: String?, in feed: inout FeedRecord) throws {
+        if let bottomPage = try lastPageNo(of: feed) {
+            try connection.withStatement("UPDATE page SET older_cursor = ? WHERE feed_id = ? AND page_no = ?") {
+                statement throws(StorageError) in
+                try statement.bind(1, cursor)
+                try statement.bind(2, feed.id)
+                try statement.bind(3, bottomPage)
+                try statement.step()
+            }
         }
-        try insertPage(page, pageNo: pageNo, rowCount: items.count, into: feed)
-        if !items.isEmpty {
-            feed.topPosition = top - count * Self.positionStep
-            feed.bottomPosition = feed.bottomPosition ?? (top - Self.positionStep)
-            feed.rowCount += items.count
-            feed.hasSections = feed.hasSections || items.contains { $0.section != nil }
-        }
-        feed.newestCursor = page.newerCursor
+        feed.oldestCursor = cursor
+        feed.endReached = cursor == nil
         feed.lastError = nil
         try save(feed)
     }
 
+    /// Inserts new items above the top row, in the given order, as one new top page.
+    ///
+    /// The caller has checked that none of the ids is in the feed (the refresh merge decides that).
+    /// No page is stored for no items: a refresh with nothing new only updates the feed's newer cursor.
+    /// - Returns: The positions of the new rows, top first.
+    /// - Complexity: O(*k* log *n*) for *k* items on a feed of *n* rows.
+    @discardableResult
+    package func prependPage(_ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord) throws -> [Int64] {
+        feed.newestCursor = page.newerCursor
+        feed.lastError = nil
+        guard !items.isEmpty else {
+            try save(feed)
+            return []
+        }
+        let pageNo = try Self.difference(firstPageNo(of: feed) ?? 1, 1)
+        // Below an empty feed's top the first row goes to 0, as appendPage would put it.
+        let top = try feed.topPosition ?? Self.position(0, movedBy: items.count)
+        var positions: [Int64] = []
+        positions.reserveCapacity(items.count)
+        for (offset, item) in items.enumerated() {
+            let position = try Self.position(top, movedBy: offset - items.count)
+            _ = try insert(item, position: position, pageNo: pageNo, into: feed, ignoringDuplicate: false)
+            positions.append(position)
+        }
+        try insertPage(page, pageNo: pageNo, rowCount: items.count, into: feed)
+        feed.topPosition = positions.first
+        feed.bottomPosition = feed.bottomPosition ?? positions.last
+        feed.rowCount += items.count
+        feed.hasSections = feed.hasSections || items.contains { $0.section != nil }
+        try save(feed)
+        return positions
+    }
+
     /// Replaces the rows from the top down to `position` (inclusive) with `items`, in order, as one new
     /// top page: the general refresh, where the server reordered or dropped rows of the cached head.
+    ///
+    /// The page covered the head without a hole, so gaps inside it are gone; a gap right below the
+    /// replaced head stays right below the new one.
+    /// - Returns: The positions of the new rows, top first.
+    @discardableResult
     package func replaceHead(
         through position: Int64, with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord
-    ) throws {
-        let removed = try deleteRows(in: feed, from: feed.topPosition ?? position, through: position)
+    ) throws -> [Int64] {
+        let top = feed.topPosition ?? position
+        let removed = try deleteRows(in: feed, from: top, through: position)
         feed.rowCount -= removed
+        let gapBelow = try gaps(of: feed).first { $0.abovePosition == position }
+        try deleteGaps(in: feed, from: top, through: position)
         // Rows below the replaced head stay where they are; the new head goes right above them.
         feed.topPosition = try firstPosition(after: position, in: feed)
         if feed.topPosition == nil { feed.bottomPosition = nil }
-        try prependPage(items, page: page, to: &feed)
+        let positions = try prependPage(items, page: page, to: &feed)
+        if let gapBelow, let last = positions.last {
+            try addGap(at: last, cursor: gapBelow.cursor, in: feed, at: gapBelow.createdAt)
+        }
+        return positions
     }
 
     /// Deletes every row, page and gap of the feed and writes `items` as its only page.
-    package func replaceFeed(with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord) throws {
+    /// - Returns: The rows written, as ``appendPage(_:page:to:)`` returns them.
+    @discardableResult
+    package func replaceFeed(
+        with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord
+    ) throws -> [WrittenRow] {
         for table in ["item", "page", "gap"] {
             try connection.withStatement("DELETE FROM \(table) WHERE feed_id = ?") { statement throws(StorageError) in
                 try statement.bind(1, feed.id)
@@ -91,40 +145,10 @@ extension PageStore {
         feed.topPosition = nil
         feed.bottomPosition = nil
         feed.hasSections = false
-        try appendPage(items, page: page, to: &feed)
+        let written = try appendPage(items, page: page, to: &feed)
         feed.newestCursor = page.newerCursor
         try save(feed)
-    }
-
-    /// Records a gap between the rows at `above` and `below`; `cursor` fills it from its top.
-    package func addGap(
-        above: Int64, below: Int64, cursor: String?, in feed: FeedRecord, at date: Date = Date()
-    )
-        throws(StorageError)
-    {
-        let sql = """
-            INSERT INTO gap (feed_id, above_position, below_position, cursor, created_at) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (feed_id, above_position) DO UPDATE SET below_position = excluded.below_position,
-            cursor = excluded.cursor, created_at = excluded.created_at
-            """
-        try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, above)
-            try statement.bind(3, below)
-            try statement.bind(4, cursor)
-            try statement.bind(5, date.millisecondsSince1970)
-            try statement.step()
-        }
-    }
-
-    /// Removes the gap whose upper row is at `above`.
-    package func removeGap(above: Int64, in feed: FeedRecord) throws(StorageError) {
-        try connection.withStatement("DELETE FROM gap WHERE feed_id = ? AND above_position = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, above)
-            try statement.step()
-        }
+        return written
     }
 
     // MARK: - Rows
@@ -193,23 +217,15 @@ extension PageStore {
     }
 
     /// Deletes the rows with positions in `from...through` and keeps the pages' row counts exact.
+    ///
+    /// Gaps stay: a gap is a place in the feed's order, and the rows it stands for are still missing
+    /// when the rows around it go (a local edit). Callers that cover a gap's place delete it themselves.
     /// - Returns: How many rows were deleted.
     func deleteRows(in feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) -> Int {
         try connection.withStatement(
             """
             UPDATE page SET row_count = row_count - (SELECT count(*) FROM item WHERE item.feed_id = page.feed_id
             AND item.page_no = page.page_no AND item.position BETWEEN ?2 AND ?3) WHERE feed_id = ?1
-            """
-        ) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, from)
-            try statement.bind(3, through)
-            try statement.step()
-        }
-        // A gap that touches a deleted row no longer has two rows to sit between.
-        try connection.withStatement(
-            """
-            DELETE FROM gap WHERE feed_id = ?1 AND (above_position BETWEEN ?2 AND ?3 OR below_position BETWEEN ?2 AND ?3)
             """
         ) { statement throws(StorageError) in
             try statement.bind(1, feed.id)

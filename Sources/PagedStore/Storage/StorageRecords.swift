@@ -64,12 +64,13 @@ package struct PageRecord: Sendable, Equatable {
     package var rowCount: Int
 }
 
-/// A gap marker: items the feed knows it is missing between two rows.
+/// A gap marker: items the feed knows it is missing at one place in its order.
 package struct GapRecord: Sendable, Equatable {
-    /// The position of the row just above the gap.
+    /// The gap's identity, kept while rows around it change.
+    package var id: Int64
+    /// The gap's place: it sits right below every row whose position is at most this one (usually
+    /// the row above it; that row may have been removed since).
     package var abovePosition: Int64
-    /// The position of the row just below it.
-    package var belowPosition: Int64
     /// The older-side cursor that fills the gap from its top.
     package var cursor: String?
     /// When the gap was recorded.

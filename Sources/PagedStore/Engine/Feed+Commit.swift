@@ -1,0 +1,234 @@
+import Foundation
+
+/// Committing fetched pages: the refresh merge in one transaction, and applying any commit to the
+/// rows in memory, the sections and the gaps.
+extension Feed {
+    /// How a commit changes the rows held in memory.
+    enum WindowUpdate {
+        /// Rows appended at the bottom of a feed that had `oldCount` rows.
+        case append(LoadedRows<Item>, oldCount: Int)
+        /// Rows inserted on top, and rows of the old head whose item changed (old row numbers).
+        case prepend(LoadedRows<Item>, reloads: [(row: Int, item: Item, key: RowKey)])
+        /// Anything else: read the window again from the cache.
+        case reload
+    }
+
+    /// What one committed write did.
+    struct Commit {
+        var record: FeedRecord
+        var change: RowChange
+        var window: WindowUpdate
+    }
+
+    /// Ends `task`'s operation with its outcome: a commit (nil when there was nothing this feed may
+    /// write, because the response was superseded) or an error. Updates the activity, emits, and
+    /// reports the event; a task that no longer owns its operation changes nothing.
+    func complete(
+        _ operation: FeedActivity.Operation, task: FeedActivity.TaskID, _ request: PageRequest?, generation: Int64,
+        since started: ContinuousClock.Instant, _ outcome: Result<Commit?, any Error>
+    ) {
+        switch outcome {
+        case .success(let commit):
+            guard activity.finished(operation, task: task, failure: nil) == .apply, let commit else {
+                emit()
+                return report(.superseded, request, generation: generation, since: started)
+            }
+            do {
+                try apply(commit)
+            } catch {
+                // The page is committed; only reading it back failed. The next change reads again.
+                recordError(FeedError(error))
+                emit()
+            }
+            report(.committed, request, generation: generation, rows: commit.change.touchedRows, since: started)
+        case .failure(let error):
+            let failure = FeedError(error)
+            let disposition = activity.finished(
+                operation, task: task, failure: FeedActivity.Failure(error: failure, at: .now))
+            guard disposition == .apply else {
+                return report(.superseded, request, generation: generation, since: started)
+            }
+            recordError(failure)
+            emit()
+            report(.failed, request, generation: generation, since: started, error: failure)
+        }
+    }
+
+    /// Writes a refreshed first page in one transaction, or returns nil if the refresh lost its
+    /// place meanwhile. The generation is compared inside the transaction: when another process
+    /// committed a newer refresh, nothing is written and the feed takes the file's rows and generation.
+    func commitRefresh(_ page: Page<Item>, task: FeedActivity.TaskID, generation: Int64) throws -> Commit? {
+        let (encoded, items) = try encode(page.items)
+        let write = PageWrite(
+            request: .first, requestCursor: nil, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
+        let policy = self.policy
+        let commit = try queue.write { store -> Commit? in
+            var feed = try store.ensureFeed(key: key)
+            guard activity.owns(task, .refresh) else { return nil }
+            guard feed.generation <= generation else {
+                return Commit(record: feed, change: .fullReload, window: .reload)
+            }
+            var commit = try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
+            feed.generation = generation
+            feed.lastRefreshAt = write.fetchedAt
+            feed.loaded = true
+            feed.lastError = nil
+            if let maxRows = policy.maxRows, feed.rowCount > maxRows {
+                let before = feed.rowCount
+                let removed = try store.trim(&feed, maxRows: maxRows)
+                if removed > 0 {
+                    // Trimmed rows are the bottom of the merged list; a batch can name them only when
+                    // they are old rows untouched by the merge, all below the deepest reloaded row.
+                    let oldCount = before - commit.change.rowDelta
+                    let untouched = commit.change.deleted.isEmpty && commit.change.moved.isEmpty
+                    let firstTrimmed = oldCount - removed
+                    commit.change =
+                        untouched && firstTrimmed > (commit.change.reloaded.max() ?? -1) && firstTrimmed >= 0
+                        ? RowChange(
+                            deleted: Array((oldCount - removed)..<oldCount), inserted: commit.change.inserted,
+                            reloaded: commit.change.reloaded)
+                        : .fullReload
+                    commit.window = .reload
+                }
+            }
+            try store.save(feed)
+            commit.record = feed
+            return commit
+        }
+        if let commit, commit.record.generation > generation {
+            activity.adopt(fileGeneration: commit.record.generation)
+        }
+        return commit
+    }
+
+    /// The merge itself: the plan from ``RefreshMerge`` carried out in the store.
+    private static func merge(
+        _ encoded: [EncodedItem], items: [Item], page: PageWrite, into feed: inout FeedRecord, policy: FeedPolicy,
+        store: PageStore
+    ) throws -> Commit {
+        if feed.rowCount == 0 || encoded.isEmpty {
+            let wasEmpty = feed.rowCount == 0
+            try store.replaceFeed(with: encoded, page: page, in: &feed)
+            let change = wasEmpty ? RowChange(inserted: Array(0..<feed.rowCount)) : .fullReload
+            return Commit(record: feed, change: change, window: .reload)
+        }
+        // The head first: its pages are the hot top of the feed, and it usually holds every shared id.
+        // Only ids it lacks are looked up by id (random pages of the id index), to find rows deeper down.
+        var head = try store.window(of: feed, from: .top, limit: encoded.count)
+        var matches: [String: StoredItem] = [:]
+        for row in head { matches[row.itemID] = row }
+        let pageIDs = Set(encoded.map(\.itemID))
+        matches = matches.filter { pageIDs.contains($0.key) }
+        let unmatched = encoded.lazy.map(\.itemID).filter { matches[$0] == nil }
+        let deeper = try store.items(withIDs: unmatched, in: feed)
+        matches.merge(deeper) { first, _ in first }
+        if let deepest = deeper.values.map(\.position).max() {
+            head = try store.head(of: feed, through: deepest, limit: RefreshMerge.headLimit(pageSize: encoded.count))
+        }
+        let snapshotFeed = feed
+        let plan = try RefreshMerge.plan(page: encoded, head: head, matches: matches) {
+            try store.rowIndex(ofPosition: $0, in: snapshotFeed)
+        }
+        switch plan {
+        case .noOverlap where policy.gapPolicy == .keepGap && page.olderCursor != nil:
+            // Ids shared only far below would appear twice: they move to the top with the new page.
+            // Their rows are taken before any is removed: a batch names rows of the previous snapshot.
+            let deleted = try matches.values.map { try store.rowIndex(ofPosition: $0.position, in: feed) }.sorted()
+            for match in matches.values { _ = try store.removeItem(match.itemID, from: &feed) }
+            let hadRows = feed.rowCount > 0
+            let positions = try store.prependPage(encoded, page: page, to: &feed)
+            if hadRows, let lastNew = positions.last {
+                try store.addGap(at: lastNew, cursor: page.olderCursor, in: feed)
+            }
+            let rows = newRows(items, encoded, positions: positions)
+            return Commit(
+                record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<encoded.count)),
+                window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
+        case .noOverlap:
+            try store.replaceFeed(with: encoded, page: page, in: &feed)
+            return Commit(record: feed, change: .fullReload, window: .reload)
+        case .prepend(let newItems, let reloads):
+            let positions = try store.prependPage(newItems, page: page, to: &feed)
+            for reload in reloads { try store.updateItem(reload.item, at: head[reload.row].position, in: &feed) }
+            let rows = newRows(Array(items[..<newItems.count]), newItems, positions: positions)
+            let reloadedRows = reloads.map { reload in
+                (
+                    row: reload.row, item: items[newItems.count + reload.row],
+                    key: RowKey(
+                        id: reload.item.itemID, position: head[reload.row].position, section: reload.item.section)
+                )
+            }
+            return Commit(
+                record: feed,
+                change: RowChange(inserted: Array(0..<newItems.count), reloaded: reloads.map(\.row)),
+                window: .prepend(rows, reloads: reloadedRows))
+        case .rewrite(let through, let relocated, let change):
+            for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
+            try store.replaceHead(through: through, with: encoded, page: page, in: &feed)
+            return Commit(record: feed, change: change, window: .reload)
+        }
+    }
+
+    /// Loaded rows for items just written, at the positions the store gave them.
+    private static func newRows(_ items: [Item], _ encoded: [EncodedItem], positions: [Int64]) -> LoadedRows<Item> {
+        var keys: [RowKey] = []
+        keys.reserveCapacity(encoded.count)
+        for (item, position) in zip(encoded, positions) {
+            keys.append(RowKey(id: item.itemID, position: position, section: item.section))
+        }
+        return LoadedRows(items: items, keys: keys)
+    }
+
+    /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
+    func apply(_ commit: Commit) throws {
+        let previousLayout = layout
+        let hadGaps = !storedGaps.isEmpty
+        record = commit.record
+        switch commit.window {
+        case .append(let rows, let oldCount): window.append(rows, oldCount: oldCount)
+        case .prepend(let rows, let reloads):
+            for reload in reloads { window.reload(row: reload.row, item: reload.item, key: reload.key) }
+            window.prepend(rows)
+        case .reload: try reloadWindow()
+        }
+        if window.end > record.rowCount { try reloadWindow() }
+        // Gaps move only when there are some, and appear only from a keepGap refresh (rows on top);
+        // sections exist only for feeds with section keys. Anything else needs no read at all, which
+        // keeps every plain next page and refresh free of an extra transaction.
+        let gapsMayChange =
+            hadGaps || commit.change.isFullReload || (policy.gapPolicy == .keepGap && commit.change.inserted.first == 0)
+        if record.hasSections || gapsMayChange {
+            try queue.read { store in
+                layout = try Self.layout(of: record, in: store)
+                if gapsMayChange { storedGaps = try Self.gaps(of: record, in: store) }
+            }
+            activity.keepGaps(Set(storedGaps.map(\.record.id)))
+        } else {
+            layout = SectionLayout(unsectionedRowCount: record.rowCount)
+        }
+        emit(commit.change, previousLayout: previousLayout)
+    }
+
+    /// Reads the window's rows again from the cache, keeping its start where possible.
+    func reloadWindow(around start: Int? = nil) throws {
+        let first = max(min(start ?? window.start, record.rowCount - window.capacity), 0)
+        let stored = try queue.read { store in
+            try store.window(of: record, from: first == 0 ? .top : .row(first), limit: window.capacity)
+        }
+        window.start = first
+        window.rows = try LoadedRows(decoding: stored, codec: codec)
+    }
+
+    /// Records a failed fetch in the cache for `pagedb`, best effort: a storage failure here must not
+    /// hide the fetch's own error.
+    func recordError(_ error: FeedError) {
+        // A busy file would only make this write wait out the same lock a second time.
+        guard error.storageKind != .busy else { return }
+        _ = try? queue.write { store in
+            guard var feed = try store.feed(key: key) else { return }
+            feed.lastError = error.message
+            try store.save(feed)
+            record.lastError = error.message
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Trimming a feed to its limits.
+extension Feed {
+    /// Trims whole pages from the bottom until at most `maxRows` rows remain, now (for example on a
+    /// memory warning); the older cursor moves with them, so the next page resumes right below the
+    /// rows that remain.
+    ///
+    /// Pages are cut only where the older cursor continues the feed exactly (a page written by a
+    /// refresh holds only its new items, and its cursor points below the overlap), and the top page
+    /// always stays: a trim may keep more rows than asked, but it never makes the feed skip an item
+    /// or show nothing after it loaded.
+    /// - Returns: How many rows were removed.
+    /// - Throws: ``FeedError`` when the cache cannot be written.
+    @discardableResult
+    public func trim(maxRows: Int) throws -> Int {
+        do {
+            return try trim { store, feed in try store.trim(&feed, maxRows: max(maxRows, 0)) }
+        } catch {
+            throw FeedError(error)
+        }
+    }
+
+    /// Trims the feed to the policy's maximum age and rows; run when the feed starts.
+    func trimToLimits() {
+        guard policy.maxAge != nil || policy.maxRows != nil else { return }
+        do {
+            try trim { store, feed in
+                var removed = 0
+                if let maxAge = policy.maxAge { removed += try store.trim(&feed, fetchedBefore: Date() - maxAge) }
+                if let maxRows = policy.maxRows { removed += try store.trim(&feed, maxRows: maxRows) }
+                return removed
+            }
+        } catch {
+            recordError(FeedError(error))
+        }
+    }
+
+    /// Runs a trim in one transaction and emits the bottom rows it removed.
+    @discardableResult
+    private func trim(_ body: (PageStore, inout FeedRecord) throws -> Int) throws -> Int {
+        let (before, trimmed) = try queue.write { store -> (Int, FeedRecord) in
+            var feed = try store.ensureFeed(key: key)
+            let before = feed.rowCount
+            _ = try body(store, &feed)
+            return (before, feed)
+        }
+        let removed = before - trimmed.rowCount
+        guard removed > 0 else { return 0 }
+        // Another process may have written the feed since this one last read it: then the rows in
+        // memory are not the rows the trim started from, and only a full reload describes the change.
+        let change =
+            before == record.rowCount ? RowChange(deleted: Array(trimmed.rowCount..<before)) : RowChange.fullReload
+        try apply(Commit(record: trimmed, change: change, window: .reload))
+        report(.trimmed, nil, generation: activity.generation, rows: removed)
+        return removed
+    }
+}

@@ -1,0 +1,184 @@
+/// What a feed's fetches are doing, as one value whose transitions say what to do next.
+///
+/// Every activity a snapshot shows (refresh, next page, each gap) is derived from here, and so is
+/// what ``Feed/retry()`` repeats. The rules that keep the states honest live in one place:
+/// - an operation is `loading` exactly while a task owns it, and the task id is in the state, so
+///   "loading with nothing in flight" cannot be written down;
+/// - a refresh starts a new generation and takes every other operation's task away: their
+///   responses are dropped, and their activity goes back to idle at once;
+/// - a task's result changes the state only while the task still owns its operation;
+/// - a failure carries its own time and `Retry-After`, so a retry never waits out an older one.
+///
+/// Pure: no SQLite, no network, no clock reads (callers pass the time in), so it is unit-tested alone.
+struct FeedActivity: Sendable, Equatable {
+    /// Identifies one started fetch.
+    struct TaskID: Hashable, Sendable {
+        let value: Int
+    }
+
+    /// The operations a feed runs.
+    enum Operation: Hashable, Sendable {
+        case refresh
+        case nextPage
+        /// Filling the gap with this id.
+        case gap(Int64)
+    }
+
+    /// A failed operation, with what ``Feed/retry()`` needs.
+    struct Failure: Sendable, Equatable {
+        var error: FeedError
+        var at: ContinuousClock.Instant
+
+        /// When a retry may start: the failure's time plus the server's `Retry-After`, if it sent one.
+        var retryNotBefore: ContinuousClock.Instant {
+            guard let seconds = error.retryAfter, seconds.isFinite, seconds > 0 else { return at }
+            return at.advanced(by: .seconds(min(seconds, 86_400)))
+        }
+    }
+
+    /// One operation's phase.
+    enum Phase: Sendable, Equatable {
+        case idle
+        case loading(TaskID)
+        case failed(Failure)
+    }
+
+    /// What to do with a finished task's result.
+    enum Disposition: Sendable, Equatable {
+        /// The task still owned its operation: its result is the feed's.
+        case apply
+        /// A refresh (or a newer call) took the operation away: drop the result, unwritten and unemitted.
+        case superseded
+    }
+
+    /// The current refresh generation: a response fetched under an older one is dropped.
+    private(set) var generation: Int64
+    private(set) var refresh = Phase.idle
+    private(set) var nextPage = Phase.idle
+    /// The phases of gaps that are not idle, by gap id.
+    private(set) var gaps: [Int64: Phase] = [:]
+    private var lastTaskID = 0
+
+    init(generation: Int64) {
+        self.generation = generation
+    }
+
+    /// The phase of `operation`.
+    func phase(of operation: Operation) -> Phase {
+        switch operation {
+        case .refresh: refresh
+        case .nextPage: nextPage
+        case .gap(let id): gaps[id] ?? .idle
+        }
+    }
+
+    /// Whether `task` still owns `operation`: only then may its response be written.
+    func owns(_ task: TaskID, _ operation: Operation) -> Bool {
+        phase(of: operation) == .loading(task)
+    }
+
+    /// The tasks in flight, for cancelling and joining.
+    var runningTasks: [TaskID] {
+        ([refresh, nextPage] + Array(gaps.values)).compactMap { phase in
+            if case .loading(let task) = phase { task } else { nil }
+        }
+    }
+
+    /// The operations that failed and wait for ``Feed/retry()``, refresh first.
+    var failures: [(operation: Operation, failure: Failure)] {
+        var result: [(operation: Operation, failure: Failure)] = []
+        if case .failed(let failure) = refresh { result.append((.refresh, failure)) }
+        if case .failed(let failure) = nextPage { result.append((.nextPage, failure)) }
+        for (id, phase) in gaps.sorted(by: { $0.key < $1.key }) {
+            if case .failed(let failure) = phase { result.append((.gap(id), failure)) }
+        }
+        return result
+    }
+
+    // MARK: - Transitions
+
+    /// A refresh starts: a new generation, which supersedes every fetch in flight.
+    ///
+    /// The next page and every gap that were loading go back to idle now (their responses will be
+    /// dropped), so nothing shows a spinner for a fetch whose result can no longer land.
+    /// - Returns: The refresh's task and generation, and the tasks it superseded (to cancel); nil
+    ///   when the generation cannot grow (a file edited to `Int64.max`).
+    mutating func refreshStarted() -> (task: TaskID, generation: Int64, superseded: [TaskID])? {
+        let (next, overflow) = generation.addingReportingOverflow(1)
+        guard !overflow else { return nil }
+        let superseded = runningTasks
+        generation = next
+        if case .loading = nextPage { nextPage = .idle }
+        gaps = gaps.filter { _, phase in
+            if case .loading = phase { false } else { true }
+        }
+        let task = newTask()
+        refresh = .loading(task)
+        return (task, next, superseded)
+    }
+
+    /// A next page starts, unless one is loading already (callers join it instead).
+    ///
+    /// A failed next page may start again (an explicit call or ``Feed/retry()``); prefetch checks
+    /// for `idle` itself, because a failure waits for the user.
+    mutating func nextPageStarted() -> TaskID? {
+        if case .loading = nextPage { return nil }
+        let task = newTask()
+        nextPage = .loading(task)
+        return task
+    }
+
+    /// Filling gap `id` starts, unless it is loading already.
+    mutating func gapStarted(_ id: Int64) -> TaskID? {
+        if case .loading = gaps[id] { return nil }
+        let task = newTask()
+        gaps[id] = .loading(task)
+        return task
+    }
+
+    /// A task ended. With `failure` nil it succeeded (or had nothing to do).
+    ///
+    /// A success clears the operation's earlier failure; a failure replaces it whole (error, time,
+    /// `Retry-After`). A task that no longer owns its operation changes nothing.
+    mutating func finished(_ operation: Operation, task: TaskID, failure: Failure?) -> Disposition {
+        guard owns(task, operation) else { return .superseded }
+        set(operation, to: failure.map(Phase.failed) ?? .idle)
+        return .apply
+    }
+
+    /// Takes a newer generation found in the file (another process refreshed the feed), so this
+    /// process's next refresh is newer than it.
+    mutating func adopt(fileGeneration: Int64) {
+        generation = max(generation, fileGeneration)
+    }
+
+    /// Records that `operation` failed before any task could start (a refresh whose generation
+    /// cannot grow), so the failure shows and ``Feed/retry()`` has it.
+    mutating func refused(_ operation: Operation, failure: Failure) {
+        if case .loading = phase(of: operation) { return }
+        set(operation, to: .failed(failure))
+    }
+
+    /// Forgets the state of gaps that no longer exist (filled, trimmed, replaced by a refresh).
+    ///
+    /// A gap still loading is kept: its task ends on its own and finds the gap gone.
+    mutating func keepGaps(_ existing: Set<Int64>) {
+        gaps = gaps.filter { id, phase in
+            if case .loading = phase { return true }
+            return existing.contains(id)
+        }
+    }
+
+    private mutating func set(_ operation: Operation, to phase: Phase) {
+        switch operation {
+        case .refresh: refresh = phase
+        case .nextPage: nextPage = phase
+        case .gap(let id): gaps[id] = phase == .idle ? nil : phase
+        }
+    }
+
+    private mutating func newTask() -> TaskID {
+        lastTaskID += 1
+        return TaskID(value: lastTaskID)
+    }
+}

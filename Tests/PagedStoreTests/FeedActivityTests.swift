@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// The activity state machine alone: no SQLite, no network.
+@Suite struct FeedActivityTests {
+    let failure = FeedActivity.Failure(error: FeedError(.source, message: "offline"), at: .now)
+
+    @Test func aRefreshTakesTheNextPageAndGapsAwayAndTheirResultsAreDropped() throws {
+        var activity = FeedActivity(generation: 0)
+        let nextResult = activity.nextPageStarted()
+        let next = try #require(nextResult)
+        let gapResult = activity.gapStarted(7)
+        let gap = try #require(gapResult)
+        let refreshResult = activity.refreshStarted()
+        let refresh = try #require(refreshResult)
+        #expect(refresh.generation == 1)
+        #expect(Set(refresh.superseded) == [next, gap])
+        #expect(activity.nextPage == .idle)
+        #expect(activity.phase(of: .gap(7)) == .idle)
+        #expect(activity.finished(.nextPage, task: next, failure: failure) == .superseded)
+        #expect(activity.finished(.gap(7), task: gap, failure: failure) == .superseded)
+        #expect(activity.nextPage == .idle, "a superseded failure changes nothing")
+        #expect(activity.failures.isEmpty)
+        #expect(activity.runningTasks == [refresh.task])
+    }
+
+    @Test func loadingAlwaysHasItsTaskInFlight() throws {
+        var activity = FeedActivity(generation: 0)
+        let nextResult = activity.nextPageStarted()
+        let next = try #require(nextResult)
+        #expect(activity.nextPageStarted() == nil, "a second next page joins the first")
+        #expect(activity.nextPage == .loading(next))
+        #expect(activity.finished(.nextPage, task: next, failure: nil) == .apply)
+        #expect(activity.nextPage == .idle)
+        #expect(activity.runningTasks.isEmpty)
+    }
+
+    @Test func aFailureIsReplacedWholeAndEachKeepsItsOwnRetryAfter() throws {
+        var activity = FeedActivity(generation: 0)
+        let start = ContinuousClock.now
+        let throttled = FeedActivity.Failure(error: FeedError(.source, message: "503", retryAfter: 30), at: start)
+        let refreshResult = activity.refreshStarted()
+        let refresh = try #require(refreshResult)
+        _ = activity.finished(.refresh, task: refresh.task, failure: throttled)
+        let gapResult = activity.gapStarted(3)
+        let gap = try #require(gapResult)
+        _ = activity.finished(.gap(3), task: gap, failure: FeedActivity.Failure(error: failure.error, at: start))
+        let failures = activity.failures
+        #expect(failures.map(\.operation) == [.refresh, .gap(3)])
+        #expect(failures[0].failure.retryNotBefore == start.advanced(by: .seconds(30)))
+        #expect(failures[1].failure.retryNotBefore == start, "the gap's failure had no Retry-After")
+        let againResult = activity.refreshStarted()
+        let again = try #require(againResult)
+        _ = activity.finished(.refresh, task: again.task, failure: nil)
+        #expect(activity.failures.map(\.operation) == [.gap(3)], "a success clears its own failure only")
+    }
+
+    @Test func aGenerationAtItsLargestValueRefusesToStartInsteadOfTrapping() {
+        var activity = FeedActivity(generation: .max)
+        #expect(activity.refreshStarted() == nil)
+        activity.refused(.refresh, failure: failure)
+        #expect(activity.failures.map(\.operation) == [.refresh])
+    }
+
+    @Test func aHugeOrInvalidRetryAfterNeverTraps() {
+        for seconds in [Double.infinity, .nan, -5, 1e300] {
+            let failure = FeedActivity.Failure(
+                error: FeedError(.source, message: "x", retryAfter: seconds), at: .now)
+            #expect(failure.retryNotBefore <= .now.advanced(by: .seconds(86_401)))
+        }
+    }
+
+    @Test func gapsThatNoLongerExistForgetTheirStateUnlessLoading() throws {
+        var activity = FeedActivity(generation: 0)
+        let failedResult = activity.gapStarted(1)
+        let failed = try #require(failedResult)
+        _ = activity.finished(.gap(1), task: failed, failure: failure)
+        let loadingResult = activity.gapStarted(2)
+        let loading = try #require(loadingResult)
+        activity.keepGaps([])
+        #expect(activity.phase(of: .gap(1)) == .idle)
+        #expect(activity.phase(of: .gap(2)) == .loading(loading))
+    }
+}
