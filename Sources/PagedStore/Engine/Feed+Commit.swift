@@ -135,9 +135,14 @@ extension Feed {
             // Their rows are taken before any is removed: a batch names rows of the previous snapshot.
             let deleted = try matches.values.map { try store.rowIndex(ofPosition: $0.position, in: feed) }.sorted()
             for match in matches.values { _ = try store.removeItem(match.itemID, from: &feed) }
-            let hadRows = feed.rowCount > 0
+            // No older cursor and no end: no page was ever fetched, the cached rows are local only.
+            let neverFetched = feed.oldestCursor == nil && !feed.endReached
             let positions = try store.prependPage(encoded, page: page, to: &feed)
-            if hadRows, let lastNew = positions.last {
+            if neverFetched {
+                // No server rows are missing between local rows and the page: its cursor continues
+                // below them.
+                try store.advanceOlderCursor(to: page.olderCursor, in: &feed)
+            } else if let lastNew = positions.last {
                 try store.addGap(at: lastNew, cursor: page.olderCursor, in: feed)
             }
             let rows = newRows(items, encoded, positions: positions)

@@ -84,11 +84,14 @@ extension PageStore {
         id: Int64, with items: [EncodedItem], olderCursor: String?, in feed: inout FeedRecord
     ) throws -> GapFill? {
         guard let gap = try gaps(of: feed).first(where: { $0.id == id }) else { return nil }
-        let known = try self.items(withIDs: items.map(\.itemID), in: feed)
-        let firstKnown = items.firstIndex { known[$0.itemID] != nil }
-        let fresh = items[..<(firstKnown ?? items.count)]
-        let closed = firstKnown != nil || olderCursor == nil
         let above = gap.abovePosition
+        // Proof that the page reached the rows below the gap is an id the feed has below it. Ids the
+        // feed has above the gap are no proof (a page-numbered list shifts down as items arrive on
+        // top, so its pages repeat rows from above): they are dropped, and the page goes on.
+        let known = try self.items(withIDs: items.map(\.itemID), in: feed)
+        let firstBelow = items.firstIndex { (known[$0.itemID]?.position).map { $0 > above } ?? false }
+        let fresh = (0..<(firstBelow ?? items.count)).filter { known[items[$0].itemID] == nil }
+        let closed = firstBelow != nil || olderCursor == nil
         var step = Self.positionStep
         if var limit = try boundary(below: above, in: feed) {
             if try Self.difference(limit, above) <= Int64(fresh.count) {
@@ -100,8 +103,9 @@ extension PageStore {
         let pageNo = try pageNo(atOrAbove: above, in: feed)
         var rows: [WrittenRow] = []
         rows.reserveCapacity(fresh.count)
-        for (offset, item) in fresh.enumerated() {
-            let position = try Self.sum(above, step * Int64(offset + 1))
+        for (index, offset) in fresh.enumerated() {
+            let item = items[offset]
+            let position = try Self.sum(above, step * Int64(index + 1))
             _ = try insert(item, position: position, pageNo: pageNo, into: feed, ignoringDuplicate: false)
             rows.append(WrittenRow(offset: offset, position: position))
         }
@@ -122,7 +126,7 @@ extension PageStore {
             feed.bottomPosition = max(feed.bottomPosition ?? last, last)
         }
         feed.rowCount += fresh.count
-        feed.hasSections = feed.hasSections || fresh.contains { $0.section != nil }
+        feed.hasSections = feed.hasSections || fresh.contains { items[$0].section != nil }
         try save(feed)
         return GapFill(firstRow: try rowCount(throughPosition: above, in: feed), rows: rows, closed: closed)
     }

@@ -1,0 +1,257 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// The reference-model test: a model of the server's list, random sequences of every operation of a
+/// feed, and after every step the checks that bind the features together.
+///
+/// Operations: items appearing on top, edited and deleted on the server; refresh, next page (also
+/// racing a refresh), prefetch through `rowDidAppear`, gap fills, local inserts (also right under a
+/// gap), updates and removals (also of the row above a gap), trims by rows, relaunches that trim by
+/// age, and `retry()`; one fetch in eight fails and responses complete out of order. Servers page by
+/// cursor (`max_id`) or by page number; gap policy and row limits vary by sequence.
+///
+/// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
+/// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
+/// flight. At the end of each sequence the server stops failing, and "scrolling to the end" (a
+/// refresh, filling every gap, every next page) must show exactly the server's list, in order, plus
+/// only rows that are local or that the server deleted: no server item is ever skipped.
+///
+/// `PAGEDSTORE_MODEL_SEQUENCES=N` runs N sequences (default 60); `PAGEDSTORE_MODEL_SEED=S` replays one.
+@Suite struct ReferenceModelTests {
+    static var seeds: [UInt64] {
+        let environment = ProcessInfo.processInfo.environment
+        if let seed = environment["PAGEDSTORE_MODEL_SEED"].flatMap(UInt64.init) { return [seed] }
+        let count = environment["PAGEDSTORE_MODEL_SEQUENCES"].flatMap(Int.init) ?? 60
+        return (0..<UInt64(count)).map { 0x5EED_0000 + $0 }
+    }
+
+    @Test func noServerItemIsEverSkippedAndEveryStateHolds() async throws {
+        for seed in Self.seeds {
+            try await Self.run(seed: seed)
+        }
+    }
+
+    static func run(seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        let test = try FeedTestCase()
+        let server = TimelineModel(
+            count: Int.random(in: 0...40, using: &random), pageSize: Int.random(in: 3...10, using: &random),
+            byPageNumber: Int.random(in: 0..<4, using: &random) == 0)
+        let faults = DelaySchedule(seed: random.next())
+        let failing = Flag(true)
+        let source = ScriptedSource<Post> { request in
+            let page = server.page(for: request)  // the list as it is when the request arrives
+            try await Task.sleep(for: .microseconds(faults.next() / 2))
+            if failing.value, faults.shouldFail() { throw URLError(.timedOut) }
+            return page
+        }
+        let policy = FeedPolicy(
+            // A gap's cursor must name a place in the list (max_id): a page number names a place only
+            // until items arrive on top, so page-numbered lists use the replace policy.
+            refreshOnOpen: .never,
+            gapPolicy: server.byPageNumber || Bool.random(using: &random) ? .replace : .keepGap,
+            windowSize: 100_000, firstScreenRows: 100_000,
+            maxRows: Bool.random(using: &random) ? nil : Int.random(in: 5...40, using: &random),
+            maxAge: Int.random(in: 0..<4, using: &random) == 0 ? 0.002 : nil)
+        var feed = try test.feed(source, policy: policy)
+        var recorder = await SnapshotRecorder(feed)
+        var locals = Set<String>()
+        var removedLocally = Set<String>()
+        let context = "seed \(seed) (\(server.byPageNumber ? "page numbers" : "cursors"), \(policy.gapPolicy))"
+
+        let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
+        for step in 0..<30 {
+            let current = feed
+            let snapshot = await feed.snapshot
+            let operation = Int.random(in: 0..<14, using: &random)
+            if trace {
+                print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
+                print("  server \(server.items.map(\.id))")
+            }
+            switch operation {
+            case 0, 1: server.publish(Int.random(in: 1...12, using: &random))
+            case 2: server.editOrDelete(using: &random)
+            case 3: await feed.refresh()
+            case 4:
+                async let a: Void = current.refresh()
+                async let b: Void = current.loadNextPage()
+                _ = await (a, b)
+            case 5: await feed.loadNextPage()
+            case 6:
+                if snapshot.rows.count > 0 {
+                    await feed.rowDidAppear(Int.random(in: 0..<snapshot.rows.count, using: &random))
+                }
+            case 7:
+                if let gap = snapshot.gaps.randomElement(using: &random) { await feed.loadGap(gap) }
+            case 8:
+                let id = "local\(seed)-\(step)"
+                let row =
+                    snapshot.gaps.randomElement(using: &random).map { $0.afterRow + 1 }
+                    ?? Int.random(in: 0...snapshot.rows.count, using: &random)
+                try await feed.insert(Post(id: id), at: row)
+                locals.insert(id)
+            case 9:
+                // Often the row right above a gap: the gap must survive it.
+                let aboveGap = snapshot.gaps.first.flatMap { $0.afterRow >= 0 ? snapshot.rows.id(at: $0.afterRow) : nil }
+                if let id = aboveGap ?? snapshot.ids.randomElement(using: &random) {
+                    if Bool.random(using: &random) {
+                        try await feed.remove(id: id)
+                        removedLocally.insert(id)
+                    } else {
+                        try await feed.update(Post(id: id, revision: 100 + step))
+                    }
+                }
+            case 10: try await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
+            case 11: await feed.retry()
+            default:
+                try await check(recorder, feed, test, "\(context) step \(step)")
+                feed = try test.feed(source, policy: policy)  // relaunch
+                recorder = await SnapshotRecorder(feed)
+                try await Task.sleep(for: .milliseconds(3))
+                await feed.start()  // trims by age when the policy has one
+            }
+            try await check(recorder, feed, test, "\(context) step \(step)")
+        }
+
+        failing.value = false
+        try await scrollToTheEnd(feed, context)
+        try await check(recorder, feed, test, "\(context) end")
+        let shown = await feed.snapshot.ids
+        // A row removed locally may stay away (nothing fetched its place again) or come back.
+        let serverIDs = server.items.map(\.id).filter { !removedLocally.contains($0) }
+        let listed = Set(serverIDs)
+        #expect(shown.filter(listed.contains) == serverIDs, "\(context): the feed skipped or misordered server items")
+        let extra = Set(shown).subtracting(listed).subtracting(locals).subtracting(server.deleted)
+            .subtracting(removedLocally)
+        #expect(extra.isEmpty, "\(context): rows that are neither on the server, local nor deleted: \(extra)")
+    }
+
+    /// Refreshes, fills every gap, and loads every next page (bounded).
+    static func scrollToTheEnd(_ feed: Feed<Post>, _ context: String) async throws {
+        await feed.refresh()
+        for _ in 0..<200 {
+            let snapshot = await feed.snapshot
+            if let gap = snapshot.gaps.first {
+                await feed.loadGap(gap)
+            } else if case .failed = snapshot.nextPage {
+                // A failure from the sequence, or a page-numbered list that shifted by more than the
+                // policy's pages without new items: the user's retry goes on from the saved cursor.
+                await feed.retry()
+            } else if snapshot.nextPage != .endReached {
+                await feed.loadNextPage()
+            } else {
+                return
+            }
+        }
+        let snapshot = await feed.snapshot
+        Issue.record("\(context): scrolling to the end did not end: \(snapshot.gaps), \(snapshot.nextPage)")
+    }
+
+    /// The checks after every step.
+    static func check(_ recorder: SnapshotRecorder, _ feed: Feed<Post>, _ test: FeedTestCase, _ context: String)
+        async throws
+    {
+        await feed.waitUntilIdle()
+        let snapshots = await recorder.snapshots(settlingOn: feed)
+        for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
+            let applied = try ChangeApplier.apply(next.change, to: previous.ids, new: next.ids)
+            #expect(applied == next.ids, "\(context): the change does not turn the previous rows into the new")
+            #expect(Set(next.ids).count == next.ids.count, "\(context): an id appears twice")
+        }
+        let snapshot = await feed.snapshot
+        #expect(snapshot.nextPage != .loading, "\(context): next page loading with nothing in flight")
+        #expect(snapshot.refresh != .loading, "\(context): refresh loading with nothing in flight")
+        #expect(!snapshot.gaps.contains { $0.state == .loading }, "\(context): a gap loading with nothing in flight")
+        #expect(snapshot.gaps.allSatisfy { $0.afterRow >= -1 && $0.afterRow < snapshot.rows.count })
+        if snapshot.rows.count == 0, snapshot.refresh == .idle, case .initialLoading = snapshot.content {
+            let loaded = try test.recordOnDisk()?.loaded ?? false
+            #expect(!loaded, "\(context): a feed that loaded shows a spinner with nothing running")
+        }
+        #expect(try test.idsOnDisk() == snapshot.ids, "\(context): the feed differs from the file")
+        let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
+        #expect(violations.isEmpty, "\(context): \(violations)")
+    }
+}
+
+/// A model of a server's timeline: newest first, ids that sort by age (as Mastodon's and GitHub's
+/// do), paged either by `max_id` (the cursor is the last id of a page, and a deleted cursor item
+/// still marks its place) or by page number (deletions then shift pages, so this mode only adds).
+final class TimelineModel: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var list: [(serial: Int, post: Post)] = []
+    private var nextSerial: Int
+    private var deletedIDs = Set<String>()
+    let pageSize: Int
+    let byPageNumber: Bool
+
+    init(count: Int, pageSize: Int, byPageNumber: Bool) {
+        self.pageSize = pageSize
+        self.byPageNumber = byPageNumber
+        nextSerial = 1_000
+        publish(count)
+    }
+
+    var items: [Post] { lock.withLock { list.map(\.post) } }
+    var deleted: Set<String> { lock.withLock { deletedIDs } }
+
+    /// `count` new items on top.
+    func publish(_ count: Int) {
+        lock.withLock {
+            let new = (0..<count).map { offset in
+                let serial = nextSerial + count - offset
+                return (serial: serial, post: Post(id: "s\(serial)"))
+            }
+            nextSerial += count
+            list.insert(contentsOf: new, at: 0)
+        }
+    }
+
+    /// Edits an item, or (paging by cursor) deletes one near the top.
+    func editOrDelete(using random: inout SplitMix64) {
+        lock.withLock {
+            guard !list.isEmpty else { return }
+            let index = Int.random(in: 0..<min(list.count, 15), using: &random)
+            if !byPageNumber, Bool.random(using: &random) {
+                deletedIDs.insert(list.remove(at: index).post.id)
+            } else {
+                list[index].post.revision += 1
+            }
+        }
+    }
+
+    func page(for request: PageRequest) -> Page<Post> {
+        lock.withLock {
+            let start: Int
+            switch request {
+            case .first, .newerThan: start = 0
+            case .olderThan(let cursor):
+                if byPageNumber {
+                    start = min(((Int(cursor) ?? 1) - 1) * pageSize, list.count)
+                } else {
+                    let serial = Int(cursor.dropFirst()) ?? 0
+                    start = list.firstIndex { $0.serial < serial } ?? list.count
+                }
+            }
+            let end = min(start + pageSize, list.count)
+            let slice = list[start..<end].map(\.post)
+            let older: String? =
+                end < list.count ? (byPageNumber ? "\(end / pageSize + 1)" : slice.last?.id) : nil
+            return Page(items: slice, olderCursor: older)
+        }
+    }
+}
+
+/// A flag shared with a source's closure.
+final class Flag: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var current: Bool
+    init(_ value: Bool) { current = value }
+    var value: Bool {
+        get { lock.withLock { current } }
+        set { lock.withLock { current = newValue } }
+    }
+}
