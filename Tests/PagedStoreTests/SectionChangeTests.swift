@@ -73,11 +73,54 @@ import Testing
     }
 
     @Test func deletingTheRunBetweenTwoRunsOfOneKeyMergesThem() throws {
-        // A, B, A becomes one A section: the storage merges adjacent runs of equal keys.
+        // A, B, A becomes one A section: the storage merges adjacent runs of equal keys. The first A
+        // continues; the second A's rows arrive in it.
         let old = Self.rows("a", 2, "A") + [Row(id: "b", key: "B")] + Self.rows("c", 2, "A")
         let change = try Self.checkedChange(
             RowChange(deleted: [2]), from: old, to: Self.rows("a", 2, "A") + Self.rows("c", 2, "A"))
-        #expect(!change.isFullReload)
+        #expect(change.deletedSections == IndexSet([1, 2]) && change.insertedSections.isEmpty)
+        #expect(change.insertedRows == [IndexPath(section: 0, row: 2), IndexPath(section: 0, row: 3)])
+        #expect(change.deletedRows.isEmpty)
+    }
+
+    @Test func aRowWhoseKeyChangesInPlaceSplitsItsSection() throws {
+        let old = Self.rows("a", 3, "A")
+        let new = [old[0], Row(id: "a1", key: "B"), old[2]]
+        let change = try Self.checkedChange(RowChange(reloaded: [1]), from: old, to: new)
+        #expect(change.insertedSections == IndexSet([1, 2]) && change.deletedSections.isEmpty)
+        #expect(change.deletedRows == [IndexPath(section: 0, row: 1), IndexPath(section: 0, row: 2)])
+        #expect(change.reloadedRows.isEmpty, "the table rejects a reload of a deleted row")
+    }
+
+    @Test func mergingLongRunsListsNoMoreThanTheStrayLimit() throws {
+        // The long run continues and the short one is deleted: one row listed, not thousands.
+        let short = [Row(id: "s", key: "A"), Row(id: "b", key: "B")] + Self.rows("l", 5_000, "A")
+        let change = try Self.checkedChange(RowChange(deleted: [1]), from: short, to: [short[0]] + short.dropFirst(2))
+        #expect(change.deletedSections == IndexSet([0, 1]) && change.insertedRows == [IndexPath(section: 0, row: 0)])
+        // Two long runs: past the limit, the sections are replaced whole instead.
+        let long = Self.rows("x", 2_000, "A") + [Row(id: "b", key: "B")] + Self.rows("y", 2_000, "A")
+        let merged = try Self.checkedChange(
+            RowChange(deleted: [2_000]), from: long, to: long.filter { $0.key == "A" })
+        #expect(merged.deletedSections == IndexSet([0, 1, 2]) && merged.insertedSections == IndexSet([0]))
+        #expect(merged.insertedRows.count + merged.deletedRows.count <= SectionLayout.strayLimit)
+    }
+
+    @Test func aMillionRowsInThousandsOfSectionsCostOnlyTheirSections() {
+        let old = SectionLayout(runs: (0..<2_000).map { (key: "k\($0)", rowCount: 500) })
+        var runs = (0..<2_000).map { (key: Optional("k\($0)"), rowCount: 500) }
+        // Row 0 moves to the bottom (its key changed with it) and a row is inserted on top of section 1000.
+        runs[0].rowCount -= 1
+        runs[1_000].rowCount += 1
+        runs[1_999].rowCount += 1
+        let new = SectionLayout(runs: runs)
+        let start = ContinuousClock.now
+        let change = SectionLayout.feedChange(
+            RowChange(inserted: [499_999], moved: [(0, 1_000_000)]), from: old, to: new)
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(change.insertedRows == [IndexPath(section: 1_000, row: 0)])
+        #expect(
+            change.movedRows == [.init(from: IndexPath(section: 0, row: 0), to: IndexPath(section: 1_999, row: 500))])
+        #expect(change.insertedSections.isEmpty && change.deletedSections.isEmpty)
     }
 
     @Test func anUnsectionedFeedEmptiedAndRefilledKeepsItsOneSection() throws {
@@ -127,6 +170,40 @@ import Testing
         #expect(SectionLayout.feedChange(RowChange(inserted: [0]), from: layout, to: layout).isFullReload)
     }
 
+    @Test func theApplierRejectsWhatUIKitRejects() throws {
+        let old = [["a0", "a1"], ["b0"]]
+        let new = [["a0", "a1"], ["b0"], ["c0"]]
+        /// Checks that the applier throws, saying `reason`.
+        func rejects(_ change: FeedChange, _ reason: String, new: [[String]] = new) {
+            let error = #expect(throws: SectionedChangeApplier.Mismatch.self) {
+                try SectionedChangeApplier.apply(change, to: old, new: new)
+            }
+            #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
+        }
+        let path = { (section: Int, row: Int) in IndexPath(section: section, row: row) }
+        rejects(FeedChange(insertedRows: [path(2, 0)]), "invalid number of sections")
+        rejects(FeedChange(insertedRows: [path(2, 0)], insertedSections: [2]), "is being inserted")
+        rejects(FeedChange(insertedSections: [3]), "insertSections(3)")
+        rejects(
+            FeedChange(insertedSections: [2]), "invalid number of rows in section 0", new: [["a0"], ["b0"], ["c0"]])
+        rejects(FeedChange(deletedRows: [path(0, 2)]), "no such row in the previous snapshot", new: [["a0"], ["b0"]])
+        rejects(
+            FeedChange(deletedRows: [path(1, 0)], deletedSections: [1]), "is being deleted",
+            new: [["a0", "a1"]])
+        rejects(FeedChange(deletedRows: [path(0, 0), path(0, 0)]), "deleted or moved twice", new: [["a1"], ["b0"]])
+        rejects(
+            FeedChange(deletedRows: [path(0, 0)], insertedRows: [path(0, 0)], reloadedRows: [path(0, 0)]),
+            "reloadRows [0, 0]", new: [["a0", "a1"], ["b0"]])
+        rejects(
+            FeedChange(movedRows: [.init(from: path(1, 0), to: path(0, 0))], deletedSections: [1]),
+            "moveRow from [1, 0]: its section 1 is being deleted", new: [["b0", "a0", "a1"]])
+        #expect(
+            try SectionedChangeApplier.apply(
+                FeedChange(movedRows: [.init(from: path(1, 0), to: path(0, 0))], insertedSections: [2]), to: old,
+                new: [["b0", "a0", "a1"], [], ["c0"]]) == [["b0", "a0", "a1"], [], ["c0"]])
+        #expect(try SectionedChangeApplier.apply(FeedChange(isFullReload: true), to: old, new: new) == new)
+    }
+
     /// Random sections and random flat changes: the batch always applies and yields the new sections.
     @Test func randomChangesApplyAsUIKitReadsThem() throws {
         var random = SplitMix64(seed: 10_07)
@@ -134,10 +211,10 @@ import Testing
         var (fullReloads, replaced) = (0, 0)
         for index in 0..<cases {
             let sectioned = Int.random(in: 0..<5, using: &random) > 0
-            let key = { (random: inout SplitMix64) -> String? in
-                sectioned ? ["A", "B", "C"].randomElement(using: &random) : nil
-            }
-            let old = (0..<Int.random(in: 0...12, using: &random)).map { Row(id: "o\($0)", key: key(&random)) }
+            let keys = ["A", "B", "C"].prefix(Int.random(in: 2...3, using: &random))
+            let key = { (random: inout SplitMix64) -> String? in sectioned ? keys.randomElement(using: &random) : nil }
+            let size = Int.random(in: 0...(Int.random(in: 0..<4, using: &random) == 0 ? 60 : 12), using: &random)
+            let old = (0..<size).map { Row(id: "o\($0)", key: key(&random)) }
             let (change, new) = Self.randomChange(of: old, key: key, using: &random)
             let before = Self.layout(old, sectioned: sectioned)
             let after = Self.layout(new, sectioned: sectioned)
