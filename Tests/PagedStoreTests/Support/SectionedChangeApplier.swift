@@ -1,0 +1,134 @@
+import Foundation
+import PagedStore
+
+/// Applies a sectioned change to the previous sections the way `UITableView.performBatchUpdates` reads it,
+/// and throws wherever UIKit would raise an exception.
+///
+/// Deleted sections, deleted rows, reloaded rows and move sources name previous index paths; inserted
+/// sections, inserted rows and move destinations name new ones. Rows of an inserted section come from the
+/// new data. Surviving sections keep their order and fill the new section indices that are not inserted;
+/// in each of them, surviving rows keep their order and fill the slots no insertion or move takes.
+enum SectionedChangeApplier {
+    struct Mismatch: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The sections after applying `change` to `old`, taking the rows UIKit asks for from `new`.
+    static func apply(_ change: FeedChange, to old: [[String]], new: [[String]]) throws -> [[String]] {
+        if change.isFullReload { return new }
+        let sections = try sectionMap(change, old: old, new: new)
+        let rows = try RowEdits(change, old: old, new: new, sections: sections)
+        var result = [[String]]()
+        for (target, rowsOfNew) in new.enumerated() {
+            guard let source = sections.sourceOf[target] else {
+                result.append(rowsOfNew)  // an inserted section: the table asks the data source
+                continue
+            }
+            result.append(try rows.fill(section: target, from: source, old: old, new: new))
+        }
+        return result
+    }
+
+    /// Which previous section each new section continues (nil: inserted).
+    private struct SectionMap {
+        var sourceOf: [Int: Int] = [:]
+        var deleted: IndexSet
+        var inserted: IndexSet
+    }
+
+    private static func sectionMap(_ change: FeedChange, old: [[String]], new: [[String]]) throws -> SectionMap {
+        if let bad = change.deletedSections.first(where: { $0 >= old.count }) {
+            throw Mismatch(description: "deleteSections(\(bad)): the previous snapshot has \(old.count) sections")
+        }
+        if let bad = change.insertedSections.first(where: { $0 >= new.count }) {
+            throw Mismatch(description: "insertSections(\(bad)): the new snapshot has \(new.count) sections")
+        }
+        let survivors = old.indices.filter { !change.deletedSections.contains($0) }
+        let targets = new.indices.filter { !change.insertedSections.contains($0) }
+        guard survivors.count == targets.count else {
+            throw Mismatch(
+                description: "invalid number of sections: \(new.count) after the update, \(old.count) before, "
+                    + "\(change.insertedSections.count) inserted, \(change.deletedSections.count) deleted")
+        }
+        var map = SectionMap(deleted: change.deletedSections, inserted: change.insertedSections)
+        for (source, target) in zip(survivors, targets) { map.sourceOf[target] = source }
+        return map
+    }
+
+    /// The row edits, checked and grouped by section.
+    private struct RowEdits {
+        /// Previous rows that leave their section: deletions and move sources, by previous section.
+        var leaving: [Int: Set<Int>] = [:]
+        /// New rows that insertions and moves fill, by new section: the id each gets.
+        var arriving: [Int: [Int: String]] = [:]
+
+        init(_ change: FeedChange, old: [[String]], new: [[String]], sections: SectionMap) throws {
+            func oldRow(_ path: IndexPath, _ what: String) throws -> (section: Int, row: Int) {
+                guard path.count == 2, old.indices.contains(path[0]), old[path[0]].indices.contains(path[1]) else {
+                    throw Mismatch(description: "\(what) \(path): no such row in the previous snapshot")
+                }
+                guard !sections.deleted.contains(path[0]) else {
+                    throw Mismatch(description: "\(what) \(path): its section \(path[0]) is being deleted")
+                }
+                return (path[0], path[1])
+            }
+            func newRow(_ path: IndexPath, _ what: String) throws -> (section: Int, row: Int) {
+                guard path.count == 2, new.indices.contains(path[0]), new[path[0]].indices.contains(path[1]) else {
+                    throw Mismatch(description: "\(what) \(path): no such row in the new snapshot")
+                }
+                guard !sections.inserted.contains(path[0]) else {
+                    throw Mismatch(description: "\(what) \(path): its section \(path[0]) is being inserted")
+                }
+                return (path[0], path[1])
+            }
+            for path in change.deletedRows {
+                let (section, row) = try oldRow(path, "deleteRows")
+                guard leaving[section, default: []].insert(row).inserted else {
+                    throw Mismatch(description: "deleteRows \(path): the row is deleted or moved twice")
+                }
+            }
+            for path in change.insertedRows {
+                let (section, row) = try newRow(path, "insertRows")
+                guard arriving[section, default: [:]].updateValue(new[section][row], forKey: row) == nil else {
+                    throw Mismatch(description: "insertRows \(path): the row is inserted twice")
+                }
+            }
+            for move in change.movedRows {
+                let from = try oldRow(move.from, "moveRow from")
+                let to = try newRow(move.to, "moveRow to")
+                guard leaving[from.section, default: []].insert(from.row).inserted else {
+                    throw Mismatch(description: "moveRow from \(move.from): the row is deleted or moved twice")
+                }
+                let id = old[from.section][from.row]
+                guard arriving[to.section, default: [:]].updateValue(id, forKey: to.row) == nil else {
+                    throw Mismatch(description: "moveRow to \(move.to): the row is inserted or moved to twice")
+                }
+            }
+            var reloaded = Set<IndexPath>()
+            for path in change.reloadedRows {
+                let (section, row) = try oldRow(path, "reloadRows")
+                guard !leaving[section, default: []].contains(row), reloaded.insert(path).inserted else {
+                    throw Mismatch(description: "reloadRows \(path): the row is deleted, moved or reloaded twice")
+                }
+            }
+        }
+
+        /// New section `target`'s rows: arrivals in their slots, `source`'s survivors in order in the rest.
+        func fill(section target: Int, from source: Int, old: [[String]], new: [[String]]) throws -> [String] {
+            let leavingRows = leaving[source] ?? []
+            let arrivals = arriving[target] ?? [:]
+            let survivors = old[source].indices.filter { !leavingRows.contains($0) }
+            guard survivors.count + arrivals.count == new[target].count else {
+                throw Mismatch(
+                    description: "invalid number of rows in section \(target): \(new[target].count) after the update, "
+                        + "\(old[source].count) before in section \(source), \(arrivals.count) inserted or moved in, "
+                        + "\(leavingRows.count) deleted or moved out")
+            }
+            var next = survivors.makeIterator()
+            return new[target].indices.compactMap { row in
+                if let id = arrivals[row] { return id }
+                return next.next().map { old[source][$0] }
+            }
+        }
+    }
+}
