@@ -38,7 +38,7 @@ import Testing
         let test = try FeedTestCase()
         let server = TimelineModel(
             count: Int.random(in: 0...40, using: &random), pageSize: Int.random(in: 3...10, using: &random),
-            byPageNumber: Int.random(in: 0..<4, using: &random) == 0)
+            byPageNumber: Int.random(in: 0..<4, using: &random) == 0, sectioned: Bool.random(using: &random))
         let faults = DelaySchedule(seed: random.next())
         let failing = Flag(true)
         let source = ScriptedSource<Post> { request in
@@ -90,7 +90,7 @@ import Testing
                 let row =
                     snapshot.gaps.randomElement(using: &random).map { $0.afterRow + 1 }
                     ?? Int.random(in: 0...snapshot.rows.count, using: &random)
-                try await feed.insert(Post(id: id), at: row)
+                try await feed.insert(Post(id: id, section: server.sectioned ? "local" : nil), at: row)
                 locals.insert(id)
             case 9:
                 // Often the row right above a gap: the gap must survive it.
@@ -100,7 +100,8 @@ import Testing
                         try await feed.remove(id: id)
                         removedLocally.insert(id)
                     } else {
-                        try await feed.update(Post(id: id, revision: 100 + step))
+                        let section = snapshot.sections.last { $0.firstRow <= row(of: id, in: snapshot) }?.key
+                        try await feed.update(Post(id: id, revision: 100 + step, section: section))
                     }
                 }
             case 10: try await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
@@ -156,8 +157,13 @@ import Testing
         await feed.waitUntilIdle()
         let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
-            let applied = try ChangeApplier.apply(next.change, to: previous.ids, new: next.ids)
-            #expect(applied == next.ids, "\(context): the change does not turn the previous rows into the new")
+            do {
+                let applied = try SectionedChangeApplier.apply(
+                    next.change, to: previous.sectionedIDs, new: next.sectionedIDs)
+                #expect(applied == next.sectionedIDs, "\(context): the change does not give the new rows")
+            } catch {
+                Issue.record("\(context): UIKit would reject the change: \(error)")
+            }
             #expect(Set(next.ids).count == next.ids.count, "\(context): an id appears twice")
         }
         let snapshot = await feed.snapshot
@@ -175,6 +181,19 @@ import Testing
     }
 }
 
+extension FeedSnapshot {
+    /// The ids of every row, section by section.
+    var sectionedIDs: [[String]] {
+        let ids = self.ids
+        return sections.map { Array(ids[$0.firstRow..<($0.firstRow + $0.rowCount)]) }
+    }
+}
+
+/// The row of `id` in a snapshot (its count when absent).
+func row(of id: String, in snapshot: FeedSnapshot<Post>) -> Int {
+    snapshot.ids.firstIndex(of: id) ?? snapshot.rows.count
+}
+
 /// A model of a server's timeline: newest first, ids that sort by age (as Mastodon's and GitHub's
 /// do), paged either by `max_id` (the cursor is the last id of a page, and a deleted cursor item
 /// still marks its place) or by page number (deletions then shift pages, so this mode only adds).
@@ -186,10 +205,13 @@ final class TimelineModel: @unchecked Sendable {
     private var deletedIDs = Set<String>()
     let pageSize: Int
     let byPageNumber: Bool
+    /// Whether items carry a section key (a "day": runs of a few items, recurring keys never touch).
+    let sectioned: Bool
 
-    init(count: Int, pageSize: Int, byPageNumber: Bool) {
+    init(count: Int, pageSize: Int, byPageNumber: Bool, sectioned: Bool) {
         self.pageSize = pageSize
         self.byPageNumber = byPageNumber
+        self.sectioned = sectioned
         nextSerial = 1_000
         publish(count)
     }
@@ -202,7 +224,7 @@ final class TimelineModel: @unchecked Sendable {
         lock.withLock {
             let new = (0..<count).map { offset in
                 let serial = nextSerial + count - offset
-                return (serial: serial, post: Post(id: "s\(serial)"))
+                return (serial: serial, post: Post(id: "s\(serial)", section: sectioned ? "d\(serial / 4)" : nil))
             }
             nextSerial += count
             list.insert(contentsOf: new, at: 0)
