@@ -94,7 +94,9 @@ import Testing
                 locals.insert(id)
             case 9:
                 // Often the row right above a gap: the gap must survive it.
-                let aboveGap = snapshot.gaps.first.flatMap { $0.afterRow >= 0 ? snapshot.rows.id(at: $0.afterRow) : nil }
+                let aboveGap = snapshot.gaps.first.flatMap {
+                    $0.afterRow >= 0 ? snapshot.rows.id(at: $0.afterRow) : nil
+                }
                 if let id = aboveGap ?? snapshot.ids.randomElement(using: &random) {
                     if Bool.random(using: &random) {
                         try await feed.remove(id: id)
@@ -151,7 +153,9 @@ import Testing
     }
 
     /// The checks after every step.
-    static func check(_ recorder: SnapshotRecorder, _ feed: Feed<Post>, _ test: FeedTestCase, _ context: String)
+    static func check(
+        _ recorder: SnapshotRecorder, _ feed: Feed<Post>, _ test: FeedTestCase, _ context: String
+    )
         async throws
     {
         await feed.waitUntilIdle()
