@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Feeds wait for SQLite on their store's own executor, never on Swift's cooperative threads: while
+/// another process holds the write lock, the rest of the app's tasks keep running.
+@Suite struct StorageExecutorTests {
+    @Test func feedsWaitingForAnotherProcesssLockDoNotStallOtherTasks() async throws {
+        let scratch = try Scratch()
+        let db = scratch.path("lock.sqlite")
+        let store = try FeedStore(path: db, busyTimeout: .seconds(3))
+        let feeds = try (0..<8).map { index in
+            try store.feed("feed\(index)", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
+        }
+        let holder = try MultiProcessTests().startHolder(db: db, milliseconds: 2500)
+        defer {
+            holder.terminate()
+            holder.waitUntilExit()
+        }
+        // Eight feeds block in SQLite's busy handler (and behind each other) for seconds…
+        let refreshes = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for feed in feeds { group.addTask { await feed.refresh() } }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        // …while a task on the cooperative pool sleeps 100 ms and wakes on time. Where the cooperative pool
+        // has a strict width (one thread per core, as on Apple platforms), feeds blocking on it stalled
+        // such tasks for as long as the lock was held. Linux's libdispatch adds threads when cooperative
+        // ones block, so here the guard holds with or without the executor: it is a regression test for
+        // the platforms whose pools are strict.
+        let started = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(100))
+        let slept = ContinuousClock.now - started
+        #expect(slept < .milliseconds(1000), "a 100 ms sleep took \(slept) while feeds waited for the lock")
+        await refreshes.value
+    }
+}
