@@ -70,7 +70,8 @@ import Testing
     }
 
     @Test func aGapFillThatFailsAfterARefreshSupersededItRecordsNoFailure() async throws {
-        let (feed, source) = try await feedWithGap()
+        let source = ScriptedSource<Post>()
+        let feed = try await feedWithGap(source)
         let gap = try #require(await feed.snapshot.gaps.first)
         async let fill: Void = feed.loadGap(gap)
         let gapFetch = await source.nextFetch()
@@ -126,11 +127,7 @@ import Testing
     // MARK: - Gaps and local edits
 
     @Test func fillingAGapPutsItsRowsTogetherAboveALocalRowInsertedUnderIt() async throws {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 15) + server.items
-        await feed.refresh()
+        let feed = try await feedWithGap()
         try await feed.insert(Post(id: "local"), at: 10)
         let before = await feed.snapshot
         await feed.loadGap(try #require(before.gaps.first))
@@ -142,11 +139,7 @@ import Testing
     }
 
     @Test func removingTheRowAboveAGapKeepsTheGap() async throws {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 15) + server.items
-        await feed.refresh()
+        let feed = try await feedWithGap()
         try await feed.remove(id: "n9")
         let gap = try #require(await feed.snapshot.gaps.first, "the gap survives the edit")
         #expect(gap.afterRow == 8)
@@ -157,11 +150,7 @@ import Testing
     }
 
     @Test func removingEveryRowAboveAGapKeepsItAtTheTop() async throws {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 15) + server.items
-        await feed.refresh()
+        let feed = try await feedWithGap()
         for index in 0..<10 { try await feed.remove(id: "n\(index)") }
         let gap = try #require(await feed.snapshot.gaps.first)
         #expect(gap.afterRow == -1)
@@ -183,13 +172,13 @@ import Testing
     }
 
     @Test func aPageNumberedListThatShiftedDownIsFollowedNotStopped() async throws {
-        let server = PageNumberServer(.posts("a", 13), pageSize: 5)
-        let feed = try test.feed(server.source)
+        let server = TimelineModel(count: 13, pageSize: 5, byPageNumber: true, sectioned: false)
+        let feed = try test.feed(ScriptedSource { request in server.page(for: request) })
         await feed.refresh()
         await feed.loadNextPage()
-        server.items = .posts("n", 3) + server.items
+        server.publish(3)
         await feed.refresh()
-        server.items = .posts("m", 3) + server.items
+        server.publish(3)
         await feed.refresh()
         try await scrollToTheEnd(feed)
         #expect(await feed.snapshot.nextPage == .endReached)
@@ -198,18 +187,18 @@ import Testing
 
     // MARK: - Helpers
 
-    /// A feed with rows n0…n9, a gap, then p0…p9, on a source that holds every fetch.
-    func feedWithGap() async throws -> (Feed<Post>, ScriptedSource<Post>) {
+    /// A feed with rows n0…n9, a gap, then p0…p9 (a keepGap refresh after 15 new items arrived on
+    /// a server of 30), opened again on `source`, or on the server.
+    func feedWithGap(_ source: ScriptedSource<Post>? = nil) async throws -> Feed<Post> {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         do {
-            let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+            let feed = try test.feed(server.source, policy: policy)
             await feed.refresh()
             server.items = .posts("n", 15) + server.items
             await feed.refresh()
         }
-        let source = ScriptedSource<Post>()
-        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        return (feed, source)
+        return try test.feed(source ?? server.source, policy: policy)
     }
 
     /// Loads next pages until the feed ends (bounded).
@@ -233,40 +222,5 @@ final class Mode: @unchecked Sendable {
     var value: Value {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }
-    }
-}
-
-/// A server list paged by page number, as GitHub's `?page=N`: the cursor is the next page's number,
-/// so items arriving on top shift every page down.
-final class PageNumberServer: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private let lock = NSLock()
-    private var list: [Post]
-    let pageSize: Int
-
-    init(_ items: [Post], pageSize: Int) {
-        list = items
-        self.pageSize = pageSize
-    }
-
-    var items: [Post] {
-        get { lock.withLock { list } }
-        set { lock.withLock { list = newValue } }
-    }
-
-    func page(for request: PageRequest) -> Page<Post> {
-        let items = self.items
-        let number: Int
-        switch request {
-        case .olderThan(let cursor): number = Int(cursor) ?? 1
-        case .first, .newerThan: number = 1
-        }
-        let start = min((number - 1) * pageSize, items.count)
-        let end = min(start + pageSize, items.count)
-        return Page(items: Array(items[start..<end]), olderCursor: end < items.count ? "\(number + 1)" : nil)
-    }
-
-    var source: ScriptedSource<Post> {
-        ScriptedSource { [self] request in page(for: request) }
     }
 }

@@ -73,20 +73,21 @@ extension PageStore {
 
     /// How many rows have a position of at most `position`: the row index right below a gap there.
     package func rowCount(throughPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int {
-        Int(
-            try connection.int64("SELECT count(*) FROM item WHERE feed_id = ? AND position <= ?") {
-                statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.bind(2, position)
-            } ?? 0)
+        try rowIndex(ofPosition: position, in: feed, including: true)
     }
 
-    /// The row index of the row at `position`: how many rows are above it.
+    /// The row index of the row at `position`: how many rows are above it (with `including`, also
+    /// the row at it).
     /// - Complexity: O(*r*) for row *r*, counted in the position index.
-    package func rowIndex(ofPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int {
-        Int(
-            try connection.int64("SELECT count(*) FROM item WHERE feed_id = ? AND position < ?") {
-                statement throws(StorageError) in
+    package func rowIndex(
+        ofPosition position: Int64, in feed: FeedRecord, including: Bool = false
+    ) throws(StorageError) -> Int {
+        let sql =
+            including
+            ? "SELECT count(*) FROM item WHERE feed_id = ? AND position <= ?"
+            : "SELECT count(*) FROM item WHERE feed_id = ? AND position < ?"
+        return Int(
+            try connection.int64(sql) { statement throws(StorageError) in
                 try statement.bind(1, feed.id)
                 try statement.bind(2, position)
             } ?? 0)
