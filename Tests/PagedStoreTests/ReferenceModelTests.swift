@@ -10,7 +10,8 @@ import Testing
 /// racing a refresh), prefetch through `rowDidAppear`, gap fills, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), trims by rows, relaunches that trim by
 /// age, and `retry()`; one fetch in eight fails and responses complete out of order. Servers page by
-/// cursor (`max_id`) or by page number; gap policy and row limits vary by sequence.
+/// cursor (`max_id`, and `min_id` for refreshes by the newer cursor) or by page number; gap policy,
+/// refresh mode and row limits vary by sequence.
 ///
 /// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
 /// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
@@ -52,6 +53,8 @@ import Testing
             // until items arrive on top, so page-numbered lists use the replace policy.
             refreshOnOpen: .never,
             gapPolicy: server.byPageNumber || Bool.random(using: &random) ? .replace : .keepGap,
+            refreshMode: !server.byPageNumber && Bool.random(using: &random)
+                ? .newerThanHead(maxPages: Int.random(in: 1...3, using: &random)) : .firstPage,
             windowSize: 100_000, firstScreenRows: 100_000,
             maxRows: Bool.random(using: &random) ? nil : Int.random(in: 5...40, using: &random),
             maxAge: Int.random(in: 0..<4, using: &random) == 0 ? 0.002 : nil)
@@ -59,7 +62,8 @@ import Testing
         var recorder = await SnapshotRecorder(feed)
         var locals = Set<String>()
         var removedLocally = Set<String>()
-        let context = "seed \(seed) (\(server.byPageNumber ? "page numbers" : "cursors"), \(policy.gapPolicy))"
+        let context =
+            "seed \(seed) (\(server.byPageNumber ? "page numbers" : "cursors"), \(policy.gapPolicy), \(policy.refreshMode))"
 
         let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
         for step in 0..<30 {
@@ -252,6 +256,12 @@ final class TimelineModel: @unchecked Sendable {
         lock.withLock {
             let start: Int
             switch request {
+            case .newerThan(let cursor) where !byPageNumber:
+                // Mastodon's min_id: the page right above the cursor's place, and a way further up.
+                let serial = Int(cursor.dropFirst()) ?? 0
+                let end = list.firstIndex { $0.serial <= serial } ?? list.count
+                let slice = list[max(end - pageSize, 0)..<end].map(\.post)
+                return Page(items: slice, olderCursor: slice.last?.id, newerCursor: slice.first?.id)
             case .first, .newerThan: start = 0
             case .olderThan(let cursor):
                 if byPageNumber {
@@ -265,7 +275,7 @@ final class TimelineModel: @unchecked Sendable {
             let slice = list[start..<end].map(\.post)
             let older: String? =
                 end < list.count ? (byPageNumber ? "\(end / pageSize + 1)" : slice.last?.id) : nil
-            return Page(items: slice, olderCursor: older)
+            return Page(items: slice, olderCursor: older, newerCursor: byPageNumber ? nil : slice.first?.id)
         }
     }
 }

@@ -55,12 +55,26 @@ extension Feed {
     }
 
     /// Writes a refreshed first page in one transaction, or returns nil if the refresh lost its
-    /// place meanwhile. The generation is compared inside the transaction: when another process
-    /// committed a newer refresh, nothing is written and the feed takes the file's rows and generation.
+    /// place meanwhile (see ``refreshTransaction(task:generation:_:)``).
     func commitRefresh(_ page: Page<Item>, task: FeedActivity.TaskID, generation: Int64) throws -> Commit? {
         let (encoded, items) = try encode(page.items)
         let write = PageWrite(
             request: .first, requestCursor: nil, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
+        let policy = self.policy
+        return try refreshTransaction(task: task, generation: generation) { store, feed in
+            try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
+        }
+    }
+
+    /// Runs one write of a refresh: `body` changes the rows; the feed's generation, age and state,
+    /// and the policy's row limit, are applied in the same transaction.
+    ///
+    /// Returns nil when the refresh no longer owns its activity. The generation is compared inside
+    /// the transaction: when another process committed a newer refresh, nothing is written and the
+    /// feed takes the file's rows and generation.
+    func refreshTransaction(
+        task: FeedActivity.TaskID, generation: Int64, _ body: (PageStore, inout FeedRecord) throws -> Commit
+    ) throws -> Commit? {
         let policy = self.policy
         let commit = try queue.write { store -> Commit? in
             var feed = try store.ensureFeed(key: key)
@@ -68,9 +82,9 @@ extension Feed {
             guard feed.generation <= generation else {
                 return Commit(record: feed, change: .fullReload, window: .reload)
             }
-            var commit = try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
+            var commit = try body(store, &feed)
             feed.generation = generation
-            feed.lastRefreshAt = write.fetchedAt
+            feed.lastRefreshAt = Date()
             feed.loaded = true
             feed.lastError = nil
             if let maxRows = policy.maxRows, feed.rowCount > maxRows {
@@ -99,6 +113,27 @@ extension Feed {
             activity.adopt(fileGeneration: commit.record.generation)
         }
         return commit
+    }
+
+    /// Writes a page that is newer than the cached head on top of it, dropping ids the feed has.
+    func commitNewer(
+        _ page: Page<Item>, askedWith cursor: String, task: FeedActivity.TaskID, generation: Int64
+    ) throws -> Commit? {
+        let (encoded, items) = try encode(page.items)
+        // Without a newer cursor the server gives no way further up: keep the one that got here.
+        let write = PageWrite(
+            request: .newer, requestCursor: cursor, olderCursor: page.olderCursor,
+            newerCursor: page.newerCursor ?? cursor)
+        return try refreshTransaction(task: task, generation: generation) { store, feed in
+            let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
+            let fresh = encoded.indices.filter { known[encoded[$0].itemID] == nil }
+            let newItems = fresh.map { encoded[$0] }
+            let positions = try store.prependPage(newItems, page: write, to: &feed)
+            let rows = Self.newRows(fresh.map { items[$0] }, newItems, positions: positions)
+            return Commit(
+                record: feed, change: RowChange(inserted: Array(0..<newItems.count)),
+                window: .prepend(rows, reloads: []))
+        }
     }
 
     /// The merge itself: the plan from ``RefreshMerge`` carried out in the store.
@@ -175,7 +210,7 @@ extension Feed {
     }
 
     /// Loaded rows for items just written, at the positions the store gave them.
-    private static func newRows(_ items: [Item], _ encoded: [EncodedItem], positions: [Int64]) -> LoadedRows<Item> {
+    static func newRows(_ items: [Item], _ encoded: [EncodedItem], positions: [Int64]) -> LoadedRows<Item> {
         var keys: [RowKey] = []
         keys.reserveCapacity(encoded.count)
         for (item, position) in zip(encoded, positions) {

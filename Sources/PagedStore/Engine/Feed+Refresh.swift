@@ -44,14 +44,52 @@ extension Feed {
         let clock = ContinuousClock.now
         let outcome: Result<Commit?, any Error>
         do {
-            let page = try await source.fetch(.first)
-            outcome = .success(
-                activity.owns(started.task, .refresh)
-                    ? try commitRefresh(page, task: started.task, generation: started.generation) : nil)
+            if case .newerThanHead(let maxPages) = policy.refreshMode, record.rowCount > 0,
+                let newest = record.newestCursor,
+                let reached = try await refreshNewer(
+                    than: newest, maxPages: maxPages, task: started.task, generation: started.generation)
+            {
+                outcome = .success(reached)
+            } else if activity.owns(started.task, .refresh) {
+                let page = try await source.fetch(.first)
+                outcome = .success(
+                    activity.owns(started.task, .refresh)
+                        ? try commitRefresh(page, task: started.task, generation: started.generation) : nil)
+            } else {
+                outcome = .success(nil)
+            }
         } catch {
             outcome = .failure(error)
         }
         complete(.refresh, task: started.task, .first, generation: started.generation, since: clock, outcome)
+    }
+
+    /// Asks for what is newer than the cached head, page after page, committing each on top (so the
+    /// list grows as pages arrive), until the server answers with nothing newer.
+    ///
+    /// - Returns: The last commit once the server said nothing is newer (its change is empty: the
+    ///   caller completes the refresh with it); nil when the refresh lost its place or `maxPages`
+    ///   pages did not reach the newest items (the caller then fetches the first page).
+    private func refreshNewer(
+        than cursor: String, maxPages: Int, task: FeedActivity.TaskID, generation: Int64
+    ) async throws -> Commit? {
+        var cursor = cursor
+        for _ in 0..<max(maxPages, 1) {
+            let request = PageRequest.newerThan(cursor: cursor)
+            report(.requestStarted, request, generation: generation)
+            let started = ContinuousClock.now
+            let page = try await source.fetch(request)
+            guard activity.owns(task, .refresh),
+                let commit = try commitNewer(page, askedWith: cursor, task: task, generation: generation)
+            else { return nil }
+            // Nothing new, or no way further up: the server's own answer says the head is the newest.
+            let next = page.newerCursor
+            if commit.change.inserted.isEmpty || next == nil || next == cursor { return commit }
+            try apply(commit)
+            report(.committed, request, generation: generation, rows: commit.change.touchedRows, since: started)
+            cursor = next ?? cursor
+        }
+        return nil
     }
 
     /// Repeats every operation that failed: the refresh, the next page, and the fill of each failed gap.

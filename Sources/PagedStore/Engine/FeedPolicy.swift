@@ -18,10 +18,25 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         case keepGap
     }
 
+    /// How a refresh asks for what is new.
+    public enum RefreshMode: Sendable, Equatable, Codable {
+        /// Fetch the first (newest) page and merge it on top by shared ids. Works with every source.
+        case firstPage
+        /// Ask for what is newer than the cached head (``PageRequest/newerThan(cursor:)`` with the
+        /// feed's newest cursor: Mastodon's `min_id`, GitHub's `rel="prev"`), page after page, until
+        /// the server answers with nothing newer: only new items are fetched, and the server's own
+        /// answer proves the overlap. After `maxPages` pages with more still coming, the refresh
+        /// fetches the first page as ``firstPage`` does (the gap policy then decides). A feed with
+        /// no rows or no newest cursor refreshes by the first page.
+        case newerThanHead(maxPages: Int)
+    }
+
     /// When opening the feed refreshes it. Default: when older than five minutes.
     public var refreshOnOpen: RefreshOnOpen
     /// What a refresh without overlap does. Default: ``GapPolicy/replace``.
     public var gapPolicy: GapPolicy
+    /// How a refresh asks for what is new. Default: ``RefreshMode/firstPage``.
+    public var refreshMode: RefreshMode
     /// How many rows below the last row that appeared start the next page. Default 3.
     public var prefetchDistance: Int
     /// How many rows the feed keeps decoded in memory around the rows on screen. Default 300.
@@ -43,11 +58,13 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     /// Creates a policy; every parameter has the default described on its property.
     public init(
         refreshOnOpen: RefreshOnOpen = .whenOlderThan(seconds: 300), gapPolicy: GapPolicy = .replace,
+        refreshMode: RefreshMode = .firstPage,
         prefetchDistance: Int = 3, windowSize: Int = 300, firstScreenRows: Int = 50, maxRows: Int? = nil,
         maxAge: Double? = nil, maxPagesWithoutNewItems: Int = 5
     ) {
         self.refreshOnOpen = refreshOnOpen
         self.gapPolicy = gapPolicy
+        self.refreshMode = refreshMode
         self.prefetchDistance = prefetchDistance
         self.windowSize = max(windowSize, 1)
         self.firstScreenRows = max(firstScreenRows, 1)
@@ -65,6 +82,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
             refreshOnOpen: try container.decodeIfPresent(RefreshOnOpen.self, forKey: .refreshOnOpen)
                 ?? defaults.refreshOnOpen,
             gapPolicy: try container.decodeIfPresent(GapPolicy.self, forKey: .gapPolicy) ?? defaults.gapPolicy,
+            refreshMode: try container.decodeIfPresent(RefreshMode.self, forKey: .refreshMode) ?? defaults.refreshMode,
             prefetchDistance: try container.decodeIfPresent(Int.self, forKey: .prefetchDistance)
                 ?? defaults.prefetchDistance,
             windowSize: try container.decodeIfPresent(Int.self, forKey: .windowSize) ?? defaults.windowSize,
