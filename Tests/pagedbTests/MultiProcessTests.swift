@@ -4,7 +4,7 @@ import Testing
 @testable import PagedStore
 
 /// Two writer processes and a reader on one file, as an app, its extension and `pagedb` would be.
-@Suite struct MultiProcessTests {
+@Suite(.serialized) struct MultiProcessTests {
     @Test func twoWriterProcessesShareAFileWithoutBusyErrors() throws {
         let scratch = try Scratch()
         let db = scratch.path("shared.sqlite")

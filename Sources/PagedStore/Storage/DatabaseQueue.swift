@@ -21,6 +21,10 @@ package final class DatabaseQueue: @unchecked Sendable {
         executor = StorageExecutor(label: "PagedStore.storage")
     }
 
+    deinit {
+        executor.stop()
+    }
+
     /// Runs `body` inside one write transaction: everything it writes commits together or not at all.
     package func write<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()

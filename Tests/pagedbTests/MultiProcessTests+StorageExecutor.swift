@@ -4,8 +4,9 @@ import Testing
 @testable import PagedStore
 
 /// Feeds wait for SQLite on their store's own executor, never on Swift's cooperative threads: while
-/// another process holds the write lock, the rest of the app's tasks keep running.
-@Suite struct StorageExecutorTests {
+/// another process holds the write lock, the rest of the app's tasks keep running. Part of the
+/// serialized multi-process suite, so that its waiting feeds do not skew the lock-timing test.
+extension MultiProcessTests {
     @Test func feedsWaitingForAnotherProcesssLockDoNotStallOtherTasks() async throws {
         let scratch = try Scratch()
         let db = scratch.path("lock.sqlite")
@@ -13,7 +14,7 @@ import Testing
         let feeds = try (0..<8).map { index in
             try store.feed("feed\(index)", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
         }
-        let holder = try MultiProcessTests().startHolder(db: db, milliseconds: 2500)
+        let holder = try startHolder(db: db, milliseconds: 2500)
         defer {
             holder.terminate()
             holder.waitUntilExit()
