@@ -91,6 +91,230 @@ import Testing
         #expect(try ChangeApplier.apply(after.change, to: before.ids, new: after.ids) == after.ids)
     }
 
+    /// Found: after another store committed a refresh (the file's generation moved on), this feed's
+    /// next pages are dropped as superseded (`feed.generation <= generation` fails in commitNextPage)
+    /// and nothing adopts the file's generation, so the feed can never load a next page again until
+    /// it refreshes itself. Feed+NextPage.swift commitNextPage.
+    @Test func aFeedStillPaginatesAfterAnotherStoreRefreshedIt() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let mine = try test.feed(server.source)
+        await mine.refresh()
+        server.items = .posts("n", 3) + server.items
+        await (try test.feed(server.source)).refresh()  // another process: n0…n2 on top
+        for _ in 0..<3 { await mine.loadNextPage() }
+        let snapshot = await mine.snapshot
+        #expect(snapshot.ids.count > 10, "stuck at \(snapshot.ids.count) rows, next page \(snapshot.nextPage)")
+    }
+
+    /// Found: a refresh started before a relaunch (the old process, or an app extension, still
+    /// waiting for its response) commits after the relaunched feed's newer refresh: both bumped the
+    /// file's generation to the same value, and commitRefresh only drops a response when the file's
+    /// generation is *greater* (Feed+Commit.swift `feed.generation <= generation`). The stale page
+    /// overwrites the newer one: the edited p0 reverts, and n0…n2 are deleted from the file.
+    @Test func aRefreshFromBeforeARelaunchNeverOverwritesTheRelaunchedFeedsNewerRefresh() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        do { await (try test.feed(server.source)).refresh() }
+        let slow = ScriptedSource<Post>()
+        let old = try test.feed(slow)
+        async let oldRefresh: Void = old.refresh()
+        let fetch = await slow.nextFetch()
+        let stalePage = server.page(for: .first)  // what the old process's request sees
+        server.items = .posts("n", 3) + [Post(id: "p0", revision: 1)] + server.items.dropFirst()
+        let relaunched = try test.feed(server.source)
+        await relaunched.refresh()
+        #expect(try test.idsOnDisk().prefix(4) == ["n0", "n1", "n2", "p0"])
+        fetch.respond(stalePage)
+        _ = await oldRefresh
+        let onDisk = try test.idsOnDisk()
+        #expect(onDisk.prefix(4) == ["n0", "n1", "n2", "p0"], "the older response was written over the newer one")
+        let fresh = try test.feed(server.source)
+        #expect(await fresh.snapshot.rows[onDisk.firstIndex(of: "p0") ?? 0]?.revision == 1)
+    }
+
+    /// Two feeds on one store, every operation interleaved on both: each stays its own.
+    @Test func twoFeedsOnOneStoreStayApart() async throws {
+        let a = ModelServer(.posts("a", 30), pageSize: 7)
+        let b = ModelServer(.posts("b", 30), pageSize: 5)
+        let slowA = ScriptedSource<Post> { request in
+            try await Task.sleep(for: .milliseconds(2))
+            return a.page(for: request)
+        }
+        let store = try test.store()
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, maxRows: 12)
+        let feedA = try test.feed(slowA, policy: policy, key: "a", store: store)
+        let feedB = try test.feed(b.source, policy: policy, key: "b", store: store)
+        async let r1: Void = feedA.refresh()
+        async let r2: Void = feedB.refresh()
+        _ = await (r1, r2)
+        a.items = .posts("na", 10) + a.items
+        async let n1: Void = feedA.loadNextPage()
+        async let n2: Void = feedB.loadNextPage()
+        async let r3: Void = feedA.refresh()
+        async let e1: Void = { try? await feedB.insert(Post(id: "lb"), at: 0) }()
+        _ = await (n1, n2, r3, e1)
+        try await scrollToTheEnd(feedA)
+        try await scrollToTheEnd(feedB)
+        #expect(await feedA.snapshot.ids == a.items.map(\.id))
+        #expect(await feedB.snapshot.ids == ["lb"] + b.items.map(\.id))
+        #expect(try test.idsOnDisk(key: "a") == a.items.map(\.id))
+    }
+
+    // MARK: - Gaps
+
+    /// Found: a gap whose server answers cycle cursors (n9 → X → n9 …) with nothing new makes no
+    /// progress on any fill, yet never fails: only "the same cursor as asked" is caught for gaps
+    /// (Feed+Gaps.swift commitGap), so an app that fills a visible gap until it closes loops
+    /// forever. A next page detects the same cycle (cursorsSeen, maxPagesWithoutNewItems).
+    @Test func aGapWhoseCursorsCycleWithNothingNewFailsInsteadOfLoopingForever() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        do {
+            let feed = try test.feed(server.source, policy: policy)
+            await feed.refresh()
+            server.items = .posts("n", 15) + server.items
+            await feed.refresh()
+        }
+        let known = Array(server.items.prefix(3))  // n0…n2: rows above the gap
+        let cycling = ScriptedSource<Post> { request in
+            switch request {
+            case .olderThan("n9"): Page(items: known, olderCursor: "X")
+            case .olderThan: Page(items: known, olderCursor: "n9")
+            default: server.page(for: request)
+            }
+        }
+        let feed = try test.feed(cycling, policy: policy)
+        var fills = 0
+        while let gap = await feed.snapshot.gaps.first, gap.state == .idle, fills < 20 {
+            await feed.loadGap(gap)
+            fills += 1
+        }
+        #expect(fills < 20, "20 fills of a gap, none with anything new, and no failure")
+        if case .failed(let error) = await feed.snapshot.gaps.first?.state {
+            #expect(error.kind == .paginationLoop)
+        }
+    }
+
+    /// Loading a gap a refresh just removed does nothing and leaves nothing loading.
+    @Test func loadingAGapThatARefreshRemovedDoesNothing() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .replace)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        let gap = try #require(await feed.snapshot.gaps.first)
+        server.items = .posts("m", 15) + server.items
+        let replacing = try test.feed(server.source, policy: policy)
+        let recorder = await SnapshotRecorder(replacing)
+        await replacing.refresh()  // no overlap, replace: the gap is gone
+        #expect(await replacing.snapshot.gaps.isEmpty)
+        await replacing.loadGap(gap)
+        try await ReferenceModelTests.check(recorder, replacing, test, "stale gap")
+        try await scrollToTheEnd(replacing)
+        #expect(await replacing.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// retry() racing refresh() after a failed next page and a failed refresh.
+    @Test func retryRacingARefreshLeavesConsistentStates() async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let mode = Mode()
+        let source = ScriptedSource<Post> { request in
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...5)))
+            switch (mode.value, request) {
+            case (.failRefresh, _): throw URLError(.timedOut)
+            default: return server.page(for: request)
+            }
+        }
+        let feed = try test.feed(source)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        mode.value = .failRefresh
+        await feed.loadNextPage()
+        await feed.refresh()
+        mode.value = .ok
+        server.items = .posts("n", 4) + server.items
+        async let a: Void = feed.retry()
+        async let b: Void = feed.refresh()
+        async let c: Void = feed.retry()
+        _ = await (a, b, c)
+        try await ReferenceModelTests.check(recorder, feed, test, "retry racing refresh")
+        try await scrollToTheEnd(feed)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// An empty first page that carries an older cursor (a server whose top page was filtered
+    /// empty) must not turn a cached feed into an `empty` feed that nothing can page further.
+    @Test func anEmptyFirstPageWithACursorKeepsTheFeedPageable() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        let emptyTop = ScriptedSource<Post> { request in
+            request == .first ? Page(items: [], olderCursor: "p9") : server.page(for: request)
+        }
+        let reopened = try test.feed(emptyTop)
+        let recorder = await SnapshotRecorder(reopened)
+        await reopened.refresh()
+        try await ReferenceModelTests.check(recorder, reopened, test, "empty top page")
+        let snapshot = await reopened.snapshot
+        #expect(snapshot.content != .empty || snapshot.nextPage == .endReached,
+            "the feed says empty while its next page (p9) still has items: \(snapshot.ids.count) rows")
+    }
+
+    // MARK: - Sections and local edits
+
+    /// A local insert that splits a section's run, its removal (the runs merge again), and an update
+    /// that moves a row into another section: each change applies as UIKit reads it.
+    @Test func localEditsThatSplitAndMergeSectionRunsApply() async throws {
+        let server = ModelServer(.posts("a", 6, section: "A") + .posts("b", 6, section: "B"), pageSize: 20)
+        let feed = try test.feed(server.source)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        try await feed.insert(Post(id: "x", section: "B"), at: 2)
+        try await ReferenceModelTests.check(recorder, feed, test, "split")
+        try await feed.remove(id: "x")
+        try await ReferenceModelTests.check(recorder, feed, test, "merge")
+        try await feed.update(Post(id: "a3", revision: 1, section: "B"))
+        try await ReferenceModelTests.check(recorder, feed, test, "update into another section")
+        try await feed.update(Post(id: "a3", revision: 2, section: "A"))
+        try await feed.insert(Post(id: "y", section: "A"), at: 12)
+        try await feed.insert(Post(id: "z", section: "C"), at: 0)
+        try await ReferenceModelTests.check(recorder, feed, test, "recurring")
+        for id in ["z", "y"] + (0..<6).map({ "b\($0)" }) { try await feed.remove(id: id) }
+        try await ReferenceModelTests.check(recorder, feed, test, "remove all B")
+        for id in (0..<6).map({ "a\($0)" }) { try await feed.remove(id: id) }
+        try await ReferenceModelTests.check(recorder, feed, test, "remove every row")
+        #expect(await feed.snapshot.content == .empty)
+        await feed.refresh()
+        try await ReferenceModelTests.check(recorder, feed, test, "refresh after removing every row")
+    }
+
+    /// Local rows at row 0, at rowCount and right under a gap at the very bottom, trims of 0, 1 and
+    /// huge in between, then scrolling to the end: every server item once, in order.
+    @Test func localRowsUnderABottomGapWithTrimsSkipNothing() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let feed = try test.feed(server.source, policy: policy)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        for index in 0..<10 { try await feed.remove(id: "p\(index)") }  // the gap is at the bottom now
+        try await ReferenceModelTests.check(recorder, feed, test, "bottom gap")
+        let count = await feed.snapshot.rows.count
+        try await feed.insert(Post(id: "bottom"), at: count)
+        try await feed.insert(Post(id: "top"), at: 0)
+        try await ReferenceModelTests.check(recorder, feed, test, "local rows")
+        for limit in [Int.max, 1, 0] { try await feed.trim(maxRows: limit) }
+        try await ReferenceModelTests.check(recorder, feed, test, "trims")
+        try await scrollToTheEnd(feed)
+        try await ReferenceModelTests.check(recorder, feed, test, "end")
+        let shown = await feed.snapshot.ids.filter { $0 != "top" && $0 != "bottom" }
+        let listed = server.items.map(\.id)
+        #expect(shown.filter(Set(listed).contains) == listed.filter(Set(shown).contains))
+        #expect(Set(listed).subtracting(shown).isSubset(of: Set((0..<10).map { "p\($0)" })),
+            "missing: \(Set(listed).subtracting(shown).sorted())")
+    }
+
     // MARK: - Hostile files
 
     /// A feed with rows n0…n9, a gap, p0…p9 (next page p9) on disk, then `sql` run on the file by
