@@ -440,6 +440,25 @@ import Testing
         try await everyOperation(feed, "top/bottom NULL")
     }
 
+    /// Found: page row counts are summed from the file with trapping `+`: with two pages whose
+    /// `row_count` is near Int64.max, `trim(maxRows: .max)` (or any trim keeping both pages) crashes
+    /// the process on arithmetic overflow instead of failing with a typed error.
+    /// PageStore+Edits.swift trim(_:maxRows:) `rows += page.rowCount`, trim(_:keepingPages:) reduce.
+    @Test func aHugePageRowCountInTheFileNeverCrashesATrim() async throws {
+        await #expect(processExitsWith: .success) {
+            let test = try FeedTestCase()
+            let server = ModelServer(.posts("p", 30), pageSize: 10)
+            let feed = try test.feed(server.source)
+            await feed.refresh()
+            await feed.loadNextPage()
+            let connection = try Connection(path: test.path, mode: .readWrite)
+            try connection.execute("UPDATE page SET row_count = 9223372036854775807")
+            let reopened = try test.feed(server.source)
+            _ = try? await reopened.trim(maxRows: .max)
+            _ = try? await reopened.trim(maxRows: 15)
+        }
+    }
+
     // MARK: - Helpers
 
     func scrollToTheEnd(_ feed: Feed<Post>) async throws {
