@@ -459,6 +459,41 @@ import Testing
         }
     }
 
+    /// Found: the feed's `row_count` is added to with trapping `+`: edited to Int64.max, the first
+    /// next page (or local insert, or refresh) crashes the process on overflow instead of failing
+    /// with a typed error. PageStore+Writes.swift appendPage `feed.rowCount += inserted.count`
+    /// (also insertItem, prependPage, fillGap).
+    @Test func aHugeFeedRowCountInTheFileNeverCrashesAWrite() async throws {
+        await #expect(processExitsWith: .success) {
+            let test = try FeedTestCase()
+            let server = ModelServer(.posts("p", 30), pageSize: 10)
+            let feed = try test.feed(server.source)
+            await feed.refresh()
+            let connection = try Connection(path: test.path, mode: .readWrite)
+            try connection.execute("UPDATE feed SET row_count = 9223372036854775807")
+            let reopened = try test.feed(server.source)
+            await reopened.loadNextPage()
+            _ = try? await reopened.insert(Post(id: "x"), at: 0)
+        }
+    }
+
+    /// Found: a last refresh recorded in the future (the device clock was ahead, then corrected)
+    /// makes `refreshOnOpen: .whenOlderThan` skip every refresh until that moment arrives:
+    /// `Date().timeIntervalSince(last) < seconds` is negative (Feed+Refresh.swift start()).
+    @Test func aLastRefreshInTheFutureDoesNotBlockRefreshOnOpen() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .whenOlderThan(seconds: 60))
+        do { await (try test.feed(server.source, policy: policy)).refresh() }
+        let connection = try Connection(path: test.path, mode: .readWrite)
+        let yearAhead = Int64((Date().timeIntervalSince1970 + 365 * 86_400) * 1000)
+        try connection.execute("UPDATE feed SET last_refresh_at = \(yearAhead)")
+        server.items = .posts("n", 2) + server.items
+        let source = server.source
+        let feed = try test.feed(source, policy: policy)
+        await feed.start()
+        #expect(source.requests == [.first], "a cache 'refreshed' a year from now is never stale")
+    }
+
     // MARK: - Helpers
 
     func scrollToTheEnd(_ feed: Feed<Post>) async throws {
