@@ -194,6 +194,89 @@ import Testing
         }
     }
 
+    /// Found: when another store fills a gap, this feed's copy of the gap is never dropped: its
+    /// fills find the gap gone (fillGap returns nil, treated as superseded) and change nothing, so
+    /// the "load more" row stays forever, every tap fetches a page that is thrown away, and the rows
+    /// the other store wrote never appear. Feed+Gaps.swift commitGap nil / Feed+Commit.swift complete.
+    @Test func aGapThatAnotherStoreFilledLeavesThisFeedToo() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let mine = try test.feed(server.source, policy: policy)
+        await mine.refresh()
+        server.items = .posts("n", 15) + server.items
+        await mine.refresh()
+        let other = try test.feed(server.source, policy: policy)
+        await other.loadGap(try #require(await other.snapshot.gaps.first))
+        #expect(await other.snapshot.gaps.isEmpty)
+        for _ in 0..<3 {
+            guard let gap = await mine.snapshot.gaps.first else { break }
+            await mine.loadGap(gap)
+        }
+        let snapshot = await mine.snapshot
+        #expect(snapshot.gaps.isEmpty, "the filled gap still shows: \(snapshot.gaps)")
+        #expect(snapshot.ids == (try test.idsOnDisk()))
+    }
+
+    /// A gap's page holding ids known above and below the gap, out of order, and one id twice:
+    /// only the new ids before the first id known below are inserted; the change applies.
+    @Test func aGapPageWithIdsFromAboveAndBelowInOddOrdersApplies() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        do {
+            let feed = try test.feed(server.source, policy: policy)
+            await feed.refresh()
+            server.items = .posts("n", 15) + server.items
+            await feed.refresh()
+        }
+        let odd = ScriptedSource<Post> { request in
+            switch request {
+            case .olderThan("n9"):
+                Page(items: ["n3", "n10", "n10", "n0", "n11", "p5", "n12", "p0"].map { Post(id: $0) }, olderCursor: "p0")
+            default: server.page(for: request)
+            }
+        }
+        let feed = try test.feed(odd, policy: policy)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        try await ReferenceModelTests.check(recorder, feed, test, "odd gap page")
+        #expect(Array(await feed.snapshot.ids[8..<13]) == ["n8", "n9", "n10", "n11", "p0"])
+    }
+
+    /// Next pages that cycle cursors (A → B → A) or a server that answers every request with its
+    /// first page: a typed paginationLoop, and retry() repeats it without looping.
+    @Test func cyclingNextPageCursorsAndAFirstPageServerFailTyped() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let firstOnly = ScriptedSource<Post> { _ in server.page(for: .first) }
+        let feed = try test.feed(firstOnly)
+        await feed.refresh()
+        await feed.loadNextPage()
+        guard case .failed(let error) = await feed.snapshot.nextPage else {
+            Issue.record("expected a failure, got \(await feed.snapshot.nextPage)")
+            return
+        }
+        #expect(error.kind == .paginationLoop)
+        await feed.retry()
+        #expect(firstOnly.requests.count == 3)
+        let cycling = ScriptedSource<Post> { request in
+            switch request {
+            case .olderThan("p9"): Page(items: .posts("q", 3), olderCursor: "B")
+            case .olderThan("B"): Page(items: .posts("r", 3), olderCursor: "p9")
+            default: server.page(for: request)
+            }
+        }
+        let again = try test.feed(cycling)
+        for _ in 0..<6 {
+            await again.loadNextPage()
+            if case .failed = await again.snapshot.nextPage { break }
+        }
+        guard case .failed(let cycle) = await again.snapshot.nextPage else {
+            Issue.record("expected a failure, got \(await again.snapshot.nextPage)")
+            return
+        }
+        #expect(cycle.kind == .paginationLoop)
+        #expect(cycling.requests.count <= 5, "\(cycling.requests)")
+    }
+
     /// Loading a gap a refresh just removed does nothing and leaves nothing loading.
     @Test func loadingAGapThatARefreshRemovedDoesNothing() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
