@@ -159,6 +159,96 @@ import Testing
         #expect(try test.idsOnDisk(key: "a") == a.items.map(\.id))
     }
 
+    // MARK: - Activities and limits
+
+    /// Found: a next page fails; then a refresh replaces the feed with a list that has ended (no
+    /// older cursor). The snapshot still says next page `failed` (the failure outranks `endReached`
+    /// in Feed.snapshot), and retry() cannot repeat it: startNextPage refuses an ended feed, so the
+    /// failure shows forever with a retry that does nothing. FeedActivity: nothing clears a
+    /// next-page failure when a commit ends the feed.
+    @Test func aNextPageFailureThatARefreshMadeMootIsClearedOrRetried() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let mode = Mode()
+        let source = ScriptedSource<Post> { request in
+            if mode.value == .failOlder, case .olderThan = request { throw URLError(.timedOut) }
+            return server.page(for: request)
+        }
+        let feed = try test.feed(source)
+        await feed.refresh()
+        mode.value = .failOlder
+        await feed.loadNextPage()
+        guard case .failed = await feed.snapshot.nextPage else {
+            Issue.record("expected the next page to fail")
+            return
+        }
+        mode.value = .ok
+        server.items = .posts("m", 4)  // a short new list: no overlap, and it has ended
+        await feed.refresh()
+        await feed.retry()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == ["m0", "m1", "m2", "m3"])
+        #expect(snapshot.nextPage == .endReached, "still \(snapshot.nextPage) after retry()")
+    }
+
+    /// Found: trim keeps "at least the top page", but counts pages, not rows: when the top page's
+    /// rows were all removed locally, trim(maxRows: 0) keeps that 0-row page and deletes every other
+    /// row, so a feed with 20 cached rows and more on the server shows `empty` (and a list with no
+    /// rows never calls rowDidAppear, so nothing loads again). PageStore+Edits.swift
+    /// trim(_:keepingPages:) `keep = max(keep, 1)`.
+    @Test func trimmingNeverLeavesAFeedEmptyWhileItHadRows() async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        for index in 0..<10 { try await feed.remove(id: "p\(index)") }
+        try await feed.trim(maxRows: 0)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.rows.count > 0, "content \(snapshot.content), next page \(snapshot.nextPage)")
+    }
+
+    /// A window smaller than the feed: after prepends, gap fills, local edits and trims, every loaded
+    /// row is the row the file has at that index.
+    @Test func aSmallWindowAlwaysHoldsTheRowsTheFileHasThere() async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 8, firstScreenRows: 4)
+        let feed = try test.feed(server.source, policy: policy)
+        func check(_ step: String) async throws {
+            await feed.waitUntilIdle()
+            let snapshot = await feed.snapshot
+            let disk = try test.idsOnDisk()
+            #expect(snapshot.rows.count == disk.count, "\(step)")
+            for row in snapshot.rows.loadedRange where row < disk.count {
+                #expect(snapshot.rows.id(at: row) == disk[row], "\(step): row \(row)")
+            }
+        }
+        await feed.refresh()
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        await feed.rowDidAppear(15)
+        try await check("scrolled")
+        server.items = .posts("n", 3) + server.items
+        await feed.refresh()
+        try await check("prepend while scrolled")
+        await feed.rowDidAppear(2)
+        try await check("back to top")
+        server.items = .posts("m", 15) + server.items
+        await feed.refresh()
+        try await check("keepGap refresh")
+        await feed.rowDidAppear(12)
+        try await feed.insert(Post(id: "local"), at: 10)
+        try await check("local insert under the gap")
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        try await check("gap fill")
+        try await feed.remove(id: "m3")
+        try await feed.update(Post(id: "p2", revision: 3))
+        try await check("edits")
+        await feed.rowDidAppear(await feed.snapshot.rows.count - 1)
+        try await check("bottom")
+        try await feed.trim(maxRows: 5)
+        try await check("trim")
+    }
+
     // MARK: - Gaps
 
     /// Found: a gap whose server answers cycle cursors (n9 → X → n9 …) with nothing new makes no
