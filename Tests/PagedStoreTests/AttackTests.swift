@@ -3,6 +3,21 @@ import Testing
 
 @testable import PagedStore
 
+/// A thread-safe counter.
+final class AttackCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func next() -> Int { lock.withLock { value += 1; return value } }
+}
+
+/// A thread-safe set of ids.
+final class IDSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids = Set<String>()
+    func insert(_ id: String) { _ = lock.withLock { ids.insert(id) } }
+    var all: Set<String> { lock.withLock { ids } }
+}
+
 /// Hostile tests of the issue-10 integrity work: sequences the reference model does not generate,
 /// two stores on one file, and cache files edited behind the engine's back. Each test names the
 /// behaviour it expects and fails on the code as it was attacked.
@@ -247,6 +262,63 @@ import Testing
         try await check("bottom")
         try await feed.trim(maxRows: 5)
         try await check("trim")
+    }
+
+    /// Two stores on one file hammer the same feed at once (refresh, next pages, gap fills, local
+    /// edits, trims); the file stays valid, holds no id twice, and a fresh feed on it scrolls to
+    /// every server item.
+    @Test(arguments: 0..<8) func twoStoresHammeringOneFeedKeepTheFileValid(seed: Int) async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 7)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let slow = ScriptedSource<Post> { request in
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...800)))
+            return server.page(for: request)
+        }
+        let feeds = [try test.feed(slow, policy: policy), try test.feed(slow, policy: policy)]
+        await feeds[0].refresh()
+        let serial = AttackCounter()
+        let removed = IDSet()
+        await withTaskGroup(of: Void.self) { group in
+            for (index, feed) in feeds.enumerated() {
+                group.addTask {
+                    var random = SplitMix64(seed: UInt64(seed * 2 + index))
+                    for step in 0..<25 {
+                        let snapshot = await feed.snapshot
+                        switch Int.random(in: 0..<8, using: &random) {
+                        case 0:
+                            let n = serial.next()
+                            server.items = (0..<Int.random(in: 1...9, using: &random)).map {
+                                Post(id: "s\(n)-\($0)")
+                            } + server.items
+                        case 1: await feed.refresh()
+                        case 2: await feed.loadNextPage()
+                        case 3: if let gap = snapshot.gaps.first { await feed.loadGap(gap) }
+                        case 4: try? await feed.insert(Post(id: "l\(index)-\(step)"), at: Int.random(in: 0...snapshot.rows.count, using: &random))
+                        case 5:
+                            if let id = snapshot.rows.id(at: 0) {
+                                removed.insert(id)
+                                _ = try? await feed.remove(id: id)
+                            }
+                        case 6: _ = try? await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
+                        default: await feed.retry()
+                        }
+                    }
+                }
+            }
+        }
+        for feed in feeds { await feed.waitUntilIdle() }
+        let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
+        #expect(violations.isEmpty, "\(violations)")
+        let disk = try test.idsOnDisk()
+        #expect(Set(disk).count == disk.count, "an id twice on disk")
+        let whole = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 100_000, firstScreenRows: 100_000)
+        let fresh = try test.feed(server.source, policy: whole)
+        await fresh.refresh()
+        try await scrollToTheEnd(fresh)
+        let shown = await fresh.snapshot.ids
+        let listed = server.items.map(\.id)
+        let missing = Set(listed).subtracting(shown).subtracting(removed.all)
+        #expect(missing.isEmpty, "never fetched: \(missing.sorted())")
     }
 
     // MARK: - Gaps
