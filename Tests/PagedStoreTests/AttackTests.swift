@@ -628,6 +628,57 @@ final class IDSet: @unchecked Sendable {
             "missing: \(Set(listed).subtracting(shown).sorted())")
     }
 
+    /// A version-1 file (gaps as pairs of rows) with a gap whose rows are gone, migrated on open:
+    /// the gap keeps its place, fills, and the file verifies.
+    @Test func aVersionOneFileWithGapsMigratesAndItsGapsFill() async throws {
+        let migrations = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Migrations/0001_create_feed_store.sql").standardized
+        let schema = try String(contentsOf: migrations, encoding: .utf8)
+        let connection = try Connection(path: test.path, mode: .readWrite)
+        try connection.execute(schema)
+        try connection.execute("PRAGMA user_version = 1")
+        var inserts = [
+            "INSERT INTO feed (id, key, oldest_cursor, row_count, top_position, bottom_position, loaded, generation) VALUES (1, 'home', 'p9', 20, -10000, 9000, 1, 2)",
+            "INSERT INTO page VALUES (1, -1, 'first', NULL, 'n9', NULL, 0, 10)",
+            "INSERT INTO page VALUES (1, 0, 'first', NULL, 'p9', NULL, 0, 10)",
+            "INSERT INTO gap VALUES (1, -1000, 0, 'n9', 0)",
+            "INSERT INTO gap VALUES (1, 500, 600, NULL, 0)",
+        ]
+        for index in 0..<10 {
+            inserts.append("INSERT INTO item VALUES (1, 'n\(index)', \(-10000 + index * 1000), -1, NULL, '{\"id\":\"n\(index)\",\"revision\":0}')")
+            inserts.append("INSERT INTO item VALUES (1, 'p\(index)', \(index * 1000), 0, NULL, '{\"id\":\"p\(index)\",\"revision\":0}')")
+        }
+        for statement in inserts { try connection.execute(statement) }
+        let server = ModelServer(.posts("n", 15) + .posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let feed = try test.feed(server.source, policy: policy)
+        let recorder = await SnapshotRecorder(feed)
+        let gaps = await feed.snapshot.gaps
+        #expect(gaps.map(\.afterRow) == [9, 10])
+        for gap in gaps { await feed.loadGap(gap) }
+        try await ReferenceModelTests.check(recorder, feed, test, "migrated")
+        #expect(Array(await feed.snapshot.ids.prefix(16)) == (0..<15).map { "n\($0)" } + ["p0"])
+    }
+
+    /// Found: a refresh whose caller's task is cancelled (a SwiftUI `.task` or `.refreshable` that
+    /// ends when the view goes away) is recorded as a failed fetch: the CancellationError shows as
+    /// `refresh: failed`, and on a feed with nothing cached as content `error`, though nothing
+    /// failed. Feed+Refresh.swift refresh() catch / Feed+Commit.swift complete.
+    @Test func cancellingTheCallersTaskIsNotAFailure() async throws {
+        let source = ScriptedSource<Post> { _ in
+            try await Task.sleep(for: .seconds(10))
+            return Page(items: .posts("p", 3), olderCursor: nil)
+        }
+        let feed = try test.feed(source)
+        let caller = Task { await feed.refresh() }
+        try await Task.sleep(for: .milliseconds(50))
+        caller.cancel()
+        await caller.value
+        let snapshot = await feed.snapshot
+        #expect(snapshot.refresh == .idle, "refresh \(snapshot.refresh), content \(snapshot.content)")
+        if case .error = snapshot.content { Issue.record("a cancelled first load shows an error screen") }
+    }
+
     // MARK: - Hostile files
 
     /// A feed with rows n0…n9, a gap, p0…p9 (next page p9) on disk, then `sql` run on the file by
