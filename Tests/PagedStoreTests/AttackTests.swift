@@ -389,6 +389,21 @@ final class IDSet: @unchecked Sendable {
         #expect(missing.isEmpty, "seed \(seed): never fetched \(missing.sorted())")
     }
 
+    /// Found: the same staleness without a second process: two `Feed`s for one key on one store
+    /// (two screens showing "home"). After one refreshes, the other's next pages are superseded
+    /// forever. Feed+NextPage.swift commitNextPage `.superseded` never re-reads the record.
+    @Test func twoFeedsForOneKeyOnOneStoreBothKeepPaginating() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let store = try test.store()
+        let first = try test.feed(server.source, store: store)
+        let second = try test.feed(server.source, store: store)
+        await first.refresh()
+        await second.refresh()
+        await second.refresh()  // pull-to-refresh on the other screen, twice
+        for _ in 0..<3 { await first.loadNextPage() }
+        #expect(await first.snapshot.ids.count > 10, "the first screen is stuck at its first page")
+    }
+
     // MARK: - Gaps
 
     /// Found: a gap whose server answers cycle cursors (n9 → X → n9 …) with nothing new makes no
