@@ -522,6 +522,37 @@ final class IDSet: @unchecked Sendable {
         #expect(cycling.requests.count <= 5, "\(cycling.requests)")
     }
 
+    /// Found: a refresh that rewrites the head right above a gap (rows reordered) deletes the gap
+    /// and records a new one with a new id (PageStore+Writes.swift replaceHead: deleteGaps, then
+    /// addGap). A fill of the gap started after that refresh began (same generation) is then thrown
+    /// away as "gap gone", and the gap's identity, which migration 0002 promises survives rows
+    /// moving around it, changes. (SQLite reuses the largest rowid, so it shows only when another
+    /// gap in the file has a larger id.)
+    @Test func aGapKeepsItsIdWhenARefreshReordersTheRowsAboveIt() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let feed = try test.feed(server.source, policy: policy)
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        let before = try #require(await feed.snapshot.gaps.first)
+        do {  // another feed of the file records a gap after this one's
+            let otherServer = ModelServer(.posts("o", 30), pageSize: 10)
+            let other = try test.feed(otherServer.source, policy: policy, key: "other")
+            await other.refresh()
+            otherServer.items = .posts("q", 15) + otherServer.items
+            await other.refresh()
+            #expect(await other.snapshot.gaps.count == 1)
+        }
+        var items = server.items
+        items.swapAt(0, 1)  // n1, n0, n2, …: the head is rewritten, the gap stays under n9
+        server.items = items
+        await feed.refresh()
+        let after = try #require(await feed.snapshot.gaps.first)
+        #expect(after.afterRow == before.afterRow)
+        #expect(after.id == before.id, "the gap got a new id")
+    }
+
     /// Loading a gap a refresh just removed does nothing and leaves nothing loading.
     @Test func loadingAGapThatARefreshRemovedDoesNothing() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
