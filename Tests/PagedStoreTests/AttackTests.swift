@@ -7,7 +7,11 @@ import Testing
 final class AttackCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { value += 1; return value } }
+    func next() -> Int {
+        lock.withLock {
+            value += 1; return value
+        }
+    }
 }
 
 /// A thread-safe set of ids.
@@ -287,13 +291,17 @@ final class IDSet: @unchecked Sendable {
                         switch Int.random(in: 0..<8, using: &random) {
                         case 0:
                             let n = serial.next()
-                            server.items = (0..<Int.random(in: 1...9, using: &random)).map {
-                                Post(id: "s\(n)-\($0)")
-                            } + server.items
+                            server.items =
+                                (0..<Int.random(in: 1...9, using: &random)).map {
+                                    Post(id: "s\(n)-\($0)")
+                                } + server.items
                         case 1: await feed.refresh()
                         case 2: await feed.loadNextPage()
                         case 3: if let gap = snapshot.gaps.first { await feed.loadGap(gap) }
-                        case 4: try? await feed.insert(Post(id: "l\(index)-\(step)"), at: Int.random(in: 0...snapshot.rows.count, using: &random))
+                        case 4:
+                            try? await feed.insert(
+                                Post(id: "l\(index)-\(step)"),
+                                at: Int.random(in: 0...snapshot.rows.count, using: &random))
                         case 5:
                             if let id = snapshot.rows.id(at: 0) {
                                 removed.insert(id)
@@ -311,7 +319,8 @@ final class IDSet: @unchecked Sendable {
         #expect(violations.isEmpty, "\(violations)")
         let disk = try test.idsOnDisk()
         #expect(Set(disk).count == disk.count, "an id twice on disk")
-        let whole = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 100_000, firstScreenRows: 100_000)
+        let whole = FeedPolicy(
+            refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 100_000, firstScreenRows: 100_000)
         let fresh = try test.feed(server.source, policy: whole)
         await fresh.refresh()
         try await scrollToTheEnd(fresh)
@@ -354,16 +363,18 @@ final class IDSet: @unchecked Sendable {
                         switch op {
                         case 0:
                             let n = serial.next()
-                            server.items = (0..<(1 + pick % 9)).map {
-                                Post(id: "s\(n)-\($0)", section: sectioned ? "k\(($0 + n) % 3)" : nil)
-                            } + server.items
+                            server.items =
+                                (0..<(1 + pick % 9)).map {
+                                    Post(id: "s\(n)-\($0)", section: sectioned ? "k\(($0 + n) % 3)" : nil)
+                                } + server.items
                         case 1: await feed.refresh()
                         case 2: await feed.loadNextPage()
                         case 3: if snapshot.rows.count > 0 { await feed.rowDidAppear(snapshot.rows.count - 1) }
                         case 4: if let gap = snapshot.gaps.last { await feed.loadGap(gap) }
                         case 5:
                             let row = snapshot.gaps.first.map { $0.afterRow + 1 } ?? pick % (snapshot.rows.count + 1)
-                            try? await feed.insert(Post(id: "l\(serial.next())", section: sectioned ? "k\(pick % 4)" : nil), at: row)
+                            try? await feed.insert(
+                                Post(id: "l\(serial.next())", section: sectioned ? "k\(pick % 4)" : nil), at: row)
                         case 6:
                             let above = snapshot.gaps.first.flatMap { snapshot.rows.id(at: $0.afterRow) }
                             if let id = above ?? snapshot.rows.id(at: pick % max(snapshot.rows.count, 1)) {
@@ -371,8 +382,10 @@ final class IDSet: @unchecked Sendable {
                                 _ = try? await feed.remove(id: id)
                             }
                         case 7: _ = try? await feed.trim(maxRows: pick % 20)
-                        case 8: if let id = snapshot.rows.id(at: 0) {
-                                _ = try? await feed.update(Post(id: id, revision: pick, section: sectioned ? "k\(pick % 3)" : nil))
+                        case 8:
+                            if let id = snapshot.rows.id(at: 0) {
+                                _ = try? await feed.update(
+                                    Post(id: id, revision: pick, section: sectioned ? "k\(pick % 3)" : nil))
                             }
                         default: await feed.retry()
                         }
@@ -476,7 +489,8 @@ final class IDSet: @unchecked Sendable {
         let odd = ScriptedSource<Post> { request in
             switch request {
             case .olderThan("n9"):
-                Page(items: ["n3", "n10", "n10", "n0", "n11", "p5", "n12", "p0"].map { Post(id: $0) }, olderCursor: "p0")
+                Page(
+                    items: ["n3", "n10", "n10", "n0", "n11", "p5", "n12", "p0"].map { Post(id: $0) }, olderCursor: "p0")
             default: server.page(for: request)
             }
         }
@@ -615,7 +629,8 @@ final class IDSet: @unchecked Sendable {
         await reopened.refresh()
         try await ReferenceModelTests.check(recorder, reopened, test, "empty top page")
         let snapshot = await reopened.snapshot
-        #expect(snapshot.content != .empty || snapshot.nextPage == .endReached,
+        #expect(
+            snapshot.content != .empty || snapshot.nextPage == .endReached,
             "the feed says empty while its next page (p9) still has items: \(snapshot.ids.count) rows")
     }
 
@@ -670,7 +685,8 @@ final class IDSet: @unchecked Sendable {
         let shown = await feed.snapshot.ids.filter { $0 != "top" && $0 != "bottom" }
         let listed = server.items.map(\.id)
         #expect(shown.filter(Set(listed).contains) == listed.filter(Set(shown).contains))
-        #expect(Set(listed).subtracting(shown).isSubset(of: Set((0..<10).map { "p\($0)" })),
+        #expect(
+            Set(listed).subtracting(shown).isSubset(of: Set((0..<10).map { "p\($0)" })),
             "missing: \(Set(listed).subtracting(shown).sorted())")
     }
 
@@ -691,8 +707,12 @@ final class IDSet: @unchecked Sendable {
             "INSERT INTO gap VALUES (1, 500, 600, NULL, 0)",
         ]
         for index in 0..<10 {
-            inserts.append("INSERT INTO item VALUES (1, 'n\(index)', \(-10000 + index * 1000), -1, NULL, '{\"id\":\"n\(index)\",\"revision\":0}')")
-            inserts.append("INSERT INTO item VALUES (1, 'p\(index)', \(index * 1000), 0, NULL, '{\"id\":\"p\(index)\",\"revision\":0}')")
+            inserts.append(
+                "INSERT INTO item VALUES (1, 'n\(index)', \(-10000 + index * 1000), -1, NULL, '{\"id\":\"n\(index)\",\"revision\":0}')"
+            )
+            inserts.append(
+                "INSERT INTO item VALUES (1, 'p\(index)', \(index * 1000), 0, NULL, '{\"id\":\"p\(index)\",\"revision\":0}')"
+            )
         }
         for statement in inserts { try connection.execute(statement) }
         let server = ModelServer(.posts("n", 15) + .posts("p", 30), pageSize: 10)
@@ -826,12 +846,16 @@ final class IDSet: @unchecked Sendable {
     }
 
     @Test func everyOperationOnAFileWithAGapBelowTheBottomRowFailsTypedNeverTraps() async throws {
-        let (feed, _) = try await hostileFeed(["UPDATE gap SET above_position = (SELECT max(position) FROM item) + 1000"])
+        let (feed, _) = try await hostileFeed([
+            "UPDATE gap SET above_position = (SELECT max(position) FROM item) + 1000"
+        ])
         try await everyOperation(feed, "gap below the bottom row")
     }
 
     @Test func everyOperationOnAFileWithASecondGapWithTheSameCursorAtTheTopFailsTypedNeverTraps() async throws {
-        let (feed, _) = try await hostileFeed(["INSERT INTO gap (feed_id, above_position, cursor, created_at) SELECT feed_id, (SELECT min(position) FROM item) - 1, cursor, created_at FROM gap"])
+        let (feed, _) = try await hostileFeed([
+            "INSERT INTO gap (feed_id, above_position, cursor, created_at) SELECT feed_id, (SELECT min(position) FROM item) - 1, cursor, created_at FROM gap"
+        ])
         try await everyOperation(feed, "two gaps, one cursor")
     }
 

@@ -42,19 +42,29 @@ import Testing
         #expect(Self.plan([Self.item("x"), Self.item("z")], Self.head(["a", "b"]), deep: deep) == .noOverlap)
     }
 
-    @Test func aReorderedHeadIsARewriteWithDeletionsAndMoves() {
-        // Cached a b c d; the server now lists x c a: b is gone, c moved above a, x is new.
-        let plan = Self.plan([Self.item("x"), Self.item("c"), Self.item("a")], Self.head(["a", "b", "c", "d"]))
-        let expected = RowChange(deleted: [1], inserted: [0], moved: [(from: 2, to: 1)])
-        #expect(plan == .rewrite(throughPosition: 20, relocated: [], change: expected))
+    @Test func aRowBumpedUpFromBelowThePagesLastItemIsRelocatedAndTheRowsBetweenStay() {
+        // Cached a b c d; the server lists x c a. The page covers the list down to a only, so b (below
+        // a in the cache, not covered) is no proof of a deletion: c was bumped above a, x is new.
+        let head = Self.head(["a", "b", "c", "d"])
+        let plan = Self.plan([Self.item("x"), Self.item("c"), Self.item("a")], head)
+        let expected = RowChange(deleted: [2], inserted: [0, 1])
+        #expect(plan == .rewrite(throughPosition: 0, relocated: [head[2]], change: expected))
     }
 
-    @Test func aMovedRowWhosePayloadChangedIsADeleteAndAnInsert() {
-        // Cached a b c; the server lists b c a′: b and c keep their order, so a is the row that moves,
-        // and as its content changed too it goes as a deletion and an insertion (tables refuse to
-        // move and reload one row in the same batch).
-        let plan = Self.plan([Self.item("b"), Self.item("c"), Self.item("a", "v1")], Self.head(["a", "b", "c"]))
-        #expect(plan == .rewrite(throughPosition: 20, relocated: [], change: RowChange(deleted: [0], inserted: [2])))
+    @Test func rowsCoveredByThePageButNotListedAreDeletions() {
+        // Cached a b c d; the server lists x c d: the page covers the list down to d, and b is not in it.
+        let plan = Self.plan([Self.item("x"), Self.item("c"), Self.item("d")], Self.head(["a", "b", "c", "d"]))
+        #expect(
+            plan == .rewrite(throughPosition: 30, relocated: [], change: RowChange(deleted: [0, 1], inserted: [0])))
+    }
+
+    @Test func aRowMovedDownBelowOthersRelocatesTheRowsItPassed() {
+        // Cached a b c; the server lists b c a′. The page ends at a, the cached top, so b and c were
+        // bumped above it: they are relocated (deleted and inserted), and a′ is a reload of row 0.
+        let head = Self.head(["a", "b", "c"])
+        let plan = Self.plan([Self.item("b"), Self.item("c"), Self.item("a", "v1")], head)
+        let expected = RowChange(deleted: [1, 2], inserted: [0, 1], reloaded: [0])
+        #expect(plan == .rewrite(throughPosition: 0, relocated: [head[1], head[2]], change: expected))
     }
 
     @Test func theLongestIncreasingRunKeepsTheMostRowsInPlace() {

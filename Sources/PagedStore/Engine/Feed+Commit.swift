@@ -41,6 +41,16 @@ extension Feed {
                 emit()
             }
             report(.committed, request, generation: generation, rows: commit.change.touchedRows, since: started)
+            if operation == .refresh, record.rowCount == 0, !record.endReached, record.oldestCursor != nil {
+                // The newest page was empty but points to older ones: go on, or the list would say
+                // "empty" while the server has items.
+                startNextPage()
+            }
+        case .failure(let error) where Self.isCancellation(error):
+            // The caller's task was cancelled (a view went away): nothing failed, nothing to retry.
+            _ = activity.finished(operation, task: task, failure: nil)
+            emit()
+            report(.superseded, request, generation: generation, since: started)
         case .failure(let error):
             let failure = FeedError(error)
             let disposition = activity.finished(
@@ -54,14 +64,36 @@ extension Feed {
         }
     }
 
+    /// Whether a fetch ended because its task was cancelled, not because it failed.
+    static func isCancellation(_ error: any Error) -> Bool {
+        if error is CancellationError { return true }
+        if let error = error as? URLError, error.code == .cancelled { return true }
+        return Task.isCancelled
+    }
+
+    /// Takes the feed's rows and state from the file when another `Feed` (a second store, process or
+    /// screen) wrote it since this one last did; the snapshot then reloads as a whole. Nothing
+    /// happens when the file says what this feed already holds.
+    func resync(with file: FeedRecord?) {
+        guard let file, file != record else { return }
+        activity.adopt(fileGeneration: file.generation)
+        do {
+            try apply(Commit(record: file, change: .fullReload, window: .reload))
+        } catch {
+            recordError(FeedError(error))
+        }
+    }
+
     /// Writes a refreshed first page in one transaction, or returns nil if the refresh lost its
     /// place meanwhile (see ``refreshTransaction(task:generation:_:)``).
-    func commitRefresh(_ page: Page<Item>, task: FeedActivity.TaskID, generation: Int64) throws -> Commit? {
+    func commitRefresh(
+        _ page: Page<Item>, task: FeedActivity.TaskID, generation: Int64, continuing: Bool = false
+    ) throws -> Commit? {
         let (encoded, items) = try encode(page.items)
         let write = PageWrite(
             request: .first, requestCursor: nil, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
         let policy = self.policy
-        return try refreshTransaction(task: task, generation: generation) { store, feed in
+        return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
         }
     }
@@ -71,20 +103,25 @@ extension Feed {
     ///
     /// Returns nil when the refresh no longer owns its activity. The generation is compared inside
     /// the transaction: when another process committed a newer refresh, nothing is written and the
-    /// feed takes the file's rows and generation.
+    /// feed takes the file's rows and generation. `continuing` is for a refresh's later writes, after
+    /// it committed its generation itself.
     func refreshTransaction(
-        task: FeedActivity.TaskID, generation: Int64, _ body: (PageStore, inout FeedRecord) throws -> Commit
+        task: FeedActivity.TaskID, generation: Int64, continuing: Bool = false,
+        _ body: (PageStore, inout FeedRecord) throws -> Commit
     ) throws -> Commit? {
         let policy = self.policy
         let commit = try queue.write { store -> Commit? in
             var feed = try store.ensureFeed(key: key)
             guard activity.owns(task, .refresh) else { return nil }
-            guard feed.generation <= generation else {
+            // Strictly older: two feeds that read one generation and both bumped it (a relaunch while
+            // the old process still waited for a response) must not both commit. The first wins.
+            guard feed.generation < generation || (continuing && feed.generation == generation) else {
                 return Commit(record: feed, change: .fullReload, window: .reload)
             }
             var commit = try body(store, &feed)
             feed.generation = generation
-            feed.lastRefreshAt = Date()
+            // Whole milliseconds, as the file keeps them: the record in memory equals the file's.
+            feed.lastRefreshAt = Date(millisecondsSince1970: Date().millisecondsSince1970)
             feed.loaded = true
             feed.lastError = nil
             if let maxRows = policy.maxRows, feed.rowCount > maxRows {
@@ -117,14 +154,14 @@ extension Feed {
 
     /// Writes a page that is newer than the cached head on top of it, dropping ids the feed has.
     func commitNewer(
-        _ page: Page<Item>, askedWith cursor: String, task: FeedActivity.TaskID, generation: Int64
+        _ page: Page<Item>, askedWith cursor: String, task: FeedActivity.TaskID, generation: Int64, continuing: Bool
     ) throws -> Commit? {
         let (encoded, items) = try encode(page.items)
         // Without a newer cursor the server gives no way further up: keep the one that got here.
         let write = PageWrite(
             request: .newer, requestCursor: cursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor ?? cursor)
-        return try refreshTransaction(task: task, generation: generation) { store, feed in
+        return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
             let fresh = encoded.indices.filter { known[encoded[$0].itemID] == nil }
             let newItems = fresh.map { encoded[$0] }
@@ -141,6 +178,12 @@ extension Feed {
         _ encoded: [EncodedItem], items: [Item], page: PageWrite, into feed: inout FeedRecord, policy: FeedPolicy,
         store: PageStore
     ) throws -> Commit {
+        if encoded.isEmpty, page.olderCursor != nil, feed.rowCount > 0 {
+            // An empty newest page that still points to older ones (a server that filtered its top
+            // page empty) is nothing new, not an empty list.
+            try store.prependPage([], page: page, to: &feed)
+            return Commit(record: feed, change: RowChange(), window: .prepend(LoadedRows(), reloads: []))
+        }
         if feed.rowCount == 0 || encoded.isEmpty {
             let wasEmpty = feed.rowCount == 0
             try store.replaceFeed(with: encoded, page: page, in: &feed)
@@ -223,6 +266,11 @@ extension Feed {
     func apply(_ commit: Commit) throws {
         let previousLayout = layout
         let hadGaps = !storedGaps.isEmpty
+        if commit.record.endReached {
+            // The feed ended (a refresh replaced it with a list that ends): a next page that failed
+            // from the old bottom has nothing left to retry.
+            activity.forgetFailure(.nextPage)
+        }
         record = commit.record
         switch commit.window {
         case .append(let rows, let oldCount): window.append(rows, oldCount: oldCount)

@@ -41,12 +41,16 @@ extension Feed {
     /// Runs a local edit in one transaction and emits its change; nil from `body` means nothing changed.
     private func edit(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
         do {
-            let result = try queue.write { store -> (FeedRecord, RowChange)? in
+            let result = try queue.write { store -> (FeedRecord, RowChange, stale: Bool)? in
                 var feed = try store.ensureFeed(key: key)
+                // Another `Feed` (a second store, process or screen) wrote the feed since this one last
+                // did: the change is computed on the file's rows, not the ones in memory.
+                let stale = feed != record
                 guard let change = try body(store, &feed) else { return nil }
-                return (feed, change)
+                return (feed, change, stale)
             }
-            guard let (feed, change) = result else { return false }
+            guard let (feed, rowChange, stale) = result else { return false }
+            let change = stale ? RowChange.fullReload : rowChange
             try apply(Commit(record: feed, change: change, window: .reload))
             report(.edited, nil, generation: activity.generation, rows: change.touchedRows)
             return true

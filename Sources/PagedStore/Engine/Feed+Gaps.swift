@@ -34,13 +34,14 @@ extension Feed {
     }
 
     /// Writes a gap's page in one transaction, or returns nil when the gap is gone or a newer refresh
-    /// committed.
+    /// committed (the feed then takes the file's state: another `Feed` may have filled the gap).
     private func commitGap(_ id: Int64, _ page: Page<Item>, cursor: String, generation: Int64) throws -> Commit? {
         let encoded = try encode(page.items).encoded
-        return try queue.write { store -> Commit? in
-            guard var feed = try store.feed(key: key), feed.generation <= generation,
+        let outcome = try queue.write { store -> (commit: Commit?, file: FeedRecord?) in
+            guard var feed = try store.feed(key: key) else { return (nil, nil) }
+            guard feed.generation <= generation,
                 let fill = try store.fillGap(id: id, with: encoded, olderCursor: page.olderCursor, in: &feed)
-            else { return nil }
+            else { return (nil, feed) }
             if fill.rows.isEmpty, !fill.closed, page.olderCursor == cursor {
                 // Thrown inside the transaction: nothing of this page is written.
                 throw FeedError(
@@ -49,7 +50,31 @@ extension Feed {
                         + "stopped to avoid a loop")
             }
             let change = RowChange(inserted: Array(fill.firstRow..<(fill.firstRow + fill.rows.count)))
-            return Commit(record: feed, change: change, window: .reload)
+            return (Commit(record: feed, change: change, window: .reload), nil)
+        }
+        guard let commit = outcome.commit else {
+            resync(with: outcome.file)
+            return nil
+        }
+        try countFillWithoutNewRows(gap: id, commit.change.inserted.isEmpty)
+        return commit
+    }
+
+    /// Stops a gap whose fills keep coming back with nothing new while its cursor moves (a server
+    /// cycling cursors): after ``FeedPolicy/maxPagesWithoutNewItems`` such fills in a row, the fill
+    /// fails with ``FeedError/Kind/paginationLoop`` instead of moving on for ever.
+    private func countFillWithoutNewRows(gap id: Int64, _ nothingNew: Bool) throws {
+        guard nothingNew, storedGaps.contains(where: { $0.record.id == id }) else {
+            fillsWithoutNewRows[id] = nil
+            return
+        }
+        let count = (fillsWithoutNewRows[id] ?? 0) + 1
+        fillsWithoutNewRows[id] = count
+        if count >= policy.maxPagesWithoutNewItems {
+            fillsWithoutNewRows[id] = nil
+            throw FeedError(
+                .paginationLoop,
+                message: "\(count) pages in a row for this gap held nothing new; stopped to avoid a loop")
         }
     }
 }

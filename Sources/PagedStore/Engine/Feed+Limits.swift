@@ -39,18 +39,21 @@ extension Feed {
     /// Runs a trim in one transaction and emits the bottom rows it removed.
     @discardableResult
     private func trim(_ body: (PageStore, inout FeedRecord) throws -> Int) throws -> Int {
-        let (before, trimmed) = try queue.write { store -> (Int, FeedRecord) in
+        let (before, stale, trimmed) = try queue.write { store -> (Int, Bool, FeedRecord) in
             var feed = try store.ensureFeed(key: key)
             let before = feed.rowCount
+            let stale = feed != record
             _ = try body(store, &feed)
-            return (before, feed)
+            return (before, stale, feed)
         }
         let removed = before - trimmed.rowCount
-        guard removed > 0 else { return 0 }
+        guard removed > 0 else {
+            if stale { resync(with: trimmed) }
+            return 0
+        }
         // Another process may have written the feed since this one last read it: then the rows in
         // memory are not the rows the trim started from, and only a full reload describes the change.
-        let change =
-            before == record.rowCount ? RowChange(deleted: Array(trimmed.rowCount..<before)) : RowChange.fullReload
+        let change = stale ? RowChange.fullReload : RowChange(deleted: Array(trimmed.rowCount..<before))
         try apply(Commit(record: trimmed, change: change, window: .reload))
         report(.trimmed, nil, generation: activity.generation, rows: removed)
         return removed

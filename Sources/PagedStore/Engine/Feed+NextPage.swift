@@ -9,8 +9,9 @@ extension Feed {
         /// The page held only items the feed already has, and its older cursor moved on: progress
         /// on a page-numbered list that shifted down. The cursor is saved; the next page follows it.
         case advanced(FeedRecord, cursor: String)
-        /// The page no longer continues the feed (a newer refresh committed, or the bottom moved).
-        case superseded
+        /// The page no longer continues the feed (a newer refresh committed, or the bottom moved);
+        /// the feed as the file has it, when it has it.
+        case superseded(FeedRecord?)
     }
 
     /// Loads the page older than the bottom row, using the feed's persisted older-side cursor.
@@ -61,7 +62,8 @@ extension Feed {
     ///
     /// The activity turns `loading` here, synchronously, together with the task that owns it: never
     /// later from inside a task that a refresh may already have superseded.
-    private func startNextPage() -> Task<Void, Never>? {
+    @discardableResult
+    func startNextPage() -> Task<Void, Never>? {
         guard !record.endReached, let cursor = record.oldestCursor, let id = activity.nextPageStarted() else {
             return nil
         }
@@ -89,7 +91,9 @@ extension Feed {
                 }
                 switch try commitNextPage(page, cursor: cursor, generation: generation) {
                 case .committed(let commit): outcome = .success(commit)
-                case .superseded: outcome = .success(nil)
+                case .superseded(let file):
+                    resync(with: file)
+                    outcome = .success(nil)
                 case .advanced(let advanced, let next):
                     record = advanced
                     pagesWithoutNewItems += 1
@@ -127,8 +131,8 @@ extension Feed {
         let write = PageWrite(
             request: .older, requestCursor: cursor, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
         return try queue.write { store -> NextPageOutcome in
-            guard var feed = try store.feed(key: key), feed.generation <= generation, feed.oldestCursor == cursor
-            else { return .superseded }
+            guard var feed = try store.feed(key: key) else { return .superseded(nil) }
+            guard feed.generation <= generation, feed.oldestCursor == cursor else { return .superseded(feed) }
             let commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
             if let next = page.olderCursor, commit.change.inserted.isEmpty { return .advanced(feed, cursor: next) }
             return .committed(commit)

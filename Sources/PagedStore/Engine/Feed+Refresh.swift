@@ -12,7 +12,9 @@ extension Feed {
         case .always:
             await refresh()
         case .whenOlderThan(let seconds):
-            if let last = record.lastRefreshAt, Date().timeIntervalSince(last) < seconds { return }
+            // A refresh time in the future (the clock was ahead when it was written) is no proof of
+            // freshness: only an age from zero up to the limit skips the refresh.
+            if let last = record.lastRefreshAt, (0..<seconds).contains(Date().timeIntervalSince(last)) { return }
             await refresh()
         case .never:
             return
@@ -44,17 +46,26 @@ extension Feed {
         let clock = ContinuousClock.now
         let outcome: Result<Commit?, any Error>
         do {
+            var committedNewer = false
             if case .newerThanHead(let maxPages) = policy.refreshMode, record.rowCount > 0,
-                let newest = record.newestCursor,
-                let reached = try await refreshNewer(
-                    than: newest, maxPages: maxPages, task: started.task, generation: started.generation)
+                let newest = record.newestCursor
             {
-                outcome = .success(reached)
-            } else if activity.owns(started.task, .refresh) {
+                let newer = try await refreshNewer(
+                    than: newest, maxPages: maxPages, task: started.task, generation: started.generation)
+                committedNewer = newer.committed
+                if let reached = newer.reached {
+                    return complete(
+                        .refresh, task: started.task, .first, generation: started.generation, since: clock,
+                        .success(reached))
+                }
+            }
+            if activity.owns(started.task, .refresh) {
                 let page = try await source.fetch(.first)
                 outcome = .success(
                     activity.owns(started.task, .refresh)
-                        ? try commitRefresh(page, task: started.task, generation: started.generation) : nil)
+                        ? try commitRefresh(
+                            page, task: started.task, generation: started.generation, continuing: committedNewer)
+                        : nil)
             } else {
                 outcome = .success(nil)
             }
@@ -67,29 +78,33 @@ extension Feed {
     /// Asks for what is newer than the cached head, page after page, committing each on top (so the
     /// list grows as pages arrive), until the server answers with nothing newer.
     ///
-    /// - Returns: The last commit once the server said nothing is newer (its change is empty: the
-    ///   caller completes the refresh with it); nil when the refresh lost its place or `maxPages`
-    ///   pages did not reach the newest items (the caller then fetches the first page).
+    /// - Returns: `reached`: the last commit once the server said nothing is newer (the caller
+    ///   completes the refresh with it); nil when the refresh lost its place or `maxPages` pages did
+    ///   not reach the newest items (the caller then fetches the first page). `committed`: whether a
+    ///   page was written, so later writes of this refresh continue its generation.
     private func refreshNewer(
         than cursor: String, maxPages: Int, task: FeedActivity.TaskID, generation: Int64
-    ) async throws -> Commit? {
+    ) async throws -> (reached: Commit?, committed: Bool) {
         var cursor = cursor
+        var committed = false
         for _ in 0..<max(maxPages, 1) {
             let request = PageRequest.newerThan(cursor: cursor)
             report(.requestStarted, request, generation: generation)
             let started = ContinuousClock.now
             let page = try await source.fetch(request)
             guard activity.owns(task, .refresh),
-                let commit = try commitNewer(page, askedWith: cursor, task: task, generation: generation)
-            else { return nil }
+                let commit = try commitNewer(
+                    page, askedWith: cursor, task: task, generation: generation, continuing: committed)
+            else { return (nil, committed) }
+            committed = true
             // Nothing new, or no way further up: the server's own answer says the head is the newest.
             let next = page.newerCursor
-            if commit.change.inserted.isEmpty || next == nil || next == cursor { return commit }
+            if commit.change.inserted.isEmpty || next == nil || next == cursor { return (commit, committed) }
             try apply(commit)
             report(.committed, request, generation: generation, rows: commit.change.touchedRows, since: started)
             cursor = next ?? cursor
         }
-        return nil
+        return (nil, committed)
     }
 
     /// Repeats every operation that failed: the refresh, the next page, and the fill of each failed gap.

@@ -159,6 +159,11 @@ struct FeedActivity: Sendable, Equatable {
         set(operation, to: .failed(failure))
     }
 
+    /// Forgets `operation`'s failure, when it has one: what failed no longer applies.
+    mutating func forgetFailure(_ operation: Operation) {
+        if case .failed = phase(of: operation) { set(operation, to: .idle) }
+    }
+
     /// Forgets the state of gaps that no longer exist (filled, trimmed, replaced by a refresh).
     ///
     /// A gap still loading is kept: its task ends on its own and finds the gap gone.

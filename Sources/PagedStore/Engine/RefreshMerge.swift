@@ -44,13 +44,20 @@ enum RefreshMerge {
         var headIndex: [String: Int] = [:]
         headIndex.reserveCapacity(head.count)
         for (row, item) in head.enumerated() { headIndex[item.itemID] = row }
-        let deepest = page.compactMap { headIndex[$0.itemID] }.max()
-        guard let deepest else {
+        // The page covers the server's list from its top down to its last item: the overlap ends at
+        // the cached row of the page's last shared item. A shared item cached further down was moved
+        // up (a bumped post): it is relocated, and the cached rows between stay, since the page did
+        // not cover them.
+        let boundary = page.reversed().lazy.compactMap { headIndex[$0.itemID] }.first
+        guard let deepest = boundary else {
             // Shared ids exist only far below the head: not an overlap of the head.
             return .noOverlap
         }
         let overlap = head[0...deepest]
-        let relocated = page.compactMap { item in headIndex[item.itemID] == nil ? matches[item.itemID] : nil }
+        let relocated = page.compactMap { item -> StoredItem? in
+            guard let row = headIndex[item.itemID] else { return matches[item.itemID] }
+            return row > deepest ? head[row] : nil
+        }
         if relocated.isEmpty, let fast = prependPlan(page: page, overlap: overlap) { return fast }
 
         var change = RowChange()

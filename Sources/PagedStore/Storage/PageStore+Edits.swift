@@ -7,7 +7,8 @@ extension PageStore {
     package func removeItem(_ itemID: String, from feed: inout FeedRecord) throws -> (item: StoredItem, row: Int)? {
         guard let item = try items(withIDs: [itemID], in: feed)[itemID] else { return nil }
         let row = try rowIndex(ofPosition: item.position, in: feed)
-        feed.rowCount -= try deleteRows(in: feed, from: item.position, through: item.position)
+        let removed = try deleteRows(in: feed, from: item.position, through: item.position)
+        feed.rowCount = try Self.count(feed.rowCount, adding: -removed)
         if item.position == feed.topPosition { feed.topPosition = try firstPosition(after: item.position, in: feed) }
         if item.position == feed.bottomPosition {
             feed.bottomPosition = try window(of: feed, from: .before(position: item.position), limit: 1).first?.position
@@ -57,7 +58,7 @@ extension PageStore {
             try statement.bind(2, pageNo)
             try statement.step()
         }
-        feed.rowCount += 1
+        feed.rowCount = try Self.count(feed.rowCount, adding: 1)
         feed.topPosition = min(feed.topPosition ?? position, position)
         feed.bottomPosition = max(feed.bottomPosition ?? position, position)
         feed.hasSections = feed.hasSections || item.section != nil
@@ -77,10 +78,13 @@ extension PageStore {
     @discardableResult
     package func trim(_ feed: inout FeedRecord, keepingPages pageCount: Int) throws -> Int {
         let pages = try pages(of: feed)
-        guard var keep = Self.exactCut(in: pages, atLeast: pageCount), keep < pages.count else { return 0 }
-        keep = max(keep, 1)
+        // At least down to the first page with rows: a top page emptied by local removals keeps nothing.
+        let firstWithRows = (pages.firstIndex { $0.rowCount > 0 } ?? 0) + 1
+        guard let keep = Self.exactCut(in: pages, atLeast: max(pageCount, firstWithRows)), keep < pages.count
+        else { return 0 }
         let kept = pages.prefix(keep)
-        let keptRows = kept.reduce(0) { $0 + $1.rowCount }
+        var keptRows = 0
+        for page in kept { keptRows = try Self.count(keptRows, adding: page.rowCount) }
         var removed = 0
         if let firstRemoved = try position(ofRow: keptRows, in: feed) {
             removed = try deleteRows(in: feed, from: firstRemoved, through: Int64.max)
@@ -94,7 +98,7 @@ extension PageStore {
             try statement.bind(2, kept.last?.pageNo ?? Int64.min)
             try statement.step()
         }
-        feed.rowCount -= removed
+        feed.rowCount = try Self.count(feed.rowCount, adding: -removed)
         if let last = kept.last {
             feed.oldestCursor = last.olderCursor
             feed.endReached = last.olderCursor == nil
@@ -131,7 +135,7 @@ extension PageStore {
         var rows = 0
         var keep = 0
         for page in try pages(of: feed) {
-            rows += page.rowCount
+            rows = try Self.count(rows, adding: page.rowCount)
             if rows > maxRows { break }
             keep += 1
         }

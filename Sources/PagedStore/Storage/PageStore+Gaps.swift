@@ -40,13 +40,14 @@ extension PageStore {
         }
     }
 
-    /// Deletes the gaps whose place is in `from...through`.
-    func deleteGaps(in feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) {
-        try connection.withStatement("DELETE FROM gap WHERE feed_id = ? AND above_position BETWEEN ? AND ?") {
-            statement throws(StorageError) in
+    /// Deletes the gaps whose place is in `from...through`, but the gap with id `kept`.
+    func deleteGaps(in feed: FeedRecord, from: Int64, through: Int64, except kept: Int64? = nil) throws(StorageError) {
+        let sql = "DELETE FROM gap WHERE feed_id = ? AND above_position BETWEEN ? AND ? AND id IS NOT ?"
+        try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             try statement.bind(2, from)
             try statement.bind(3, through)
+            try statement.bind(4, kept)
             try statement.step()
         }
     }
@@ -125,7 +126,7 @@ extension PageStore {
             feed.topPosition = min(feed.topPosition ?? first, first)
             feed.bottomPosition = max(feed.bottomPosition ?? last, last)
         }
-        feed.rowCount += fresh.count
+        feed.rowCount = try Self.count(feed.rowCount, adding: fresh.count)
         feed.hasSections = feed.hasSections || fresh.contains { items[$0].section != nil }
         try save(feed)
         return GapFill(firstRow: try rowCount(throughPosition: above, in: feed), rows: rows, closed: closed)

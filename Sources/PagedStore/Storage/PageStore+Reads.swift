@@ -131,7 +131,7 @@ extension PageStore {
                         request: PageRequestKind(rawValue: statement.string(1) ?? "") ?? .first,
                         requestCursor: statement.string(2), olderCursor: statement.string(3),
                         newerCursor: statement.string(4), fetchedAt: Date(millisecondsSince1970: statement.int64(5)),
-                        rowCount: statement.int(6)))
+                        rowCount: max(statement.int(6), 0)))
             }
             return pages
         }

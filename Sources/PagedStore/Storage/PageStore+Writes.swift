@@ -41,7 +41,7 @@ extension PageStore {
                 feed.newestCursor = page.newerCursor
             }
             feed.bottomPosition = position
-            feed.rowCount += inserted.count
+            feed.rowCount = try Self.count(feed.rowCount, adding: inserted.count)
             feed.hasSections = feed.hasSections || items[first.offset...].contains { $0.section != nil }
         }
         feed.oldestCursor = page.olderCursor
@@ -98,7 +98,7 @@ extension PageStore {
         try insertPage(page, pageNo: pageNo, rowCount: items.count, into: feed)
         feed.topPosition = positions.first
         feed.bottomPosition = feed.bottomPosition ?? positions.last
-        feed.rowCount += items.count
+        feed.rowCount = try Self.count(feed.rowCount, adding: items.count)
         feed.hasSections = feed.hasSections || items.contains { $0.section != nil }
         try save(feed)
         return positions
@@ -116,15 +116,16 @@ extension PageStore {
     ) throws -> [Int64] {
         let top = feed.topPosition ?? position
         let removed = try deleteRows(in: feed, from: top, through: position)
-        feed.rowCount -= removed
+        feed.rowCount = try Self.count(feed.rowCount, adding: -removed)
         let gapBelow = try gaps(of: feed).first { $0.abovePosition == position }
-        try deleteGaps(in: feed, from: top, through: position)
+        try deleteGaps(in: feed, from: top, through: position, except: gapBelow?.id)
         // Rows below the replaced head stay where they are; the new head goes right above them.
         feed.topPosition = try firstPosition(after: position, in: feed)
         if feed.topPosition == nil { feed.bottomPosition = nil }
         let positions = try prependPage(items, page: page, to: &feed)
-        if let gapBelow, let last = positions.last {
-            try addGap(at: last, cursor: gapBelow.cursor, in: feed, at: gapBelow.createdAt)
+        if let gapBelow {
+            // The same gap, with its id, right below the new head (or where it was, with no head).
+            try moveGap(id: gapBelow.id, to: positions.last ?? position, cursor: gapBelow.cursor, in: feed)
         }
         return positions
     }

@@ -143,7 +143,9 @@ package final class PageStore {
     private static func feedRecord(_ statement: Statement) -> FeedRecord {
         FeedRecord(
             id: statement.int64(0), key: statement.string(1) ?? "", newestCursor: statement.string(2),
-            oldestCursor: statement.string(3), endReached: statement.int64(4) != 0, rowCount: statement.int(5),
+            oldestCursor: statement.string(3), endReached: statement.int64(4) != 0,
+            // A count edited below zero is read as zero: a collection can never be negative.
+            rowCount: max(statement.int(5), 0),
             topPosition: statement.isNull(6) ? nil : statement.int64(6),
             bottomPosition: statement.isNull(7) ? nil : statement.int64(7),
             lastRefreshAt: statement.isNull(8) ? nil : Date(millisecondsSince1970: statement.int64(8)),

@@ -26,6 +26,19 @@ extension PageStore {
         return result
     }
 
+    /// `count + delta` for row counts read from the file.
+    /// - Throws: ``StorageError/Kind/corrupt`` when the result leaves `Int`'s range or is negative.
+    static func count(_ count: Int, adding delta: Int) throws(StorageError) -> Int {
+        let (result, overflow) = count.addingReportingOverflow(delta)
+        guard !overflow, result >= 0 else {
+            throw StorageError(
+                .corrupt,
+                message: "The feed's row counts (near \(count)) are out of range; "
+                    + "the file was edited outside PagedStore. `pagedb verify` lists the damage")
+        }
+        return result
+    }
+
     private static func positionsOutOfRange(_ position: Int64) -> StorageError {
         StorageError(
             .corrupt,
