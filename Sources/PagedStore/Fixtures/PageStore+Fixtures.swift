@@ -97,6 +97,11 @@ extension PageStore {
     /// Writes a consistent copy of the whole database to a new file (`VACUUM INTO`): what
     /// `pagedb apply --dry-run` works on, so the real file is never touched.
     package func copy(to path: String) throws(StorageError) {
+        // A read-only connection runs with `query_only`, which refuses VACUUM INTO although it writes
+        // only the new file: lift it for this one statement.
+        let queryOnly = try connection.int64("PRAGMA query_only") == 1
+        if queryOnly { try connection.execute("PRAGMA query_only = OFF") }
+        defer { if queryOnly { try? connection.execute("PRAGMA query_only = ON") } }
         try connection.withStatement("VACUUM INTO ?") { statement throws(StorageError) in
             try statement.bind(1, path)
             try statement.step()

@@ -25,11 +25,10 @@ extension PagedDB {
 
         func run() async throws {
             try await reportingFailures {
-                let queue = try database.openForReading()
-                let record = try database.feed(feed, in: queue)
                 let fixtureFormat = FixtureFormat(rawValue: format.rawValue) ?? .json
                 var buffer = Data()
-                try queue.read { store in
+                // One read transaction for the whole export: a consistent snapshot while others write.
+                try database.reading(feed: feed) { store, record in
                     try store.export(record, format: fixtureFormat) { chunk in
                         buffer.append(chunk)
                         if buffer.count > 1 << 16 {

@@ -29,10 +29,8 @@ extension PagedDB {
 
         func run() async throws {
             try await reportingFailures {
-                let queue = try database.openForReading()
-                let record = try database.feed(feed, in: queue)
-                let rows = try queue.read { store in
-                    try store.window(of: record, from: from == 0 ? .top : .row(from), limit: limit)
+                let (record, rows) = try database.reading(feed: feed) { store, record in
+                    (record, try store.window(of: record, from: from == 0 ? .top : .row(from), limit: limit))
                 }
                 let objects = rows.enumerated().map { offset, row in
                     [

@@ -20,13 +20,11 @@ extension PagedDB {
 
         func run() async throws {
             try await reportingFailures {
-                let queue = try database.openForReading()
-                let record = try database.feed(feed, in: queue)
-                let (pages, gaps) = try queue.read { store in
+                let (record, pages, gaps) = try database.reading(feed: feed) { store, record in
                     let gaps = try store.gaps(of: record).map { gap in
                         (gap, try store.rowIndex(ofPosition: gap.abovePosition, in: record))
                     }
-                    return (try store.pages(of: record), gaps)
+                    return (record, try store.pages(of: record), gaps)
                 }
                 let policy = record.policy.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
                 if output.json {

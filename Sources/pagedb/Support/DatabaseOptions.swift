@@ -38,6 +38,15 @@ struct DatabaseOptions: ParsableArguments {
         return try DatabaseQueue(path: path, mode: .readWrite)
     }
 
+    /// Opens the file read-only and runs `body` with the feed `key` in one read transaction: everything
+    /// a command prints comes from one committed state of the file, even while another process writes.
+    func reading<T>(feed key: String, _ body: (PageStore, FeedRecord) throws -> T) throws -> T {
+        try openForReading().read { store in
+            guard let record = try store.feed(key: key) else { throw CommandFailure.unknownFeed(key) }
+            return try body(store, record)
+        }
+    }
+
     /// Reads the feed `key`, or fails with the unknown-feed status.
     func feed(_ key: String, in queue: DatabaseQueue) throws -> FeedRecord {
         guard let feed = try queue.read({ try $0.feed(key: key) }) else { throw CommandFailure.unknownFeed(key) }

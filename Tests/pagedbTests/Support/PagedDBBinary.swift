@@ -12,8 +12,12 @@ enum PagedDBBinary {
         var timedOut = false
     }
 
-    /// The `pagedb` executable built beside the test bundle.
+    /// The `pagedb` executable built beside the test bundle, or the one `PAGEDSTORE_PAGEDB` names
+    /// (to show that a test fails on an older build).
     static let url: URL = {
+        if let other = ProcessInfo.processInfo.environment["PAGEDSTORE_PAGEDB"], !other.isEmpty {
+            return URL(fileURLWithPath: other)
+        }
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         for _ in 0..<4 {
