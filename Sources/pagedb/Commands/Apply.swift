@@ -41,9 +41,20 @@ extension PagedDB {
                 let response = try FixtureReader(idKey: idKey).read(contentsOf: page).pages
                 let fixture = response.first ?? FixturePage(items: [], olderCursor: nil, newerCursor: nil)
                 let path = try database.path()
-                let reader = try dryRun ? database.openForReading() : database.openForWriting()
+                // A next page needs the feed: checked before anything is created or migrated.
+                let reader =
+                    try dryRun
+                    ? database.openForReading()
+                    : kind == .next ? database.openForChanging(feed: feed) : database.openForWriting()
                 let before = try reader.read { try $0.feed(key: feed) }
                 if before == nil, kind == .next { throw CommandFailure.unknownFeed(feed) }
+                if kind == .next, before?.endReached == true {
+                    throw CommandFailure(
+                        status: .nothingApplied,
+                        message:
+                            "Nothing applied: \(Terminal.escape(feed).debugDescription) has ended (its last page said "
+                            + "there is no more). Apply the page --as refresh, or trim the feed first")
+                }
 
                 var target = path
                 var scratch: TemporaryCopy?

@@ -35,7 +35,7 @@ extension PagedDB {
 
         func run() async throws {
             try await reportingFailures {
-                let queue = try database.openExistingForWriting()
+                let queue = try database.openForChanging(feed: feed)
                 let removed = try queue.write { store -> Int in
                     guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
                     if let maxRows { return try store.trim(&record, maxRows: maxRows) }
@@ -71,9 +71,12 @@ extension PagedDB {
 
         func run() async throws {
             try await reportingFailures {
-                let queue = try database.openExistingForWriting()
-                let record = try database.feed(feed, in: queue)
-                try queue.write { store in try store.deleteFeed(record) }
+                let queue = try database.openForChanging(feed: feed)
+                let record = try queue.write { store -> FeedRecord in
+                    guard let record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
+                    try store.deleteFeed(record)
+                    return record
+                }
                 print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")
             }
         }

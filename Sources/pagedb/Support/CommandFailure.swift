@@ -16,6 +16,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case unknownFeed = 4
         /// Another process held a lock for longer than the busy timeout.
         case busy = 5
+        /// An explicit `apply` could not change anything (the feed has ended); the reason is printed.
+        case nothingApplied = 6
         /// The command line is wrong, or names a path that is refused (EX_USAGE).
         case usage = 64
         /// A fixture or page file is invalid (EX_DATAERR).

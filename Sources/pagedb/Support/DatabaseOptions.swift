@@ -29,12 +29,27 @@ struct DatabaseOptions: ParsableArguments {
         try DatabaseQueue(path: path(), mode: .readWrite)
     }
 
-    /// Opens an existing file for writing: commands that change a cache (trim, delete) never create one.
-    func openExistingForWriting() throws -> DatabaseQueue {
+    /// Opens an existing file for writing to the feed `key`, which must exist: commands that change a
+    /// feed (trim, delete, apply --as next) never create a file, and when they fail because the file
+    /// or the feed is missing they have not migrated or otherwise changed it.
+    ///
+    /// The feed is looked up through a read-only connection first; the command's write transaction
+    /// looks it up again, since another process may delete it in between.
+    func openForChanging(feed key: String) throws -> DatabaseQueue {
         let path = try path()
         guard FileManager.default.fileExists(atPath: path) else {
             throw CommandFailure(status: .missingFile, message: "No database at \(Terminal.escape(path))")
         }
+        let reader = try DatabaseQueue(path: path, mode: .readOnly, migrate: false)
+        let exists = try reader.read { store -> Bool in
+            switch store.statusAtOpen {
+            case .empty: return false
+            case .current: return try store.feed(key: key) != nil
+            // An older schema is migrated by the write; the write then finds the feed or fails.
+            case .behind, .tooNew, .foreign: return true
+            }
+        }
+        guard exists else { throw CommandFailure.unknownFeed(key) }
         return try DatabaseQueue(path: path, mode: .readWrite)
     }
 
