@@ -44,7 +44,7 @@ extension Feed {
     /// longer lists within the overlap are deletions. Without overlap the policy's
     /// ``FeedPolicy/GapPolicy`` decides. Returns when this refresh is committed, failed or superseded.
     public func refresh() async {
-        generation += 1
+        generation = generation < .max ? generation + 1 : generation  // a stored value: never trap
         let myGeneration = generation
         supersedeNextPage()
         refreshActivity = .loading

@@ -29,14 +29,14 @@ extension PageStore {
         let position: Int64
         switch (above, below) {
         case (nil, nil): position = 0
-        case (let above?, nil): position = above + Self.positionStep
-        case (nil, let below?): position = below - Self.positionStep
+        case (let above?, nil): position = try StoredArithmetic.sum(above, Self.positionStep, "a position")
+        case (nil, let below?): position = try StoredArithmetic.difference(below, Self.positionStep, "a position")
         case (let above?, var below?):
-            if below - above < 2 {
+            if try StoredArithmetic.difference(below, above, "a position") < 2 {
                 try shiftRows(in: &feed, from: below, by: Self.positionStep * 2)
                 below = try self.position(ofRow: clampedRow, in: feed) ?? below
             }
-            position = above + (below - above) / 2
+            position = above + (try StoredArithmetic.difference(below, above, "a position")) / 2
         }
         let pageNo: Int64
         if let neighbour = try self.pageNo(near: above ?? below, in: feed) {
@@ -57,7 +57,7 @@ extension PageStore {
             try statement.bind(2, pageNo)
             try statement.step()
         }
-        feed.rowCount += 1
+        feed.rowCount = try StoredArithmetic.count(feed.rowCount, plus: 1)
         feed.topPosition = min(feed.topPosition ?? position, position)
         feed.bottomPosition = max(feed.bottomPosition ?? position, position)
         feed.hasSections = feed.hasSections || item.section != nil
@@ -133,7 +133,8 @@ extension PageStore {
     /// rows share a position on the way (the position index is unique and checked row by row).
     func shiftRows(in feed: inout FeedRecord, from position: Int64, by distance: Int64) throws(StorageError) {
         let bottom = feed.bottomPosition ?? position
-        let delta = bottom - position + 1 + distance
+        let delta = try StoredArithmetic.sum(
+            StoredArithmetic.difference(bottom, position, "a position"), 1 + distance, "a position")
         for sql in [
             "UPDATE item SET position = position + ?3 WHERE feed_id = ?1 AND position >= ?2",
             "UPDATE gap SET below_position = below_position + ?3 WHERE feed_id = ?1 AND below_position >= ?2",
@@ -146,7 +147,7 @@ extension PageStore {
                 try statement.step()
             }
         }
-        feed.bottomPosition = bottom + delta
+        feed.bottomPosition = try StoredArithmetic.sum(bottom, delta, "a position")
     }
 
     private func pageNo(near position: Int64?, in feed: FeedRecord) throws(StorageError) -> Int64? {

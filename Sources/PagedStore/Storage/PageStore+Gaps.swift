@@ -24,11 +24,11 @@ extension PageStore {
         let fresh = items[..<(firstKnown ?? items.count)]
         let closed = firstKnown != nil || olderCursor == nil
         var below = gap.belowPosition
-        if below - above <= Int64(fresh.count) {
+        if try StoredArithmetic.difference(below, above, "a gap's position") <= Int64(fresh.count) {
             try shiftRows(in: &feed, from: below, by: Int64(fresh.count + 1) * Self.positionStep)
             below = try firstPosition(after: above, in: feed) ?? below
         }
-        let step = (below - above) / Int64(fresh.count + 1)
+        let step = try StoredArithmetic.difference(below, above, "a gap's position") / Int64(fresh.count + 1)
         let pageNo = try self.pageNo(atPosition: above, in: feed) ?? 0
         for (offset, item) in fresh.enumerated() {
             _ = try insert(

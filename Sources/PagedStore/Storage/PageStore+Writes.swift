@@ -12,8 +12,10 @@ extension PageStore {
     /// - Complexity: O(*k* log *n*) for *k* items on a feed of *n* rows.
     @discardableResult
     package func appendPage(_ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord) throws -> [Int] {
-        let pageNo = try (lastPageNo(of: feed) ?? -1) + 1
+        let pageNo = try StoredArithmetic.sum(lastPageNo(of: feed) ?? -1, 1, "a page number")
         var position = feed.bottomPosition ?? -Self.positionStep
+        try StoredArithmetic.checkRoom(from: position, steps: items.count, step: Self.positionStep)
+        _ = try StoredArithmetic.count(feed.rowCount, plus: items.count)
         var inserted: [Int] = []
         inserted.reserveCapacity(items.count)
         for (offset, item) in items.enumerated() {
@@ -47,8 +49,10 @@ extension PageStore {
     /// The caller has checked that none of the ids is in the feed (the refresh merge decides that).
     /// - Complexity: O(*k* log *n*) for *k* items on a feed of *n* rows.
     package func prependPage(_ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord) throws {
-        let pageNo = try (firstPageNo(of: feed) ?? 1) - 1
+        let pageNo = try StoredArithmetic.difference(firstPageNo(of: feed) ?? 1, 1, "a page number")
         let top = feed.topPosition ?? 0
+        try StoredArithmetic.checkRoom(from: top, steps: items.count, step: -Self.positionStep)
+        _ = try StoredArithmetic.count(feed.rowCount, plus: items.count)
         let count = Int64(items.count)
         for (offset, item) in items.enumerated() {
             let position = top - (count - Int64(offset)) * Self.positionStep
