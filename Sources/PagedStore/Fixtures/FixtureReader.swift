@@ -60,11 +60,14 @@ package struct FixtureReader: Sendable {
     package var idKey: String
     /// The key holding each item's section, if any.
     package var sectionKey: String?
+    /// The shape the file must have, or nil to tell it from the file's shape as a whole.
+    package var format: FixtureFormat?
 
     /// A reader for items whose id is under `idKey`.
-    package init(idKey: String = "id", sectionKey: String? = nil) {
+    package init(idKey: String = "id", sectionKey: String? = nil, format: FixtureFormat? = nil) {
         self.idKey = idKey
         self.sectionKey = sectionKey
+        self.format = format
     }
 
     /// Reads a file, refusing one larger than ``maxFileBytes`` before loading it.
@@ -113,22 +116,37 @@ package struct FixtureReader: Sendable {
                 guard case .malformed(let offset, let reason) = error else { throw fail(0, "malformed JSON") }
                 throw fail(offset, reason)
             }
-            let objects = try ranges.map { range throws(FixtureError) in
-                (range, try object(bytes, range, fail))
+            if format == .ndjson || format == .page {
+                throw fail(first, "expected \(format == .page ? "a page object" : "NDJSON lines"), found a JSON array")
             }
-            if let firstObject = objects.first?.1, firstObject["items"] is [Any] {
+            // Page objects hold many items: the 1 MiB limit applies to each item, not to a page.
+            let objects = try ranges.map { range throws(FixtureError) in
+                (range, try object(bytes, range, fail, limit: format == .json ? Self.maxItemBytes : Self.maxFileBytes))
+            }
+            if format == .pages || (format == nil && Self.isPages(objects.map(\.1))) {
                 let pages = try objects.map { range, object throws(FixtureError) in
                     try page(object, at: range.lowerBound, seen: &seen, fail)
                 }
                 return (.pages, pages)
             }
             let items = try objects.map { range, object throws(FixtureError) in
-                try item(object, at: range.lowerBound, seen: &seen, fail)
+                try item(object, at: range.lowerBound, size: range.count, seen: &seen, fail)
             }
             return (.json, [FixturePage(items: items, olderCursor: nil, newerCursor: nil)])
         case UInt8(ascii: "{"):
+            if format == .json || format == .pages {
+                throw fail(first, "expected a JSON array, found an object")
+            }
             let whole = 0..<bytes.count
-            if let object = try? object(bytes, whole, fail), object["items"] != nil {
+            if format == .page {
+                return (
+                    .page,
+                    [try page(try object(bytes, whole, fail, limit: Self.maxFileBytes), at: first, seen: &seen, fail)]
+                )
+            }
+            if format == nil, let object = try? object(bytes, whole, fail, limit: Self.maxFileBytes),
+                Self.isPages([object])
+            {
                 return (.page, [try page(object, at: first, seen: &seen, fail)])
             }
             var items: [FixtureItem] = []
@@ -136,7 +154,8 @@ package struct FixtureReader: Sendable {
             while start < bytes.count {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
                 if JSONArrayScanner.skipSpace(bytes, from: start) < end {
-                    items.append(try item(try object(bytes, start..<end, fail), at: start, seen: &seen, fail))
+                    let line = try object(bytes, start..<end, fail, limit: Self.maxItemBytes)
+                    items.append(try item(line, at: start, size: end - start, seen: &seen, fail))
                 }
                 start = end + 1
             }
@@ -148,10 +167,19 @@ package struct FixtureReader: Sendable {
 
     // MARK: - Values
 
+    /// Whether parsed objects are pages as a whole: every one has an `items` array and at least one
+    /// cursor key. One `items` key alone is not enough: an order with its line items is an item.
+    static func isPages(_ objects: [[String: Any]]) -> Bool {
+        !objects.isEmpty
+            && objects.allSatisfy { object in
+                object["items"] is [Any] && (object["next_cursor"] != nil || object["previous_cursor"] != nil)
+            }
+    }
+
     private func object(
-        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ fail: (Int, String) -> FixtureError
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ fail: (Int, String) -> FixtureError, limit: Int
     ) throws(FixtureError) -> [String: Any] {
-        guard range.count <= Self.maxItemBytes else {
+        guard range.count <= limit else {
             throw fail(range.lowerBound, "an item of \(range.count >> 20) MiB is larger than the 1 MiB limit")
         }
         let value: Any
@@ -168,16 +196,19 @@ package struct FixtureReader: Sendable {
     }
 
     private func item(
-        _ object: [String: Any], at offset: Int, seen: inout [String: Int], _ fail: (Int, String) -> FixtureError
+        _ object: [String: Any], at offset: Int, size: Int? = nil, seen: inout [String: Int],
+        _ fail: (Int, String) -> FixtureError
     ) throws(FixtureError) -> FixtureItem {
         guard let raw = object[idKey] else { throw fail(offset, "the item has no \"\(idKey)\"") }
         let id: String
         if let text = raw as? String, !text.isEmpty {
             id = text
-        } else if let number = raw as? NSNumber, !Self.isBoolean(number),
-            number.doubleValue == number.doubleValue.rounded()
-        {
+        } else if let number = raw as? NSNumber, Self.isInteger(number) {
             id = number.stringValue
+        } else if let number = raw as? NSNumber, !Self.isBoolean(number) {
+            // 1.0 and 1 would become one id, and 1e300 no id a server sent: refuse, never round.
+            throw fail(
+                offset, "the item's \"\(idKey)\" is \(number.stringValue), not an integer; ids are strings or integers")
         } else {
             throw fail(offset, "the item's \"\(idKey)\" must be a non-empty string or an integer")
         }
@@ -190,6 +221,10 @@ package struct FixtureReader: Sendable {
             let json = try? JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else { throw fail(offset, "the item cannot be written back as JSON") }
+        // The limit is per item, measured on its canonical JSON when it came inside a page.
+        if max(size ?? 0, json.count) > Self.maxItemBytes {
+            throw fail(offset, "an item of \(max(size ?? 0, json.count) >> 10) KiB is larger than the 1 MiB limit")
+        }
         return FixtureItem(id: id, section: section, json: json)
     }
 
@@ -228,6 +263,12 @@ package struct FixtureReader: Sendable {
     private static func characterOffset(in detail: String) -> Int {
         guard let range = detail.range(of: "character ") else { return 0 }
         return Int(detail[range.upperBound...].prefix { $0.isNumber }) ?? 0
+    }
+
+    /// Whether a JSON number was written as an integer: JSONSerialization gives integers an integer
+    /// C type, and anything with a fraction or exponent a `d` (double).
+    private static func isInteger(_ number: NSNumber) -> Bool {
+        ["i", "s", "l", "q", "I", "S", "L", "Q"].contains(String(cString: number.objCType))
     }
 
     /// JSON `true` and `false` arrive as NSNumbers of C type `c` (char); integers are `i`, `l` or `q`.

@@ -41,32 +41,64 @@ extension PageStore {
         let newline = Data("\n".utf8)
         switch format {
         case .ndjson:
-            try forEachItem(of: feed) { item in output(item.payload + newline) }
+            try forEachItem(of: feed) { item in output(Self.exportable(item.payload) + newline) }
         case .json, .page:
             output(Data("[".utf8))
             var first = true
             try forEachItem(of: feed) { item in
-                output(Data((first ? "\n  " : ",\n  ").utf8) + item.payload)
+                output(Data((first ? "\n  " : ",\n  ").utf8) + Self.exportable(item.payload))
                 first = false
             }
             output(Data((first ? "]\n" : "\n]\n").utf8))
         case .pages:
-            output(Data("[".utf8))
-            var pageNo: Int64?
-            let pages = Dictionary(try self.pages(of: feed).map { ($0.pageNo, $0) }) { first, _ in first }
-            try forEachItem(of: feed, withPage: true) { item, itemPage in
-                if itemPage != pageNo {
-                    if let pageNo { output(Data(Self.pageTail(pages[pageNo]).utf8) + Data(",".utf8)) }
-                    output(Data("\n  {\"items\": [".utf8))
-                    pageNo = itemPage
-                } else {
-                    output(Data(",".utf8))
-                }
-                output(Data("\n    ".utf8) + item.payload)
+            // Every page, also one with no rows left: the page that ended the feed (`next_cursor: null`)
+            // must come back, or a feed seeded from the export would fetch again.
+            let pages = try self.pages(of: feed)
+            var next = pages.startIndex
+            var open = false
+            func openPage() {
+                output(Data(((next == pages.startIndex ? "" : ",") + "\n  {\"items\": [").utf8))
+                open = true
             }
-            if let pageNo { output(Data(Self.pageTail(pages[pageNo]).utf8)) }
-            output(Data((pageNo == nil ? "]\n" : "\n]\n").utf8))
+            func closePage() {
+                output(Data(Self.pageTail(pages[next]).utf8))
+                next += 1
+                open = false
+            }
+            output(Data("[".utf8))
+            var itemsInPage = 0
+            try forEachItem(of: feed, withPage: true) { item, itemPage in
+                // Close pages until the one this row belongs to (pages without rows pass by empty).
+                while next < pages.endIndex, pages[next].pageNo != itemPage {
+                    if !open { openPage() }
+                    closePage()
+                    itemsInPage = 0
+                }
+                // A row whose page is missing (a damaged file, which verify reports) is left out.
+                guard next < pages.endIndex else { return }
+                if !open { openPage() }
+                output(Data((itemsInPage == 0 ? "\n    " : ",\n    ").utf8) + Self.exportable(item.payload))
+                itemsInPage += 1
+            }
+            while next < pages.endIndex {
+                if !open { openPage() }
+                closePage()
+            }
+            output(Data((pages.isEmpty ? "]\n" : "\n]\n").utf8))
         }
+    }
+
+    /// A payload as export writes it: JSON as it is stored; anything else (a binary codec's bytes,
+    /// an edited row) as a JSON string, so control bytes are escaped and the output stays JSON.
+    static func exportable(_ payload: Data) -> Data {
+        // Cheap on purpose (export streams millions of rows): what the JSON codec stores is an object
+        // with every control character escaped.
+        let isPlainJSON =
+            payload.first == UInt8(ascii: "{") && payload.last == UInt8(ascii: "}")
+            && !payload.contains { $0 < 0x20 || $0 == 0x7F }
+        if isPlainJSON { return payload }
+        let text = String(decoding: payload, as: UTF8.self)
+        return (try? JSONSerialization.data(withJSONObject: text, options: [.fragmentsAllowed])) ?? Data("null".utf8)
     }
 
     private static func pageTail(_ page: PageRecord?) -> String {

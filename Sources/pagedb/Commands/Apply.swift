@@ -37,62 +37,61 @@ extension PagedDB {
         @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
 
         func run() async throws {
-            try await reportingFailures {
-                let response = try FixtureReader(idKey: idKey).read(contentsOf: page).pages
-                let fixture = response.first ?? FixturePage(items: [], olderCursor: nil, newerCursor: nil)
-                let path = try database.path()
-                // A next page needs the feed: checked before anything is created or migrated.
-                let reader =
-                    try dryRun
-                    ? database.openForReading()
-                    : kind == .next ? database.openForChanging(feed: feed) : database.openForWriting()
-                let before = try reader.read { try $0.feed(key: feed) }
-                if before == nil, kind == .next { throw CommandFailure.unknownFeed(feed) }
-                if kind == .next, before?.endReached == true {
-                    throw CommandFailure(
-                        status: .nothingApplied,
-                        message:
-                            "Nothing applied: \(Terminal.escape(feed).debugDescription) has ended (its last page said "
-                            + "there is no more). Apply the page --as refresh, or trim the feed first")
-                }
-
-                var target = path
-                var scratch: TemporaryCopy?
-                if dryRun {
-                    let copy = try TemporaryCopy()
-                    try reader.withoutTransaction { try $0.copy(to: copy.path) }
-                    target = copy.path
-                    scratch = copy
-                }
-                defer { scratch?.remove() }
-
-                var policy =
-                    before?.policy.flatMap { try? JSONDecoder().decode(FeedPolicy.self, from: Data($0.utf8)) }
-                    ?? FeedPolicy()
-                policy.refreshOnOpen = .never
-                if let gapPolicy { policy.gapPolicy = gapPolicy == .keepGap ? .keepGap : .replace }
-                let source = ScriptedSource<JSONItem> { _ in
-                    Page(
-                        items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
-                        newerCursor: fixture.newerCursor)
-                }
-                let engine = try FeedStore(path: target).feed(
-                    feed, source: source, policy: policy, codec: JSONItem.codec)
-                let gapsBefore = await engine.snapshot.gaps.count
-                switch kind {
-                case .refresh: await engine.refresh()
-                case .next: await engine.loadNextPage()
-                }
-                let snapshot = await engine.snapshot
-                if case .failed(let error) = snapshot.refresh {
-                    throw CommandFailure(status: .badInput, message: error.message)
-                }
-                if case .failed(let error) = snapshot.nextPage {
-                    throw CommandFailure(status: .badInput, message: error.message)
-                }
-                let after = try DatabaseQueue(path: target).read { try $0.feed(key: feed) }
-                try report(snapshot, gapCreated: snapshot.gaps.count > gapsBefore, before: before, after: after)
+            try FixtureFile.checkExists(page)
+            let response = try FixtureReader(idKey: idKey, format: .page).read(contentsOf: page).pages
+            let fixture = response.first ?? FixturePage(items: [], olderCursor: nil, newerCursor: nil)
+            let path = try database.path()
+            // A next page needs the feed: checked before anything is created or migrated.
+            let reader =
+                try dryRun
+                ? database.openForReading()
+                : kind == .next ? database.openForChanging(feed: feed) : database.openForWriting()
+            let before = try reader.read { try $0.feed(key: feed) }
+            if before == nil, kind == .next { throw CommandFailure.unknownFeed(feed) }
+            if kind == .next, before?.endReached == true {
+                throw CommandFailure(
+                    status: .nothingApplied,
+                    message:
+                        "Nothing applied: \(Terminal.escape(feed).debugDescription) has ended (its last page said "
+                        + "there is no more). Apply the page --as refresh, or trim the feed first")
             }
+
+            var target = path
+            var scratch: TemporaryCopy?
+            if dryRun {
+                let copy = try TemporaryCopy()
+                try reader.withoutTransaction { try $0.copy(to: copy.path) }
+                target = copy.path
+                scratch = copy
+            }
+            defer { scratch?.remove() }
+
+            var policy =
+                before?.policy.flatMap { try? JSONDecoder().decode(FeedPolicy.self, from: Data($0.utf8)) }
+                ?? FeedPolicy()
+            policy.refreshOnOpen = .never
+            if let gapPolicy { policy.gapPolicy = gapPolicy == .keepGap ? .keepGap : .replace }
+            let source = ScriptedSource<JSONItem> { _ in
+                Page(
+                    items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
+                    newerCursor: fixture.newerCursor)
+            }
+            let engine = try FeedStore(path: target).feed(
+                feed, source: source, policy: policy, codec: JSONItem.codec)
+            let gapsBefore = await engine.snapshot.gaps.count
+            switch kind {
+            case .refresh: await engine.refresh()
+            case .next: await engine.loadNextPage()
+            }
+            let snapshot = await engine.snapshot
+            if case .failed(let error) = snapshot.refresh {
+                throw CommandFailure(status: .badInput, message: error.message)
+            }
+            if case .failed(let error) = snapshot.nextPage {
+                throw CommandFailure(status: .badInput, message: error.message)
+            }
+            let after = try DatabaseQueue(path: target).read { try $0.feed(key: feed) }
+            try report(snapshot, gapCreated: snapshot.gaps.count > gapsBefore, before: before, after: after)
         }
 
         private func report(
