@@ -24,21 +24,19 @@ extension PagedDB {
             .json
 
         func run() async throws {
-            try await reportingFailures {
-                let fixtureFormat = FixtureFormat(rawValue: format.rawValue) ?? .json
-                var buffer = Data()
-                // One read transaction for the whole export: a consistent snapshot while others write.
-                try database.reading(feed: feed) { store, record in
-                    try store.export(record, format: fixtureFormat) { chunk in
-                        buffer.append(chunk)
-                        if buffer.count > 1 << 16 {
-                            FileHandle.standardOutput.write(buffer)
-                            buffer.removeAll(keepingCapacity: true)
-                        }
+            let fixtureFormat = FixtureFormat(rawValue: format.rawValue) ?? .json
+            var buffer = Data()
+            // One read transaction for the whole export: a consistent snapshot while others write.
+            try database.reading(feed: feed) { store, record in
+                try store.export(record, format: fixtureFormat) { chunk in
+                    buffer.append(chunk)
+                    if buffer.count > 1 << 16 {
+                        FileHandle.standardOutput.write(buffer)
+                        buffer.removeAll(keepingCapacity: true)
                     }
                 }
-                FileHandle.standardOutput.write(buffer)
             }
+            FileHandle.standardOutput.write(buffer)
         }
     }
 }

@@ -28,38 +28,36 @@ extension PagedDB {
         }
 
         func run() async throws {
-            try await reportingFailures {
-                let (record, rows) = try database.reading(feed: feed) { store, record in
-                    (record, try store.window(of: record, from: from == 0 ? .top : .row(from), limit: limit))
+            let (record, rows) = try database.reading(feed: feed) { store, record in
+                (record, try store.window(of: record, from: from == 0 ? .top : .row(from), limit: limit))
+            }
+            let objects = rows.enumerated().map { offset, row in
+                [
+                    "row": from + offset, "id": row.itemID, "section": Terminal.json(row.section),
+                    "payload": (try? JSONSerialization.jsonObject(with: row.payload, options: [.fragmentsAllowed]))
+                        ?? String(decoding: row.payload, as: UTF8.self),
+                ] as [String: Any]
+            }
+            if output.json { return try Terminal.printJSON(objects) }
+            if ndjson {
+                for object in objects {
+                    let data = try JSONSerialization.data(
+                        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                    print(String(decoding: data, as: UTF8.self))
                 }
-                let objects = rows.enumerated().map { offset, row in
-                    [
-                        "row": from + offset, "id": row.itemID, "section": Terminal.json(row.section),
-                        "payload": (try? JSONSerialization.jsonObject(with: row.payload, options: [.fragmentsAllowed]))
-                            ?? String(decoding: row.payload, as: UTF8.self),
-                    ] as [String: Any]
-                }
-                if output.json { return try Terminal.printJSON(objects) }
-                if ndjson {
-                    for object in objects {
-                        let data = try JSONSerialization.data(
-                            withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                        print(String(decoding: data, as: UTF8.self))
-                    }
-                    return
-                }
-                print(
-                    Terminal.table(
-                        ["ROW", "SECTION", "ID", "PAYLOAD"],
-                        rows.enumerated().map { offset, row in
-                            [
-                                "\(from + offset)", Terminal.short(row.section, 16), Terminal.short(row.itemID, 24),
-                                Terminal.short(String(decoding: row.payload, as: UTF8.self), 80),
-                            ]
-                        }))
-                if rows.count < record.rowCount {
-                    print("(\(rows.count) of \(record.rowCount) rows; use --from and --limit for others)")
-                }
+                return
+            }
+            print(
+                Terminal.table(
+                    ["ROW", "SECTION", "ID", "PAYLOAD"],
+                    rows.enumerated().map { offset, row in
+                        [
+                            "\(from + offset)", output.cell(row.section, 16), output.cell(row.itemID, 24),
+                            output.cell(String(decoding: row.payload, as: UTF8.self), 80),
+                        ]
+                    }))
+            if rows.count < record.rowCount {
+                print("(\(rows.count) of \(record.rowCount) rows; use --from and --limit for others)")
             }
         }
     }

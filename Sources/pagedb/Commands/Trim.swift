@@ -34,16 +34,14 @@ extension PagedDB {
         }
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForChanging(feed: feed)
-                let removed = try queue.write { store -> Int in
-                    guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
-                    if let maxRows { return try store.trim(&record, maxRows: maxRows) }
-                    let age = olderThan.flatMap(Self.seconds) ?? 0
-                    return try store.trim(&record, fetchedBefore: Date() - age)
-                }
-                print("Removed \(removed) rows from \(Terminal.escape(feed)).")
+            let queue = try database.openForChanging(feed: feed)
+            let removed = try queue.write { store -> Int in
+                guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
+                if let maxRows { return try store.trim(&record, maxRows: maxRows) }
+                let age = olderThan.flatMap(Self.seconds) ?? 0
+                return try store.trim(&record, fetchedBefore: Date() - age)
             }
+            print("Removed \(removed) rows from \(Terminal.escape(feed)).")
         }
 
         static func seconds(_ text: String) -> Double? {
@@ -70,15 +68,13 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForChanging(feed: feed)
-                let record = try queue.write { store -> FeedRecord in
-                    guard let record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
-                    try store.deleteFeed(record)
-                    return record
-                }
-                print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")
+            let queue = try database.openForChanging(feed: feed)
+            let record = try queue.write { store -> FeedRecord in
+                guard let record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
+                try store.deleteFeed(record)
+                return record
             }
+            print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")
         }
     }
 }

@@ -73,4 +73,12 @@ struct DatabaseOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document on stdout instead of a table (field names in the README).")
     var json = false
+
+    @Flag(name: .long, help: "Print whole values in tables instead of shortening them in the middle.")
+    var wide = false
+
+    /// A table cell: escaped, and shortened to `width` unless `--wide`.
+    func cell(_ text: String?, _ width: Int) -> String {
+        Terminal.short(text, wide ? .max : width)
+    }
 }
