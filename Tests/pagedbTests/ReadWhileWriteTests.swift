@@ -64,4 +64,64 @@ import Testing
         #expect(damaged == 0 && short == 0 && runaway == 0)
         #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
+
+    /// A reader that cannot write the file (another user's cache) reads it as immutable: while a writer
+    /// changes it, each read is whole or fails with busy (exit 5), never short or damaged.
+    @Test func aReaderWithoutWriteAccessGetsWholeReadsOrBusy() throws {
+        guard getuid() == 0 else { return }  // needs a second user: the reader runs as nobody
+        let scratch = try Scratch()
+        let db = scratch.path("shared.sqlite")
+        #expect(try PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "20000"]).status == 0)
+        chmod(db, 0o644)
+        let expected = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"]).stdout
+        var outcomes: [Int32: Int] = [:]
+        for race in 0..<10 {
+            let writer = Process()
+            writer.executableURL = PagedDBBinary.url
+            writer.arguments =
+                race % 2 == 0
+                ? ["seed", "other", "--db", db, "--generate", "30000", "--seed", "\(race)"]
+                : ["delete", "other", "--db", db]
+            writer.standardOutput = FileHandle.nullDevice
+            writer.standardError = FileHandle.nullDevice
+            nonisolated(unsafe) var result: PagedDBBinary.Result?
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async {
+                result = try? PagedDBBinary.run(
+                    ["export", "big", "--db", db, "--format", "ndjson"], timeout: 60, unprivileged: true)
+                group.leave()
+            }
+            try writer.run()
+            group.wait()
+            writer.waitUntilExit()
+            guard let result else { continue }
+            outcomes[result.status, default: 0] += 1
+            #expect(!result.crashed && !result.timedOut, "race \(race)")
+            #expect(result.status != 0 || result.stdout == expected, "race \(race): exit 0 with a short or wrong read")
+            #expect([0, 5, 74].contains(result.status), "race \(race): exit \(result.status) \(result.stderr)")
+        }
+        print("ReadWhileWrite, reader without write access: exit statuses \(outcomes)")
+    }
+
+    /// After a crash (a hot WAL), a read leaves the database and its WAL byte-identical; only the
+    /// `-shm` index may be rebuilt (README, "What pagedb promises about files").
+    @Test func aReadAfterACrashLeavesTheDatabaseAndItsLogAsTheyWere() throws {
+        let scratch = try Scratch()
+        let db = scratch.path("crashed.sqlite")
+        let writer = Process()
+        writer.executableURL = PagedDBBinary.url
+        writer.arguments = ["crash-writer", "--db", db, "--operations", "100000", "--seed", "4"]
+        writer.standardOutput = FileHandle.nullDevice
+        try writer.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: db + "-wal"), "a hot WAL is left")
+        let before = scratch.fingerprint(db)
+        let read = try PagedDBBinary.run(["feeds", "--db", db])
+        #expect(read.status == 0, "\(read.stderr)")
+        let after = scratch.fingerprint(db)
+        #expect(after[""] == before[""] && after["-wal"] == before["-wal"])
+    }
 }

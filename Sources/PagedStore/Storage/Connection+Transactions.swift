@@ -26,8 +26,15 @@ extension Connection {
         guard isAutocommit else { return try body() }
         try run("BEGIN DEFERRED")
         defer { rollbackIfStillOpen() }
-        let result = try body()
-        // A file read as immutable takes no lock: its reads count only if nobody wrote meanwhile.
+        // A file read as immutable takes no lock: its reads count only if nobody wrote meanwhile, and
+        // a read that failed (pages changed under it look damaged) is then a busy error, not damage.
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try checkStillUnchanged()
+            throw error
+        }
         try checkStillUnchanged()
         return result
     }
