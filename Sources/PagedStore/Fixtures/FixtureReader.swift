@@ -70,21 +70,12 @@ package struct FixtureReader: Sendable {
         self.format = format
     }
 
-    /// Reads a file, refusing one larger than ``maxFileBytes`` before loading it.
+    /// Reads a file, refusing one larger than ``maxFileBytes`` before loading it. Everything is in
+    /// memory afterwards: for captured responses and small fixtures (`seed` streams with
+    /// ``stream(contentsOf:pageSize:checkingDuplicates:_:)``).
     package func read(contentsOf path: String) throws(FixtureError) -> (format: FixtureFormat, pages: [FixturePage]) {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard let size = attributes?[.size] as? Int else {
-            throw FixtureError(
-                file: path, line: 1, column: 1, reason: "cannot read the file (missing, or no permission)")
-        }
-        guard size <= Self.maxFileBytes else {
-            throw FixtureError(
-                file: path, line: 1, column: 1, reason: "the file is larger than \(Self.maxFileBytes >> 20) MiB")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FixtureError(file: path, line: 1, column: 1, reason: "cannot read the file")
-        }
-        return try read(data, file: path)
+        let file = try MappedFile(path: path)
+        return try file.withBytes { bytes throws(FixtureError) in try read(bytes, file: path) }
     }
 
     /// Reads fixture text; `file` names it in errors.
@@ -96,73 +87,158 @@ package struct FixtureReader: Sendable {
 
     private func read(
         _ bytes: UnsafeRawBufferPointer, file: String
-    ) throws(FixtureError) -> (
-        format: FixtureFormat, pages: [FixturePage]
-    ) {
-        let locator = TextLocator(bytes)
+    ) throws(FixtureError) -> (format: FixtureFormat, pages: [FixturePage]) {
+        var items: [FixtureItem] = []
+        var pages: [FixturePage] = []
+        let format = try scan(bytes, file: file, seen: SeenIDs()) { element throws(FixtureError) in
+            switch element {
+            case .item(let item): items.append(item)
+            case .page(let page): pages.append(page)
+            }
+        }
+        if format == .json || format == .ndjson {
+            return (format, [FixturePage(items: items, olderCursor: nil, newerCursor: nil)])
+        }
+        return (format, pages)
+    }
+
+    /// Streams a fixture file in constant memory: the file is mapped and its pages released as they
+    /// are read; items are grouped into pages of `pageSize` (page objects keep their own).
+    ///
+    /// - Parameters:
+    ///   - checkingDuplicates: Whether to refuse an id that appears twice. The ids seen are kept in a
+    ///     temporary SQLite index on disk, not in memory.
+    ///   - body: Called with each page, in order.
+    /// - Returns: The file's format.
+    @discardableResult
+    package func stream(
+        contentsOf path: String, pageSize: Int, checkingDuplicates: Bool,
+        _ body: (FixturePage) throws -> Void
+    ) throws -> FixtureFormat {
+        let file = try MappedFile(path: path)
+        let seen = checkingDuplicates ? try SeenIDs(onDisk: ()) : nil
+        return try file.withBytes { bytes in
+            var batch: [FixtureItem] = []
+            batch.reserveCapacity(min(max(pageSize, 1), 4096))
+            var failure: (any Error)?
+            let format = try scan(bytes, file: path, seen: seen, release: file.release) { element throws(FixtureError) in
+                guard failure == nil else { return }
+                do {
+                    switch element {
+                    case .page(let page):
+                        try body(page)
+                    case .item(let item):
+                        batch.append(item)
+                        if batch.count >= pageSize {
+                            try body(FixturePage(items: batch, olderCursor: nil, newerCursor: nil))
+                            batch.removeAll(keepingCapacity: true)
+                        }
+                    }
+                } catch {
+                    failure = error
+                }
+            }
+            if let failure { throw failure }
+            if !batch.isEmpty { try body(FixturePage(items: batch, olderCursor: nil, newerCursor: nil)) }
+            return format
+        }
+    }
+
+    /// One element of a fixture as the scan meets it.
+    enum Element {
+        case item(FixtureItem)
+        case page(FixturePage)
+    }
+
+    /// Reads `bytes` element by element (items of an array or of NDJSON, or page objects), telling
+    /// the shape from the file as a whole, and calls `emit` with each; `release` is told how far the
+    /// scan has read, so that mapped pages behind it can be dropped.
+    private func scan(
+        _ bytes: UnsafeRawBufferPointer, file: String, seen: SeenIDs?, release: (Int) -> Void = { _ in },
+        emit: (Element) throws(FixtureError) -> Void
+    ) throws(FixtureError) -> FixtureFormat {
+        // Lines and columns are counted only when an error needs them: no table of line starts.
         let fail = { (offset: Int, reason: String) -> FixtureError in
-            let (line, column) = locator.location(of: offset)
+            let (line, column) = TextLocator.location(of: offset, in: bytes)
             return FixtureError(file: file, line: line, column: column, reason: reason)
         }
         let first = JSONArrayScanner.skipSpace(bytes, from: 0)
         guard first < bytes.count else { throw fail(0, "the file is empty") }
-        var seen: [String: Int] = [:]
         switch bytes[first] {
         case UInt8(ascii: "["):
-            let ranges: [Range<Int>]
-            do throws(JSONArrayScanner.Failure) {
-                ranges = try JSONArrayScanner.elements(of: bytes)
-            } catch {
-                guard case .malformed(let offset, let reason) = error else { throw fail(0, "malformed JSON") }
-                throw fail(offset, reason)
-            }
             if format == .ndjson || format == .page {
                 throw fail(first, "expected \(format == .page ? "a page object" : "NDJSON lines"), found a JSON array")
             }
+            var pages = format == .pages
+            if format == nil { pages = try isArrayOfPages(bytes, fail) }
             // Page objects hold many items: the 1 MiB limit applies to each item, not to a page.
-            let objects = try ranges.map { range throws(FixtureError) in
-                (range, try object(bytes, range, fail, limit: format == .json ? Self.maxItemBytes : Self.maxFileBytes))
-            }
-            if format == .pages || (format == nil && Self.isPages(objects.map(\.1))) {
-                let pages = try objects.map { range, object throws(FixtureError) in
-                    try page(object, at: range.lowerBound, seen: &seen, fail)
+            try JSONArrayScanner.forEachElement(of: bytes, fail: fail) { range throws(FixtureError) in
+                let object = try object(bytes, range, fail, limit: pages ? Self.maxFileBytes : Self.maxItemBytes)
+                if pages {
+                    try emit(.page(try page(object, at: range.lowerBound, seen: seen, fail)))
+                } else {
+                    try emit(.item(try item(object, at: range.lowerBound, size: range.count, seen: seen, fail)))
                 }
-                return (.pages, pages)
+                release(range.upperBound)
+                return true
             }
-            let items = try objects.map { range, object throws(FixtureError) in
-                try item(object, at: range.lowerBound, size: range.count, seen: &seen, fail)
-            }
-            return (.json, [FixturePage(items: items, olderCursor: nil, newerCursor: nil)])
+            return pages ? .pages : .json
         case UInt8(ascii: "{"):
             if format == .json || format == .pages {
                 throw fail(first, "expected a JSON array, found an object")
             }
-            let whole = 0..<bytes.count
-            if format == .page {
-                return (
-                    .page,
-                    [try page(try object(bytes, whole, fail, limit: Self.maxFileBytes), at: first, seen: &seen, fail)]
-                )
+            if format == .page || (format == nil && isPageObject(bytes, first: first, fail)) {
+                let object = try object(bytes, 0..<bytes.count, fail, limit: Self.maxFileBytes)
+                try emit(.page(try page(object, at: first, seen: seen, fail)))
+                return .page
             }
-            if format == nil, let object = try? object(bytes, whole, fail, limit: Self.maxFileBytes),
-                Self.isPages([object])
-            {
-                return (.page, [try page(object, at: first, seen: &seen, fail)])
-            }
-            var items: [FixtureItem] = []
             var start = 0
             while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                let end = Self.lineEnd(bytes, from: start)
                 if JSONArrayScanner.skipSpace(bytes, from: start) < end {
                     let line = try object(bytes, start..<end, fail, limit: Self.maxItemBytes)
-                    items.append(try item(line, at: start, size: end - start, seen: &seen, fail))
+                    try emit(.item(try item(line, at: start, size: end - start, seen: seen, fail)))
                 }
+                release(end)
                 start = end + 1
             }
-            return (.ndjson, [FixturePage(items: items, olderCursor: nil, newerCursor: nil)])
+            return .ndjson
         default:
             throw fail(first, "expected a JSON array, NDJSON lines or a page object")
         }
+    }
+
+    /// Whether every element of the array is a page object (see ``isPages(_:)``). Stops at the first
+    /// element that is not, so an array of items costs one element; an element that is not valid
+    /// JSON ends the look and the read that follows reports it.
+    private func isArrayOfPages(
+        _ bytes: UnsafeRawBufferPointer, _ fail: (Int, String) -> FixtureError
+    ) throws(FixtureError) -> Bool {
+        var pages = true
+        var any = false
+        try JSONArrayScanner.forEachElement(of: bytes, fail: fail) { range throws(FixtureError) in
+            guard let object = try? object(bytes, range, fail, limit: Self.maxFileBytes) else { return false }
+            any = true
+            pages = Self.isPages([object])
+            return pages
+        }
+        return pages && any
+    }
+
+    /// Whether a file starting with `{` is one page object rather than NDJSON: its first line is not
+    /// a whole object (a page spread over lines), or the file is that one line and it has a page's shape.
+    private func isPageObject(
+        _ bytes: UnsafeRawBufferPointer, first: Int, _ fail: (Int, String) -> FixtureError
+    ) -> Bool {
+        let end = Self.lineEnd(bytes, from: 0)
+        guard let line = try? object(bytes, 0..<end, fail, limit: Self.maxFileBytes) else { return true }
+        return JSONArrayScanner.skipSpace(bytes, from: end) >= bytes.count && Self.isPages([line])
+    }
+
+    private static func lineEnd(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        guard start < bytes.count, let base = bytes.baseAddress else { return bytes.count }
+        let found = memchr(base + start, 0x0A, bytes.count - start)
+        return found.map { UnsafeRawPointer($0) - base } ?? bytes.count
     }
 
     // MARK: - Values
@@ -196,7 +272,7 @@ package struct FixtureReader: Sendable {
     }
 
     private func item(
-        _ object: [String: Any], at offset: Int, size: Int? = nil, seen: inout [String: Int],
+        _ object: [String: Any], at offset: Int, size: Int? = nil, seen: SeenIDs?,
         _ fail: (Int, String) -> FixtureError
     ) throws(FixtureError) -> FixtureItem {
         guard let raw = object[idKey] else { throw fail(offset, "the item has no \"\(idKey)\"") }
@@ -212,10 +288,9 @@ package struct FixtureReader: Sendable {
         } else {
             throw fail(offset, "the item's \"\(idKey)\" must be a non-empty string or an integer")
         }
-        if let previous = seen[id] {
+        if let previous = try seen?.insert(id, at: offset, fail) {
             throw fail(offset, "duplicate id \(id.debugDescription) (first at line \(fail(previous, "").line))")
         }
-        seen[id] = offset
         let section = sectionKey.flatMap { object[$0] }.map { ($0 as? String) ?? "\($0)" }
         guard
             let json = try? JSONSerialization.data(
@@ -229,13 +304,13 @@ package struct FixtureReader: Sendable {
     }
 
     private func page(
-        _ object: [String: Any], at offset: Int, seen: inout [String: Int], _ fail: (Int, String) -> FixtureError
+        _ object: [String: Any], at offset: Int, seen: SeenIDs?, _ fail: (Int, String) -> FixtureError
     ) throws(FixtureError) -> FixturePage {
         guard let items = object["items"] as? [Any] else { throw fail(offset, "the page has no \"items\" array") }
         let parsed = try items.enumerated().map { index, value throws(FixtureError) in
             guard let item = value as? [String: Any] else { throw fail(offset, "items[\(index)] is not an object") }
             do throws(FixtureError) {
-                return try self.item(item, at: offset, seen: &seen, fail)
+                return try self.item(item, at: offset, seen: seen, fail)
             } catch {
                 throw FixtureError(
                     file: error.file, line: error.line, column: error.column, reason: "items[\(index)]: \(error.reason)"

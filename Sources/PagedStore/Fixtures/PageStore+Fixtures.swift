@@ -14,24 +14,49 @@ extension PageStore {
         _ pages: some Sequence<FixturePage>, into key: String, fetchedAt: Date = Date(),
         progress: (Int) -> Void = { _ in }
     ) throws -> Int {
-        var feed = try ensureFeed(key: key)
-        let wasEmpty = feed.rowCount == 0
-        var written = 0
-        var firstNewer: String?? = nil
+        var run = try beginSeed(into: key, fetchedAt: fetchedAt)
         for page in pages {
-            let items = page.items.map { EncodedItem(itemID: $0.id, section: $0.section, payload: $0.json) }
-            let write = PageWrite(
-                request: .seed, requestCursor: feed.oldestCursor, olderCursor: page.olderCursor,
-                newerCursor: page.newerCursor, fetchedAt: fetchedAt)
-            if firstNewer == nil { firstNewer = .some(page.newerCursor) }
-            written += try appendPage(items, page: write, to: &feed).count
-            progress(written)
+            try seed(page, &run)
+            progress(run.written)
         }
-        if wasEmpty, let first = firstNewer { feed.newestCursor = first }
-        feed.loaded = true
-        feed.lastRefreshAt = feed.lastRefreshAt ?? fetchedAt
-        try save(feed)
-        return written
+        return try finishSeed(&run)
+    }
+
+    /// A seed in progress: pages arrive one at a time (a streamed fixture), all inside the caller's
+    /// one transaction.
+    package struct SeedRun {
+        fileprivate var feed: FeedRecord
+        fileprivate let wasEmpty: Bool
+        fileprivate let fetchedAt: Date
+        fileprivate var firstNewer: String??
+        /// Items written so far (ids already in the feed are skipped).
+        package fileprivate(set) var written = 0
+    }
+
+    /// Starts seeding the feed `key` (created when missing).
+    package func beginSeed(into key: String, fetchedAt: Date = Date()) throws -> SeedRun {
+        let feed = try ensureFeed(key: key)
+        return SeedRun(feed: feed, wasEmpty: feed.rowCount == 0, fetchedAt: fetchedAt, firstNewer: nil)
+    }
+
+    /// Appends one fixture page below the feed's rows, keeping its cursors.
+    package func seed(_ page: FixturePage, _ run: inout SeedRun) throws {
+        let items = page.items.map { EncodedItem(itemID: $0.id, section: $0.section, payload: $0.json) }
+        let write = PageWrite(
+            request: .seed, requestCursor: run.feed.oldestCursor, olderCursor: page.olderCursor,
+            newerCursor: page.newerCursor, fetchedAt: run.fetchedAt)
+        if run.firstNewer == nil { run.firstNewer = .some(page.newerCursor) }
+        run.written += try appendPage(items, page: write, to: &run.feed).count
+    }
+
+    /// Records the seeded feed as loaded.
+    /// - Returns: The number of items written.
+    package func finishSeed(_ run: inout SeedRun) throws -> Int {
+        if run.wasEmpty, let first = run.firstNewer { run.feed.newestCursor = first }
+        run.feed.loaded = true
+        run.feed.lastRefreshAt = run.feed.lastRefreshAt ?? run.fetchedAt
+        try save(run.feed)
+        return run.written
     }
 
     /// Writes the feed in a fixture format that ``seed(_:into:fetchedAt:progress:)`` reads back to the

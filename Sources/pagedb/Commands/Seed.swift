@@ -46,41 +46,47 @@ extension PagedDB {
 
         func run() async throws {
             let path = try database.path()
-            let pages: AnySequence<FixturePage>
+            let queue: DatabaseQueue
+            let progress: Progress
+            let written: Int
             let total: Int
             if let file {
-                // Read and check the whole file before opening the cache: a bad fixture writes nothing.
+                // Two passes over the file, each in constant memory: the first checks all of it (a bad
+                // fixture opens nothing and writes nothing), the second writes it in one transaction.
                 try FixtureFile.checkExists(file)
-                let read = try FixtureReader(idKey: idKey, sectionKey: sectionKey, format: format?.format)
-                    .read(contentsOf: file)
-                let split =
-                    read.format == .pages || read.format == .page ? read.pages : Self.split(read.pages, pageSize)
-                pages = AnySequence(split)
-                total = split.reduce(0) { $0 + $1.items.count }
+                let reader = FixtureReader(idKey: idKey, sectionKey: sectionKey, format: format?.format)
+                var count = 0
+                let shape = try reader.stream(contentsOf: file, pageSize: pageSize, checkingDuplicates: true) {
+                    count += $0.items.count
+                }
+                total = count
+                queue = try DatabaseQueue(path: path)
+                progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
+                // Item lists are split into pages of --page-size; page objects keep their own.
+                let size = shape == .pages || shape == .page ? Int.max : pageSize
+                written = try queue.write { store in
+                    var run = try store.beginSeed(into: feed)
+                    try reader.stream(contentsOf: file, pageSize: size, checkingDuplicates: false) { page in
+                        try store.seed(page, &run)
+                        progress.update(run.written)
+                    }
+                    return try store.finishSeed(&run)
+                }
             } else {
                 total = generate ?? 0
                 // Canonical payloads (sorted keys), as a fixture's: generate → export → seed → export is
                 // then byte-stable. The generator's own bytes are the benchmark's and stay as they are.
-                pages = AnySequence(
-                    SyntheticItems(seed: seed).pages(0..<total, pageSize: pageSize).lazy.map(FixtureFile.canonical))
-            }
-            let queue = try DatabaseQueue(path: path)
-            let progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
-            let written = try queue.write { store in
-                try store.seed(pages, into: feed) { progress.update($0) }
+                let pages = SyntheticItems(seed: seed).pages(0..<total, pageSize: pageSize).lazy.map(
+                    FixtureFile.canonical)
+                queue = try DatabaseQueue(path: path)
+                progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
+                written = try queue.write { store in try store.seed(pages, into: feed) { progress.update($0) } }
             }
             progress.finish()
             let skipped = total - written
             print(
                 "Seeded \(written) items into \(Terminal.escape(feed))\(skipped > 0 ? " (\(skipped) already there)" : "")."
             )
-        }
-
-        static func split(_ pages: [FixturePage], _ size: Int) -> [FixturePage] {
-            let items = pages.flatMap(\.items)
-            return stride(from: 0, to: items.count, by: size).map {
-                FixturePage(items: Array(items[$0..<min($0 + size, items.count)]), olderCursor: nil, newerCursor: nil)
-            }
         }
     }
 }
