@@ -121,7 +121,8 @@ package struct FixtureReader: Sendable {
             var batch: [FixtureItem] = []
             batch.reserveCapacity(min(max(pageSize, 1), 4096))
             var failure: (any Error)?
-            let format = try scan(bytes, file: path, seen: seen, release: file.release) { element throws(FixtureError) in
+            let format = try scan(bytes, file: path, seen: seen, release: file.release) {
+                element throws(FixtureError) in
                 guard failure == nil else { return }
                 do {
                     switch element {

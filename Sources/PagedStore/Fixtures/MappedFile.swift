@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A fixture file mapped into memory, read once from start to end, whose pages behind the reader are
@@ -77,12 +77,12 @@ final class MappedFile {
     /// 8 MiB, are dropped from memory (read again from the file if they are ever touched).
     func release(upTo offset: Int) {
         #if os(Linux)
-            guard let base else { return }
-            let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-            let end = min(offset, size) / pageSize * pageSize
-            guard end - released >= 8 << 20 else { return }
-            _ = madvise(base + released, end - released, MADV_DONTNEED)
-            released = end
+        guard let base else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let end = min(offset, size) / pageSize * pageSize
+        guard end - released >= 8 << 20 else { return }
+        _ = madvise(base + released, end - released, MADV_DONTNEED)
+        released = end
         #endif
     }
 }

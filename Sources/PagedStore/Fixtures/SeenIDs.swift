@@ -17,7 +17,8 @@ final class SeenIDs {
 
     /// A set kept in a private temporary folder, removed with this object.
     init(onDisk: Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pagedstore-ids-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pagedstore-ids-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         self.folder = folder
