@@ -16,6 +16,15 @@ extension PagedDB {
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case json, ndjson, pages
+
+            /// The library's format.
+            var fixtureFormat: FixtureFormat {
+                switch self {
+                case .json: .json
+                case .ndjson: .ndjson
+                case .pages: .pages
+                }
+            }
         }
 
         @OptionGroup var database: DatabaseOptions
@@ -24,11 +33,10 @@ extension PagedDB {
             .json
 
         func run() async throws {
-            let fixtureFormat = FixtureFormat(rawValue: format.rawValue) ?? .json
             var buffer = Data()
             // One read transaction for the whole export: a consistent snapshot while others write.
             try database.reading(feed: feed) { store, record in
-                try store.export(record, format: fixtureFormat) { chunk in
+                try store.export(record, format: format.fixtureFormat) { chunk in
                     buffer.append(chunk)
                     if buffer.count > 1 << 16 {
                         FileHandle.standardOutput.write(buffer)

@@ -21,16 +21,13 @@ extension PagedDB {
         @Option(
             name: .long,
             help: ArgumentHelp("Remove pages fetched longer ago: 90s, 30m, 12h, 7d.", valueName: "duration"))
-        var olderThan: String?
+        var olderThan: AgeOption?
 
         func validate() throws {
             guard (maxRows == nil) != (olderThan == nil) else {
                 throw ValidationError("Give exactly one of --max-rows and --older-than.")
             }
             if let maxRows, maxRows < 0 { throw ValidationError("--max-rows must be 0 or more.") }
-            if let olderThan, Self.seconds(olderThan) == nil {
-                throw ValidationError("--older-than takes a number and a unit: 90s, 30m, 12h or 7d.")
-            }
         }
 
         func run() async throws {
@@ -38,21 +35,10 @@ extension PagedDB {
             let removed = try queue.write { store -> Int in
                 guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
                 if let maxRows { return try store.trim(&record, maxRows: maxRows) }
-                let age = olderThan.flatMap(Self.seconds) ?? 0
-                return try store.trim(&record, fetchedBefore: Date() - age)
+                guard let olderThan else { return 0 }  // validate() made sure one of the two is given
+                return try store.trim(&record, fetchedBefore: Date() - olderThan.seconds)
             }
             print("Removed \(removed) rows from \(Terminal.escape(feed)).")
-        }
-
-        static func seconds(_ text: String) -> Double? {
-            guard let unit = text.last, let value = Double(text.dropLast()), value >= 0 else { return nil }
-            switch unit {
-            case "s": return value
-            case "m": return value * 60
-            case "h": return value * 3600
-            case "d": return value * 86400
-            default: return nil
-            }
         }
     }
 
