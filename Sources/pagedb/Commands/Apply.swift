@@ -23,6 +23,14 @@ extension PagedDB {
 
         enum GapPolicyOption: String, ExpressibleByArgument, CaseIterable {
             case replace, keepGap
+
+            /// The engine's policy.
+            var policy: FeedPolicy.GapPolicy {
+                switch self {
+                case .replace: .replace
+                case .keepGap: .keepGap
+                }
+            }
         }
 
         @OptionGroup var database: DatabaseOptions
@@ -70,7 +78,7 @@ extension PagedDB {
                 before?.policy.flatMap { try? JSONDecoder().decode(FeedPolicy.self, from: Data($0.utf8)) }
                 ?? FeedPolicy()
             policy.refreshOnOpen = .never
-            if let gapPolicy { policy.gapPolicy = gapPolicy == .keepGap ? .keepGap : .replace }
+            if let gapPolicy { policy.gapPolicy = gapPolicy.policy }
             let source = ScriptedSource<JSONItem> { _ in
                 Page(
                     items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
@@ -100,21 +108,15 @@ extension PagedDB {
             throws
         {
             if output.json {
-                var object = ChangeReport.json(snapshot.change)
-                object["gap_created"] = gapCreated
-                object["dry_run"] = dryRun
-                object["rows"] = snapshot.rows.count
-                object["state"] = [
-                    "content": ChangeReport.name(snapshot.content), "refresh": ChangeReport.name(snapshot.refresh),
-                    "next_page": ChangeReport.name(snapshot.nextPage),
-                ]
-                object["cursors"] = [
-                    "newest_before": Terminal.json(before?.newestCursor),
-                    "newest_after": Terminal.json(after?.newestCursor),
-                    "oldest_before": Terminal.json(before?.oldestCursor),
-                    "oldest_after": Terminal.json(after?.oldestCursor),
-                ]
-                return try Terminal.printJSON(object)
+                return try Terminal.printJSON(
+                    ApplyJSON(
+                        snapshot.change, gapCreated: gapCreated, dryRun: dryRun, rows: snapshot.rows.count,
+                        state: .init(
+                            content: ChangeReport.name(snapshot.content), refresh: ChangeReport.name(snapshot.refresh),
+                            nextPage: ChangeReport.name(snapshot.nextPage)),
+                        cursors: .init(
+                            newestBefore: before?.newestCursor, newestAfter: after?.newestCursor,
+                            oldestBefore: before?.oldestCursor, oldestAfter: after?.oldestCursor)))
             }
             print("\(dryRun ? "Dry run of" : "Applied") \(kind.rawValue) page on \(Terminal.escape(feed)):")
             let lines = ChangeReport.lines(snapshot.change)

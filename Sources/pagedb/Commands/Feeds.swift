@@ -23,17 +23,7 @@ extension PagedDB {
                 }
             }
             if output.json {
-                try Terminal.printJSON(
-                    feeds.map { feed, pages, gaps in
-                        [
-                            "key": feed.key, "rows": feed.rowCount, "pages": pages, "gaps": gaps,
-                            "newest_cursor": Terminal.json(feed.newestCursor),
-                            "oldest_cursor": Terminal.json(feed.oldestCursor), "end_reached": feed.endReached,
-                            "last_refresh": Terminal.timestamp(feed.lastRefreshAt),
-                            "state": feed.storedContentState,
-                            "last_error": Terminal.json(feed.lastError),
-                        ] as [String: Any]
-                    })
+                try Terminal.printJSON(feeds.map { FeedSummaryJSON($0, pages: $1, gaps: $2) })
                 return
             }
             guard !feeds.isEmpty else { return print("No feeds in this cache.") }

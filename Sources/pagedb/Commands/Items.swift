@@ -32,19 +32,12 @@ extension PagedDB {
                 (record, try store.window(of: record, from: from == 0 ? .top : .row(from), limit: limit))
             }
             let objects = rows.enumerated().map { offset, row in
-                [
-                    "row": from + offset, "id": row.itemID, "section": Terminal.json(row.section),
-                    "payload": (try? JSONSerialization.jsonObject(with: row.payload, options: [.fragmentsAllowed]))
-                        ?? String(decoding: row.payload, as: UTF8.self),
-                ] as [String: Any]
+                ItemJSON(
+                    row: from + offset, id: row.itemID, section: row.section, payload: JSONValue(payload: row.payload))
             }
             if output.json { return try Terminal.printJSON(objects) }
             if ndjson {
-                for object in objects {
-                    let data = try JSONSerialization.data(
-                        withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                    print(String(decoding: data, as: UTF8.self))
-                }
+                for object in objects { try Terminal.printJSONLine(object) }
                 return
             }
             print(

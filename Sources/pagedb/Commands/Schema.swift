@@ -67,13 +67,10 @@ extension PagedDB {
                 }
             }
             if output.json {
-                return try Terminal.printJSON([
-                    "file_version": fileVersion.map { $0 as Any } ?? NSNull(),
-                    "library_version": migrator.latestVersion,
-                    "migrations": migrator.migrations.map {
-                        ["version": $0.version, "name": $0.name, "sql": $0.sql]
-                    },
-                ])
+                return try Terminal.printJSON(
+                    SchemaJSON(
+                        fileVersion: fileVersion, libraryVersion: migrator.latestVersion,
+                        migrations: migrator.migrations.map { .init(version: $0.version, name: $0.name, sql: $0.sql) }))
             }
             if let fileVersion { print("File schema version: \(fileVersion)") }
             print("Schema version of this pagedb: \(migrator.latestVersion)\n")

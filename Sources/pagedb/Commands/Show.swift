@@ -25,33 +25,23 @@ extension PagedDB {
                 }
                 return (record, try store.pages(of: record), gaps)
             }
-            let policy = record.policy.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
             if output.json {
                 try Terminal.printJSON(
-                    [
-                        "key": record.key, "rows": record.rowCount, "state": record.storedContentState,
-                        "end_reached": record.endReached, "newest_cursor": Terminal.json(record.newestCursor),
-                        "oldest_cursor": Terminal.json(record.oldestCursor),
-                        "last_refresh": Terminal.timestamp(record.lastRefreshAt),
-                        "last_error": Terminal.json(record.lastError), "generation": record.generation,
-                        "policy": policy ?? NSNull(),
-                        "pages": pages.map { page in
-                            [
-                                "page": page.pageNo, "request": page.request.rawValue,
-                                "request_cursor": Terminal.json(page.requestCursor),
-                                "older_cursor": Terminal.json(page.olderCursor),
-                                "newer_cursor": Terminal.json(page.newerCursor),
-                                "fetched_at": Terminal.timestamp(page.fetchedAt), "rows": page.rowCount,
-                            ] as [String: Any]
+                    FeedDetailJSON(
+                        key: record.key, rows: record.rowCount, state: record.storedContentState,
+                        endReached: record.endReached, newestCursor: record.newestCursor,
+                        oldestCursor: record.oldestCursor, lastRefresh: Terminal.timestamp(record.lastRefreshAt),
+                        lastError: record.lastError, generation: record.generation,
+                        policy: record.policy.map { JSONValue(payload: Data($0.utf8)) },
+                        pages: pages.map { page in
+                            .init(
+                                page: page.pageNo, request: page.request.rawValue, requestCursor: page.requestCursor,
+                                olderCursor: page.olderCursor, newerCursor: page.newerCursor,
+                                fetchedAt: Terminal.timestamp(page.fetchedAt), rows: page.rowCount)
                         },
-                        "gaps": gaps.map { gap, row in
-                            [
-                                "after_row": row, "cursor": Terminal.json(gap.cursor),
-                                "created_at": Terminal.timestamp(gap.createdAt),
-                            ]
-                                as [String: Any]
-                        },
-                    ] as [String: Any])
+                        gaps: gaps.map { gap, row in
+                            .init(afterRow: row, cursor: gap.cursor, createdAt: Terminal.timestamp(gap.createdAt))
+                        }))
                 return
             }
             print("Feed \(Terminal.escape(record.key)): \(record.rowCount) rows, \(record.storedContentState)")

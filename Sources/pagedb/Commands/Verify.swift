@@ -21,12 +21,10 @@ extension PagedDB {
             let queue = try database.openForReading()
             let (violations, feeds) = try queue.read { store in (try store.verify(), try store.feeds()) }
             if output.json {
-                try Terminal.printJSON([
-                    "ok": violations.isEmpty, "feeds": feeds.count,
-                    "violations": violations.map {
-                        ["feed": Terminal.json($0.feed), "rule": $0.rule, "detail": $0.detail]
-                    },
-                ])
+                try Terminal.printJSON(
+                    VerifyJSON(
+                        ok: violations.isEmpty, feeds: feeds.count,
+                        violations: violations.map { .init(feed: $0.feed, rule: $0.rule, detail: $0.detail) }))
             } else if violations.isEmpty {
                 print("ok: \(feeds.count) feeds, \(feeds.reduce(0) { $0 + $1.rowCount }) rows, no violations")
             } else {

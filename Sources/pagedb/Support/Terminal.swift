@@ -57,20 +57,29 @@ enum Terminal {
     }
 
     /// ISO 8601 in UTC, for JSON output.
-    static func timestamp(_ date: Date?) -> Any {
-        guard let date else { return NSNull() }
-        return ISO8601DateFormatter().string(from: date)
+    static func timestamp(_ date: Date?) -> String? {
+        date.map { ISO8601DateFormatter().string(from: $0) }
     }
 
-    /// Prints one JSON document (sorted keys, so output is stable) on stdout.
-    static func printJSON(_ value: Any) throws {
-        let data = try JSONSerialization.data(
-            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    /// Prints one JSON document (sorted keys, so output is stable; snake_case keys) on stdout.
+    static func printJSON(_ value: some Encodable) throws {
+        FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 
-    /// A JSON value for an optional string.
-    static func json(_ text: String?) -> Any { text ?? NSNull() }
+    /// One JSON line (`items --ndjson`).
+    static func printJSONLine(_ value: some Encodable) throws {
+        let compact = JSONEncoder()
+        compact.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        compact.keyEncodingStrategy = .convertToSnakeCase
+        FileHandle.standardOutput.write(try compact.encode(value) + Data("\n".utf8))
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }
 
     /// Prints `pagedb: error: message` on stderr.
     static func printError(_ message: String) {
