@@ -7,6 +7,21 @@ import Testing
     /// Races per run: `PAGEDSTORE_READ_RACES` (long mode), 50 in CI.
     static let races = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_READ_RACES"] ?? "") ?? 50
 
+    /// The writer of race `race`: even races seed 30,000 rows into another feed (past the 1,000-page
+    /// auto-checkpoint, so checkpoints rewrite b-tree pages the reader walks: the item table and its
+    /// indexes are shared by all feeds), odd races delete them again.
+    static func writer(db: String, race: Int) -> Process {
+        let writer = Process()
+        writer.executableURL = PagedDBBinary.url
+        writer.arguments =
+            race % 2 == 0
+            ? ["seed", "other", "--db", db, "--generate", "30000", "--seed", "\(race)"]
+            : ["delete", "other", "--db", db]
+        writer.standardOutput = FileHandle.nullDevice
+        writer.standardError = FileHandle.nullDevice
+        return writer
+    }
+
     @Test func exportsRacingAWriterAreWholeSnapshots() throws {
         let scratch = try Scratch()
         let db = scratch.path("race.sqlite")
@@ -20,16 +35,7 @@ import Testing
         var runaway = 0
         var overlapped = 0
         for race in 0..<Self.races {
-            // Every other race deletes what the previous one seeded: checkpoints rewrite b-tree pages the
-            // reader is walking (the item table and its indexes are shared by all feeds).
-            let writer = Process()
-            writer.executableURL = PagedDBBinary.url
-            writer.arguments =
-                race % 2 == 0
-                ? ["seed", "other", "--db", db, "--generate", "30000", "--seed", "\(race)"]
-                : ["delete", "other", "--db", db]
-            writer.standardOutput = FileHandle.nullDevice
-            writer.standardError = FileHandle.nullDevice
+            let writer = Self.writer(db: db, race: race)
             let reader = DispatchQueue.global()
             nonisolated(unsafe) var result: PagedDBBinary.Result?
             let group = DispatchGroup()
@@ -76,14 +82,7 @@ import Testing
         let expected = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"]).stdout
         var outcomes: [Int32: Int] = [:]
         for race in 0..<10 {
-            let writer = Process()
-            writer.executableURL = PagedDBBinary.url
-            writer.arguments =
-                race % 2 == 0
-                ? ["seed", "other", "--db", db, "--generate", "30000", "--seed", "\(race)"]
-                : ["delete", "other", "--db", db]
-            writer.standardOutput = FileHandle.nullDevice
-            writer.standardError = FileHandle.nullDevice
+            let writer = Self.writer(db: db, race: race)
             nonisolated(unsafe) var result: PagedDBBinary.Result?
             let group = DispatchGroup()
             group.enter()
