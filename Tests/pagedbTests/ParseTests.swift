@@ -1,5 +1,6 @@
 import ArgumentParser
 import PagedStore
+import PagedStoreFixtures
 import Testing
 
 @testable import pagedb

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     /// The crash harness's victim: writes through the engine without end and acknowledges each commit

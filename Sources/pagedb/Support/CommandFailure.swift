@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// A failure `pagedb` reports as one line on stderr, with an exit status of its own.
 struct CommandFailure: Error, CustomStringConvertible {

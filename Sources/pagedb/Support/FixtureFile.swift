@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// `--format` of `seed`: a typed fixture shape.
 enum FixtureFormatOption: String, ExpressibleByArgument, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import PagedStore
 
 /// The ids a fixture read has met, with the byte offset of each, to refuse an id that appears twice.
 ///

@@ -1,4 +1,5 @@
 package import Foundation
+package import PagedStore
 
 /// Seeding a feed from fixture pages, and exporting it in the same formats.
 extension PageStore {
