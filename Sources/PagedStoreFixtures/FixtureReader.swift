@@ -276,7 +276,12 @@ package struct FixtureReader: Sendable {
         _ object: [String: Any], at offset: Int, size: Int? = nil, seen: SeenIDs?,
         _ fail: (Int, String) -> FixtureError
     ) throws(FixtureError) -> FixtureItem {
-        guard let raw = object[idKey] else { throw fail(offset, "the item has no \"\(idKey)\"") }
+        guard let raw = object[idKey] else {
+            // A page object without cursor keys reads as an item: say how to read it as a page.
+            let hint =
+                object["items"] is [Any] ? " (a page needs \"next_cursor\" or \"previous_cursor\", or --format)" : ""
+            throw fail(offset, "the item has no \"\(idKey)\"\(hint)")
+        }
         let id: String
         if let text = raw as? String, !text.isEmpty {
             id = text
