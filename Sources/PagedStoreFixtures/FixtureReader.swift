@@ -121,7 +121,7 @@ package struct FixtureReader: Sendable {
             var batch: [FixtureItem] = []
             batch.reserveCapacity(min(max(pageSize, 1), 4096))
             var failure: (any Error)?
-            let format = try scan(bytes, file: path, seen: seen, release: file.release) {
+            let format = try scan(bytes, file: path, seen: seen, release: file.release, locate: file.location) {
                 element throws(FixtureError) in
                 guard failure == nil else { return }
                 do {
@@ -156,11 +156,12 @@ package struct FixtureReader: Sendable {
     /// scan has read, so that mapped pages behind it can be dropped.
     private func scan(
         _ bytes: UnsafeRawBufferPointer, file: String, seen: SeenIDs?, release: (Int) -> Void = { _ in },
+        locate: ((Int) -> (line: Int, column: Int))? = nil,
         emit: (Element) throws(FixtureError) -> Void
     ) throws(FixtureError) -> FixtureFormat {
         // Lines and columns are counted only when an error needs them: no table of line starts.
         let fail = { (offset: Int, reason: String) -> FixtureError in
-            let (line, column) = TextLocator.location(of: offset, in: bytes)
+            let (line, column) = locate?(offset) ?? TextLocator.location(of: offset, in: bytes)
             return FixtureError(file: file, line: line, column: column, reason: reason)
         }
         let first = JSONArrayScanner.skipSpace(bytes, from: 0)

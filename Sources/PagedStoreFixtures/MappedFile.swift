@@ -73,6 +73,39 @@ final class MappedFile {
         return try body(UnsafeRawBufferPointer(start: base, count: size))
     }
 
+    /// The line and column of byte `offset`, counted 8 MiB at a time with each counted stretch given
+    /// back at once: an error near the end of a 400 MB fixture does not bring the file into memory.
+    /// (Dropped pages of a private read-only mapping are read again from the file if touched.)
+    func location(of offset: Int) -> (line: Int, column: Int) {
+        withBytes { bytes in
+            let end = min(offset, bytes.count)
+            var line = 1
+            var lineStart = 0
+            var chunkStart = 0
+            while chunkStart < end {
+                let chunkEnd = min(chunkStart + (8 << 20), end)
+                for index in chunkStart..<chunkEnd where bytes[index] == 0x0A {
+                    line += 1
+                    lineStart = index + 1
+                }
+                drop(chunkStart..<chunkEnd)
+                chunkStart = chunkEnd
+            }
+            return (line, offset - lineStart + 1)
+        }
+    }
+
+    /// Gives the whole pages inside `range` back to the system (Linux; elsewhere a no-op).
+    private func drop(_ range: Range<Int>) {
+        #if os(Linux)
+        guard let base else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (range.lowerBound + pageSize - 1) / pageSize * pageSize
+        let end = range.upperBound / pageSize * pageSize
+        if end > start { _ = madvise(base + start, end - start, MADV_DONTNEED) }
+        #endif
+    }
+
     /// Says that the reader is done with the bytes before `offset`: whole pages of them, in steps of
     /// 8 MiB, are dropped from memory (read again from the file if they are ever touched).
     func release(upTo offset: Int) {
