@@ -41,8 +41,11 @@ import Testing
             let group = DispatchGroup()
             group.enter()
             reader.async {
-                result = try? PagedDBBinary.run(
-                    ["export", "big", "--db", db, "--format", "ndjson"], timeout: 60)
+                do {
+                    result = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"], timeout: 60)
+                } catch {
+                    print("race \(race): the reader did not start: \(error)")
+                }
                 group.leave()
             }
             Thread.sleep(forTimeInterval: Double(race % 5) * 0.004)
