@@ -24,10 +24,18 @@ let package = Package(
             dependencies: ["CSQLite"],
             swiftSettings: strictSettings
         ),
+        // Fixture reading, writing and generated items: for pagedb and the tests only, so that apps
+        // linking PagedStore do not compile them.
+        .target(
+            name: "PagedStoreFixtures",
+            dependencies: ["PagedStore"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "pagedb",
             dependencies: [
                 "PagedStore",
+                "PagedStoreFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -35,7 +43,7 @@ let package = Package(
         // The fixture parser's fuzz entry point: a corpus replayer normally, a libFuzzer target with -DFUZZING.
         .executableTarget(
             name: "FuzzFixtures",
-            dependencies: ["PagedStore"],
+            dependencies: ["PagedStore", "PagedStoreFixtures"],
             path: "Tests/FuzzFixtures",
             swiftSettings: strictSettings
         ),
@@ -47,12 +55,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PagedStoreTests",
-            dependencies: ["PagedStore", "TestSupport"],
+            dependencies: ["PagedStore", "PagedStoreFixtures", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "pagedbTests",
-            dependencies: ["pagedb", "PagedStore", "FuzzFixtures", "TestSupport"],
+            dependencies: ["pagedb", "PagedStore", "PagedStoreFixtures", "FuzzFixtures", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

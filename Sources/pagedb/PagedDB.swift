@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PagedStore
 
 /// `pagedb`: inspect a PagedStore cache, debug its state and seed fixtures.
@@ -19,4 +20,32 @@ struct PagedDB: AsyncParsableCommand {
             Delete.self, Migrate.self, Schema.self, Bench.self, CrashWriter.self, HoldLock.self, Sync.self,
         ]
     )
+
+    /// Parses the command line, runs the command, and reports every failure here, once: one line on
+    /// stderr (`pagedb: error: …`) and the exit status the README documents. Usage errors are one
+    /// line too, naming the help to read; `--help` and `--version` print as usual.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if let failure = CommandFailure.report(for: error) {
+                Terminal.printError(failure.message)
+                Foundation.exit(failure.status.rawValue)
+            }
+            let code = exitCode(for: error)
+            let message = message(for: error)
+            guard code != .success, code != .validationFailure || !message.isEmpty else { exit(withError: error) }
+            if !message.isEmpty {
+                let line = message.split(separator: "\n").first.map(String.init) ?? message
+                Terminal.printError(
+                    Terminal.escape(line) + (code == .validationFailure ? " (see pagedb help)" : ""))
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// The fuzz entry point: any bytes, read as a fixture and as a captured page, must give fixtures or
 /// a `FixtureError`; never a crash, a hang or unbounded memory.

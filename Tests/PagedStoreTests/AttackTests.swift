@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// A thread-safe counter.
 final class AttackCounter: @unchecked Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// Random operation sequences against a server whose list shifts between requests, with responses
 /// delayed so that they complete out of order. After every snapshot the change must apply, no id may

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// The reference-model test: a model of the server's list, random sequences of every operation of a
 /// feed, and after every step the checks that bind the features together.

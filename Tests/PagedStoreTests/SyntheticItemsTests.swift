@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// The generator must match the shared benchmark workload byte for byte (WORKLOAD.md §8).
 @Suite struct SyntheticItemsTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// Valid caches mutated outside SQLite: `pagedb` and the library never crash or hang; they answer
 /// with a typed error (or a clean verify), and a damaged cache can be moved aside and started again.

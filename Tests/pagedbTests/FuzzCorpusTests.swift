@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// Every input the fuzzer has kept (Tests/FuzzCorpus) is replayed through the fuzz entry point on
 /// every test run, so a crash it once found stays fixed.

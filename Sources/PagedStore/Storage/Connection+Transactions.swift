@@ -1,3 +1,5 @@
+import Foundation
+
 extension Connection {
     /// Runs `body` in a write transaction and commits it, or rolls everything back if anything throws.
     ///
@@ -24,7 +26,41 @@ extension Connection {
         guard isAutocommit else { return try body() }
         try run("BEGIN DEFERRED")
         defer { rollbackIfStillOpen() }
-        return try body()
+        // A file read as immutable takes no lock: its reads count only if nobody wrote meanwhile, and
+        // a read that failed (pages changed under it look damaged) is then a busy error, not damage.
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            try checkStillUnchanged()
+            throw error
+        }
+        try checkStillUnchanged()
+        return result
+    }
+
+    /// Switches the file to WAL mode, waiting for other connections like any write.
+    ///
+    /// Changing the journal mode needs an exclusive lock, and SQLite does not call the busy handler
+    /// for it when this connection already reads (the upgrade could deadlock): two processes creating
+    /// one cache would then fail at once. So the switch is retried here, within the busy timeout.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_journal_mode>
+    package func enableWAL(timeout: Duration) throws(StorageError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            do throws(StorageError) {
+                let mode = try withStatement("PRAGMA journal_mode = WAL") { statement throws(StorageError) in
+                    try statement.step() ? statement.string(0) ?? "" : ""
+                }
+                if mode.lowercased() == "wal" { return }
+                throw StorageError(.other, message: "\(path) could not be switched to WAL mode (it is \(mode))")
+            } catch  where error.kind == .busy && clock.now < deadline {
+                // Bounded by the deadline: never an endless retry.
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+        }
     }
 
     /// Rolls back unless SQLite already did: some errors (a full disk, an I/O error) end the

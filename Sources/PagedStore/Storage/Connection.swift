@@ -20,51 +20,105 @@ package final class Connection {
     let handle: OpaquePointer
     /// The path given at open, for messages.
     package let path: String
+    /// The file SQLite opened: the path with its folders resolved (see ``ResolvedPath``).
+    package let file: String
+    /// Whether this open created the file (it was missing).
+    package let createdFile: Bool
+    /// For a read-only open of a file this process cannot write, read as immutable: the file's stamp
+    /// when it was opened, checked after every read transaction (see ``checkStillUnchanged()``).
+    let immutableStamp: FileStamp?
     private var statements: [String: Statement] = [:]
 
     /// Opens a connection and runs a first query at once, so that a file which is not a database
     /// fails here with ``StorageError/Kind/notADatabase`` rather than at some later read.
     ///
-    /// A read-only open of a file whose write-ahead log is absent (nobody has it open, or the last
-    /// connection closed cleanly) reads it as immutable: SQLite then creates no `-wal` or `-shm`
-    /// file beside it, so looking at a cache leaves the folder exactly as it was.
+    /// A read-only connection takes part in SQLite's locking like any reader, so a read transaction
+    /// is a consistent snapshot even while another process writes and checkpoints. It never writes:
+    /// `PRAGMA query_only` is on. When the file is idle (no `-wal` beside it) it is opened with read-write
+    /// access, which lets SQLite create the `-wal` and `-shm` a WAL reader needs and remove them again
+    /// when the last connection closes, so an idle file and its folder are left as they were. A file
+    /// this process cannot write is read as immutable instead, and each read transaction then checks
+    /// that the file did not change while it was read (``StorageError/Kind/busy`` if it did).
     ///
     /// - Parameters:
     ///   - path: A file path. `:memory:` opens a private in-memory database. Paths starting with
     ///     `file:` are refused, because SQLite would read URI parameters (`nolock`, `vfs`) from them.
+    ///     Symbolic links in its folders are followed; a symbolic link as the file itself is refused.
     ///   - mode: Read-write (creating the file) or read-only.
     ///   - busyTimeout: How long a statement waits for another connection's lock before failing with
     ///     ``StorageError/Kind/busy``. Finite by design: never an endless retry.
-    /// - Throws: ``StorageError`` when the path is refused, the file cannot be opened, or it is not a database.
     ///   - probe: The first query, run at once (its prepared statement stays cached for reuse).
+    /// - Throws: ``StorageError`` when the path is refused, the file cannot be opened (or written, in
+    ///   read-write mode), or it is not a database.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/wal.html#readonly>
     package init(
         path: String, mode: Mode, busyTimeout: Duration = .seconds(5),
         probe: String = "SELECT count(*) FROM sqlite_schema"
     ) throws(StorageError) {
         try Self.validate(path: path, mode: mode)
-        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
-        var openName = path
+        let file = path == ":memory:" ? path : try ResolvedPath(path).file
+        var created = false
+        var stamp: FileStamp?
+        let opened: OpaquePointer
         switch mode {
         case .readWrite:
-            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-            try Self.createPrivateFileIfMissing(path)
+            if file != ":memory:" { created = try Self.createPrivateFileIfMissing(file, named: path) }
+            opened = try Self.open(file, named: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            // Without write access SQLite falls back to read-only and would leave a `-shm` with the
+            // file's read-only mode, which breaks every later writer: refuse before any read.
+            if sqlite3_db_readonly(opened, "main") == 1 {
+                sqlite3_close_v2(opened)
+                throw StorageError(
+                    .readOnly,
+                    message: "Cannot write \(path): the file is read-only for this user. Nothing was changed")
+            }
         case .readOnly:
-            flags |= SQLITE_OPEN_READONLY
-            let hasLog = FileManager.default.fileExists(atPath: path + "-wal")
-            if hasLog && !FileManager.default.fileExists(atPath: path + "-shm") {
+            let hasLog = Self.exists(file + "-wal")
+            if hasLog && !Self.exists(file + "-shm") {
                 throw StorageError(
                     .readOnly,
                     message:
                         "\(path) has a write-ahead log without its -shm index (a copied or crashed cache); replaying "
                         + "it needs a write: open it once with the app or run `pagedb migrate --db` on it")
             }
-            if !hasLog {
-                flags |= SQLITE_OPEN_URI
-                openName = Self.immutableURI(for: path)
+            if hasLog || Self.exists(file + "-journal") {
+                // A writer is live (or crashed): read through its side files, as any reader does.
+                opened = try Self.open(file, named: path, flags: SQLITE_OPEN_READONLY)
+            } else {
+                let idle = try Self.open(file, named: path, flags: SQLITE_OPEN_READWRITE)
+                if sqlite3_db_readonly(idle, "main") == 1 {
+                    // No write access: SQLite could only leave side files that nobody can use.
+                    sqlite3_close_v2(idle)
+                    stamp = FileStamp(file)
+                    opened = try Self.open(
+                        Self.immutableURI(for: file), named: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+                } else {
+                    opened = idle
+                }
             }
         }
+        self.handle = opened
+        self.path = path
+        self.file = file
+        self.createdFile = created
+        self.immutableStamp = stamp
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        // Before the first statement: creating, migrating and reading all wait for locks alike.
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        // Double-quoted strings as identifiers only: a typo then fails instead of becoming a string.
+        _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil)
+        _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
+        if mode == .readOnly { try execute("PRAGMA query_only = ON") }
+        // The first read of the schema: a picture or random bytes fail here, at open.
+        try withStatement(probe) { statement throws(StorageError) in _ = try statement.step() }
+    }
+
+    private static func open(_ name: String, named path: String, flags: Int32) throws(StorageError) -> OpaquePointer {
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(openName, &handle, flags, nil)
+        let code = sqlite3_open_v2(
+            name, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(handle)
@@ -72,16 +126,21 @@ package final class Connection {
                 StorageError.Kind(primaryResultCode: code & 0xff), message: "Cannot open \(path): \(message)",
                 resultCode: code & 0xff, extendedResultCode: code)
         }
-        self.handle = handle
-        self.path = path
-        let milliseconds =
-            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
-        // Double-quoted strings as identifiers only: a typo then fails instead of becoming a string.
-        _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil)
-        _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
-        // The first read of the schema: a picture or random bytes fail here, at open.
-        try withStatement(probe) { statement throws(StorageError) in _ = try statement.step() }
+        return handle
+    }
+
+    /// For a file read as immutable: throws ``StorageError/Kind/busy`` when the file changed since it
+    /// was opened, or a writer's `-wal` appeared, so a read that may have seen pages change fails
+    /// instead of returning them.
+    package func checkStillUnchanged() throws(StorageError) {
+        guard let immutableStamp else { return }
+        if FileStamp(file) != immutableStamp || Self.exists(file + "-wal") {
+            throw StorageError(
+                .busy,
+                message:
+                    "\(path) changed while it was read (another process wrote it, and this user cannot take part "
+                    + "in its locking); read it again")
+        }
     }
 
     deinit {
@@ -168,18 +227,6 @@ package final class Connection {
         }
         if !exists && mode == .readOnly {
             throw StorageError(.cannotOpen, message: "No database at \(path)")
-        }
-    }
-
-    /// Creates a missing file with mode 0600, so the cache and its `-wal`/`-shm` files (which copy the
-    /// database's permissions) are readable by the app's user only. SQLite would use 0644.
-    private static func createPrivateFileIfMissing(_ path: String) throws(StorageError) {
-        guard path != ":memory:", !FileManager.default.fileExists(atPath: path) else { return }
-        let created = FileManager.default.createFile(
-            atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        if !created {
-            throw StorageError(
-                .cannotOpen, message: "Cannot create \(path): check that its folder exists and is writable")
         }
     }
 

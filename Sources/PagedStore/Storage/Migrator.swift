@@ -63,7 +63,12 @@ package struct Migrator: Sendable {
     ///
     /// Plain `PRAGMA` statements: reading the same values through the pragma table-valued functions
     /// in one query measured five times slower to prepare, on the path every cold open takes.
+    /// The values are read in one read transaction: read one by one, another process creating the
+    /// file meanwhile could show its schema without its marker, a foreign file to this reader.
     package static func probe(_ connection: Connection) throws(StorageError) -> Probe {
+        let ownsTransaction = connection.isAutocommit
+        if ownsTransaction { try connection.execute("BEGIN DEFERRED") }
+        defer { if ownsTransaction, !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
         let journalMode = try connection.withStatement("PRAGMA journal_mode") { statement throws(StorageError) in
             try statement.step() ? statement.string(0) ?? "" : ""
         }
@@ -108,9 +113,11 @@ package struct Migrator: Sendable {
         let pending = pending(for: status)
         for migration in pending {
             try connection.writeTransaction {
-                // Re-read inside the write lock: another process may have migrated meanwhile.
-                let current = Int(try connection.int64("PRAGMA user_version") ?? 0)
-                guard current < migration.version else { return }
+                // Re-read inside the write lock: another process may have created or migrated the
+                // file meanwhile (or, in a hostile world, replaced it with another program's).
+                let now = try self.status(of: connection)
+                try Self.refuse(now, path: connection.path, latest: latestVersion)
+                guard self.pending(for: now).contains(migration) else { return }
                 try connection.execute(migration.sql)
                 try connection.execute("PRAGMA user_version = \(migration.version)")
             }

@@ -176,7 +176,7 @@ extension PageStore {
     }
 
     /// The page of the row at `position`, or nil when no row is there.
-    func pageNo(atPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
+    package func pageNo(atPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
         try connection.int64("SELECT page_no FROM item WHERE feed_id = ? AND position = ?") {
             statement throws(StorageError) in
             try statement.bind(1, feed.id)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One broken rule found by ``PageStore/verify()``.
 package struct InvariantViolation: Sendable, Equatable, CustomStringConvertible {
     /// The feed concerned, or nil for the file as a whole.
@@ -57,6 +59,9 @@ extension PageStore {
         func count(_ sql: String) throws -> Int {
             Int(try connection.int64(sql) { statement throws(StorageError) in try statement.bind(1, id) } ?? 0)
         }
+        for (rule, sql) in Self.rangeChecks where try count(sql) > 0 {
+            found.append((rule, "the \(rule.replacingOccurrences(of: "_", with: " ")) holds a value out of range"))
+        }
         if try count(
             "SELECT count(*) FROM (SELECT item_id FROM item WHERE feed_id = ? GROUP BY item_id HAVING count(*) > 1)")
             > 0
@@ -99,8 +104,9 @@ extension PageStore {
                 found.append(("page_order", "page \(page.pageNo) starts above the end of the page before it"))
             }
             previousBottom = span?.bottom ?? previousBottom
-            // A seed page asked with no cursor is a first page: only pages asked with one continue a chain.
-            if index > 0, page.request == .older || (page.request == .seed && page.requestCursor != nil),
+            // A page asked with no cursor was the feed's top when written (a seed of an empty feed):
+            // a refresh may since have put a page above it, joined by proof of overlap, not by cursor.
+            if index > 0, page.request == .older || page.request == .seed, page.requestCursor != nil,
                 page.requestCursor != pages[index - 1].olderCursor
             {
                 found.append(
@@ -118,6 +124,38 @@ extension PageStore {
         }
         return found
     }
+
+    /// The largest magnitude of a position or page number: beyond it, one write's arithmetic (a page
+    /// of rows `positionStep` apart) could overflow. Commands refuse such values with an error; verify
+    /// names them.
+    static let maxStoredMagnitude: Int64 = 1 << 62
+    /// The latest time a timestamp column may hold: the end of year 9999, in milliseconds.
+    static let maxStoredMilliseconds: Int64 = 253_402_300_799_999
+
+    /// Out-of-range values, by rule: each query counts the feed's offending rows (bound to `?`).
+    static let rangeChecks: [(rule: String, sql: String)] = {
+        let magnitude = "NOT BETWEEN -\(maxStoredMagnitude) AND \(maxStoredMagnitude)"
+        let time = "NOT BETWEEN 0 AND \(maxStoredMilliseconds)"
+        return [
+            (
+                "generation",
+                "SELECT count(*) FROM feed WHERE id = ? AND generation NOT BETWEEN 0 AND \(maxStoredMagnitude)"
+            ),
+            ("last_refresh_at", "SELECT count(*) FROM feed WHERE id = ? AND last_refresh_at \(time)"),
+            (
+                "row_count",
+                "SELECT count(*) FROM feed WHERE id = ? AND row_count NOT BETWEEN 0 AND \(maxStoredMagnitude)"
+            ),
+            (
+                "position",
+                "SELECT count(*) FROM feed WHERE id = ? AND (top_position \(magnitude) OR bottom_position \(magnitude))"
+            ),
+            ("position", "SELECT count(*) FROM item WHERE feed_id = ? AND position \(magnitude)"),
+            ("page_no", "SELECT count(*) FROM page WHERE feed_id = ? AND (page_no \(magnitude) OR row_count < 0)"),
+            ("fetched_at", "SELECT count(*) FROM page WHERE feed_id = ? AND fetched_at \(time)"),
+            ("created_at", "SELECT count(*) FROM gap WHERE feed_id = ? AND created_at \(time)"),
+        ]
+    }()
 
     /// Each page's row count and top and bottom positions, from one pass over the feed's rows.
     private func pageSpans(of feed: FeedRecord) throws(StorageError) -> [Int64: (count: Int, top: Int64, bottom: Int64)]

@@ -45,7 +45,7 @@ package final class PageStore {
             // WAL: one writer and concurrent readers, so pagedb can read while an app writes. It is
             // recorded in the file, so only a file not yet in WAL mode needs the (writing) pragma.
             if probe.journalMode != "wal" && path != ":memory:" {
-                try connection.execute("PRAGMA journal_mode = WAL")
+                try connection.enableWAL(timeout: busyTimeout)
             }
             // NORMAL: a commit does not fsync; a power cut may lose the last commits but never corrupts.
             try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")

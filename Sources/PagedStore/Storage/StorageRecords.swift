@@ -134,7 +134,11 @@ package struct PageWrite: Sendable {
 
 extension Date {
     /// Milliseconds since 1970, the unit of every time column.
-    var millisecondsSince1970: Int64 { Int64((timeIntervalSince1970 * 1000).rounded()) }
+    /// Clamped: a date read from an edited file may lie beyond what an `Int64` of milliseconds holds.
+    var millisecondsSince1970: Int64 {
+        Int64(exactly: (timeIntervalSince1970 * 1000).rounded())
+            ?? (self > Date(timeIntervalSince1970: 0) ? .max : .min)
+    }
 
     /// A date from milliseconds since 1970.
     init(millisecondsSince1970 milliseconds: Int64) {

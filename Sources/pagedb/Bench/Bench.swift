@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     struct Bench: AsyncParsableCommand {
@@ -36,21 +37,19 @@ extension PagedDB {
         }
 
         func run() async throws {
-            try await reportingFailures {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-                let selected = Set(only.uppercased().split(separator: ",").map(String.init))
-                let workloads = BenchWorkloads(dir: dir, items: SyntheticItems(seed: seed))
-                print("INFO impl=pagedstore sqlite=\(PagedStoreVersion.sqliteVersion) seed=\(seed) dir=\(dir)")
-                if selected.contains("W1") { try await workloads.appendViaNextPage() }
-                if selected.contains("W2") { try workloads.bulkSeed() }
-                if selected.contains("W3") { try workloads.firstScreenCold() }
-                if selected.contains("W3") || selected.contains("W3W") { try workloads.firstScreenWarm() }
-                if selected.contains("W4") { try workloads.keysetDeepPage() }
-                if selected.contains("W5") { try await workloads.refreshMerge() }
-                if selected.contains("FS") { try await workloads.decodedFirstScreen() }
-                if selected.contains("SCROLL") || scroll != nil {
-                    try await workloads.scroll(rows: scroll ?? 1_000_000)
-                }
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let selected = Set(only.uppercased().split(separator: ",").map(String.init))
+            let workloads = BenchWorkloads(dir: dir, items: SyntheticItems(seed: seed))
+            print("INFO impl=pagedstore sqlite=\(PagedStoreVersion.sqliteVersion) seed=\(seed) dir=\(dir)")
+            if selected.contains("W1") { try await workloads.appendViaNextPage() }
+            if selected.contains("W2") { try workloads.bulkSeed() }
+            if selected.contains("W3") { try workloads.firstScreenCold() }
+            if selected.contains("W3") || selected.contains("W3W") { try workloads.firstScreenWarm() }
+            if selected.contains("W4") { try workloads.keysetDeepPage() }
+            if selected.contains("W5") { try await workloads.refreshMerge() }
+            if selected.contains("FS") { try await workloads.decodedFirstScreen() }
+            if selected.contains("SCROLL") || scroll != nil {
+                try await workloads.scroll(rows: scroll ?? 1_000_000)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// The workloads that run through a `Feed`: W5's refresh merge, the decoded first screen, and scrolling.
 extension BenchWorkloads {

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// WORKLOAD.md's workloads, each through the code path an app or `pagedb` uses: no bench-only SQL.
 ///

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     struct Apply: AsyncParsableCommand {
@@ -23,6 +24,14 @@ extension PagedDB {
 
         enum GapPolicyOption: String, ExpressibleByArgument, CaseIterable {
             case replace, keepGap
+
+            /// The engine's policy.
+            var policy: FeedPolicy.GapPolicy {
+                switch self {
+                case .replace: .replace
+                case .keepGap: .keepGap
+                }
+            }
         }
 
         @OptionGroup var database: DatabaseOptions
@@ -37,51 +46,57 @@ extension PagedDB {
         @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
 
         func run() async throws {
-            try await reportingFailures {
-                let response = try FixtureReader(idKey: idKey).read(contentsOf: page).pages
-                let fixture = response.first ?? FixturePage(items: [], olderCursor: nil, newerCursor: nil)
-                let path = try database.path()
-                let reader = try dryRun ? database.openForReading() : database.openForWriting()
-                let before = try reader.read { try $0.feed(key: feed) }
-                if before == nil, kind == .next { throw CommandFailure.unknownFeed(feed) }
-
-                var target = path
-                var scratch: TemporaryCopy?
-                if dryRun {
-                    let copy = try TemporaryCopy()
-                    try reader.withoutTransaction { try $0.copy(to: copy.path) }
-                    target = copy.path
-                    scratch = copy
-                }
-                defer { scratch?.remove() }
-
-                var policy =
-                    before?.policy.flatMap { try? JSONDecoder().decode(FeedPolicy.self, from: Data($0.utf8)) }
-                    ?? FeedPolicy()
-                policy.refreshOnOpen = .never
-                if let gapPolicy { policy.gapPolicy = gapPolicy == .keepGap ? .keepGap : .replace }
-                let source = ScriptedSource<JSONItem> { _ in
-                    Page(
-                        items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
-                        newerCursor: fixture.newerCursor)
-                }
-                let engine = try FeedStore(path: target).feed(
-                    feed, source: source, policy: policy, codec: JSONItem.codec)
-                let gapsBefore = await engine.snapshot.gaps.count
-                switch kind {
-                case .refresh: await engine.refresh()
-                case .next: await engine.loadNextPage()
-                }
-                let snapshot = await engine.snapshot
-                if case .failed(let error) = snapshot.refresh {
-                    throw CommandFailure(status: .badInput, message: error.message)
-                }
-                if case .failed(let error) = snapshot.nextPage {
-                    throw CommandFailure(status: .badInput, message: error.message)
-                }
-                let after = try DatabaseQueue(path: target).read { try $0.feed(key: feed) }
-                try report(snapshot, gapCreated: snapshot.gaps.count > gapsBefore, before: before, after: after)
+            try FixtureFile.checkExists(page)
+            let response = try FixtureReader(idKey: idKey, format: .page).read(contentsOf: page).pages
+            let fixture = response.first ?? FixturePage(items: [], olderCursor: nil, newerCursor: nil)
+            let path = try database.path()
+            // A next page needs the feed: checked before anything is created or migrated.
+            let reader =
+                try dryRun
+                ? database.openForReading()
+                : kind == .next ? database.openForChanging(feed: feed) : database.openForWriting()
+            let before = try reader.read { try $0.feed(key: feed) }
+            if before == nil, kind == .next { throw CommandFailure.unknownFeed(feed) }
+            if kind == .next, before?.endReached == true {
+                throw CommandFailure(
+                    status: .nothingApplied,
+                    message:
+                        "Nothing applied: \(Terminal.escape(feed).debugDescription) has ended (its last page said "
+                        + "there is no more). Apply the page --as refresh, or trim the feed first")
             }
+
+            var target = path
+            var scratch: TemporaryCopy?
+            if dryRun {
+                let copy = try TemporaryCopy()
+                try reader.withoutTransaction { try $0.copy(to: copy.path) }
+                target = copy.path
+                scratch = copy
+            }
+            defer { scratch?.remove() }
+
+            var policy =
+                before?.policy.flatMap { try? JSONDecoder().decode(FeedPolicy.self, from: Data($0.utf8)) }
+                ?? FeedPolicy()
+            policy.refreshOnOpen = .never
+            if let gapPolicy { policy.gapPolicy = gapPolicy.policy }
+            let source = ScriptedSource<JSONItem> { _ in
+                Page(
+                    items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
+                    newerCursor: fixture.newerCursor)
+            }
+            let engine = try FeedStore(path: target).feed(
+                feed, source: source, policy: policy, codec: JSONItem.codec)
+            let gapsBefore = await engine.snapshot.gaps.count
+            switch kind {
+            case .refresh: await engine.refresh()
+            case .next: await engine.loadNextPage()
+            }
+            let snapshot = await engine.snapshot
+            if case .failed(let error) = snapshot.refresh { throw Self.failure(error) }
+            if case .failed(let error) = snapshot.nextPage { throw Self.failure(error) }
+            let after = try DatabaseQueue(path: target).read { try $0.feed(key: feed) }
+            try report(snapshot, gapCreated: snapshot.gaps.count > gapsBefore, before: before, after: after)
         }
 
         private func report(
@@ -90,21 +105,15 @@ extension PagedDB {
             throws
         {
             if output.json {
-                var object = ChangeReport.json(snapshot.change)
-                object["gap_created"] = gapCreated
-                object["dry_run"] = dryRun
-                object["rows"] = snapshot.rows.count
-                object["state"] = [
-                    "content": ChangeReport.name(snapshot.content), "refresh": ChangeReport.name(snapshot.refresh),
-                    "next_page": ChangeReport.name(snapshot.nextPage),
-                ]
-                object["cursors"] = [
-                    "newest_before": Terminal.json(before?.newestCursor),
-                    "newest_after": Terminal.json(after?.newestCursor),
-                    "oldest_before": Terminal.json(before?.oldestCursor),
-                    "oldest_after": Terminal.json(after?.oldestCursor),
-                ]
-                return try Terminal.printJSON(object)
+                return try Terminal.printJSON(
+                    ApplyJSON(
+                        snapshot.change, gapCreated: gapCreated, dryRun: dryRun, rows: snapshot.rows.count,
+                        state: .init(
+                            content: ChangeReport.name(snapshot.content), refresh: ChangeReport.name(snapshot.refresh),
+                            nextPage: ChangeReport.name(snapshot.nextPage)),
+                        cursors: .init(
+                            newestBefore: before?.newestCursor, newestAfter: after?.newestCursor,
+                            oldestBefore: before?.oldestCursor, oldestAfter: after?.oldestCursor)))
             }
             print("\(dryRun ? "Dry run of" : "Applied") \(kind.rawValue) page on \(Terminal.escape(feed)):")
             let lines = ChangeReport.lines(snapshot.change)
@@ -117,6 +126,13 @@ extension PagedDB {
                 "  oldest cursor: \(Terminal.short(before?.oldestCursor, 30)) -> \(Terminal.short(after?.oldestCursor, 30))"
             )
             print("  state: \(ChangeReport.states(snapshot)), \(snapshot.rows.count) rows")
+        }
+
+        /// The cache failing (a damaged or edited file) says so with its own status; anything else
+        /// is the page's fault.
+        private static func failure(_ error: FeedError) -> CommandFailure {
+            guard error.kind == .storage else { return CommandFailure(status: .badInput, message: error.message) }
+            return CommandFailure.report(for: error) ?? CommandFailure(status: .storage, message: error.message)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     struct Export: AsyncParsableCommand {
@@ -16,6 +17,15 @@ extension PagedDB {
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
             case json, ndjson, pages
+
+            /// The library's format.
+            var fixtureFormat: FixtureFormat {
+                switch self {
+                case .json: .json
+                case .ndjson: .ndjson
+                case .pages: .pages
+                }
+            }
         }
 
         @OptionGroup var database: DatabaseOptions
@@ -24,22 +34,18 @@ extension PagedDB {
             .json
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForReading()
-                let record = try database.feed(feed, in: queue)
-                let fixtureFormat = FixtureFormat(rawValue: format.rawValue) ?? .json
-                var buffer = Data()
-                try queue.read { store in
-                    try store.export(record, format: fixtureFormat) { chunk in
-                        buffer.append(chunk)
-                        if buffer.count > 1 << 16 {
-                            FileHandle.standardOutput.write(buffer)
-                            buffer.removeAll(keepingCapacity: true)
-                        }
+            var buffer = Data()
+            // One read transaction for the whole export: a consistent snapshot while others write.
+            try database.reading(feed: feed) { store, record in
+                try store.export(record, format: format.fixtureFormat) { chunk in
+                    buffer.append(chunk)
+                    if buffer.count > 1 << 16 {
+                        FileHandle.standardOutput.write(buffer)
+                        buffer.removeAll(keepingCapacity: true)
                     }
                 }
-                FileHandle.standardOutput.write(buffer)
             }
+            FileHandle.standardOutput.write(buffer)
         }
     }
 }

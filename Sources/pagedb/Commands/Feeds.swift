@@ -16,44 +16,32 @@ extension PagedDB {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForReading()
-                let feeds = try queue.read { store in
-                    try store.feeds().map { feed in
-                        (feed, try store.pages(of: feed).count, try store.gaps(of: feed).count)
-                    }
+            let queue = try database.openForReading()
+            let feeds = try queue.read { store in
+                try store.feeds().map { feed in
+                    (feed, try store.pages(of: feed).count, try store.gaps(of: feed).count)
                 }
-                if output.json {
-                    try Terminal.printJSON(
-                        feeds.map { feed, pages, gaps in
-                            [
-                                "key": feed.key, "rows": feed.rowCount, "pages": pages, "gaps": gaps,
-                                "newest_cursor": Terminal.json(feed.newestCursor),
-                                "oldest_cursor": Terminal.json(feed.oldestCursor), "end_reached": feed.endReached,
-                                "last_refresh": Terminal.timestamp(feed.lastRefreshAt),
-                                "state": feed.storedContentState,
-                                "last_error": Terminal.json(feed.lastError),
-                            ] as [String: Any]
-                        })
-                    return
-                }
-                guard !feeds.isEmpty else { return print("No feeds in this cache.") }
-                print(
-                    Terminal.table(
-                        [
-                            "FEED", "ROWS", "PAGES", "GAPS", "NEWEST", "OLDEST", "END", "REFRESHED", "STATE",
-                            "LAST ERROR",
-                        ],
-                        feeds.map { feed, pages, gaps in
-                            [
-                                Terminal.short(feed.key, 24), "\(feed.rowCount)", "\(pages)", "\(gaps)",
-                                Terminal.short(feed.newestCursor, 14), Terminal.short(feed.oldestCursor, 14),
-                                feed.endReached ? "yes" : "no", Terminal.age(feed.lastRefreshAt),
-                                feed.storedContentState,
-                                Terminal.short(feed.lastError, 40),
-                            ]
-                        }))
             }
+            if output.json {
+                try Terminal.printJSON(feeds.map { FeedSummaryJSON($0, pages: $1, gaps: $2) })
+                return
+            }
+            guard !feeds.isEmpty else { return print("No feeds in this cache.") }
+            print(
+                Terminal.table(
+                    [
+                        "FEED", "ROWS", "PAGES", "GAPS", "NEWEST", "OLDEST", "END", "REFRESHED", "STATE",
+                        "LAST ERROR",
+                    ],
+                    feeds.map { feed, pages, gaps in
+                        [
+                            output.cell(feed.key, 24), "\(feed.rowCount)", "\(pages)", "\(gaps)",
+                            output.cell(feed.newestCursor, 14), output.cell(feed.oldestCursor, 14),
+                            feed.endReached ? "yes" : "no", Terminal.age(feed.lastRefreshAt),
+                            feed.storedContentState,
+                            output.cell(feed.lastError, 40),
+                        ]
+                    }))
         }
     }
 }

@@ -28,40 +28,29 @@ extension PagedDB {
         }
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForReading()
-                let record = try database.feed(feed, in: queue)
-                let rows = try queue.read { store in
-                    try store.window(of: record, from: from == 0 ? .top : .row(from), limit: limit)
-                }
-                let objects = rows.enumerated().map { offset, row in
-                    [
-                        "row": from + offset, "id": row.itemID, "section": Terminal.json(row.section),
-                        "payload": (try? JSONSerialization.jsonObject(with: row.payload, options: [.fragmentsAllowed]))
-                            ?? String(decoding: row.payload, as: UTF8.self),
-                    ] as [String: Any]
-                }
-                if output.json { return try Terminal.printJSON(objects) }
-                if ndjson {
-                    for object in objects {
-                        let data = try JSONSerialization.data(
-                            withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-                        print(String(decoding: data, as: UTF8.self))
-                    }
-                    return
-                }
-                print(
-                    Terminal.table(
-                        ["ROW", "SECTION", "ID", "PAYLOAD"],
-                        rows.enumerated().map { offset, row in
-                            [
-                                "\(from + offset)", Terminal.short(row.section, 16), Terminal.short(row.itemID, 24),
-                                Terminal.short(String(decoding: row.payload, as: UTF8.self), 80),
-                            ]
-                        }))
-                if rows.count < record.rowCount {
-                    print("(\(rows.count) of \(record.rowCount) rows; use --from and --limit for others)")
-                }
+            let (record, rows) = try database.reading(feed: feed) { store, record in
+                (record, try store.window(of: record, from: from == 0 ? .top : .row(from), limit: limit))
+            }
+            let objects = rows.enumerated().map { offset, row in
+                ItemJSON(
+                    row: from + offset, id: row.itemID, section: row.section, payload: JSONValue(payload: row.payload))
+            }
+            if output.json { return try Terminal.printJSON(objects) }
+            if ndjson {
+                for object in objects { try Terminal.printJSONLine(object) }
+                return
+            }
+            print(
+                Terminal.table(
+                    ["ROW", "SECTION", "ID", "PAYLOAD"],
+                    rows.enumerated().map { offset, row in
+                        [
+                            "\(from + offset)", output.cell(row.section, 16), output.cell(row.itemID, 24),
+                            output.cell(String(decoding: row.payload, as: UTF8.self), 80),
+                        ]
+                    }))
+            if rows.count < record.rowCount {
+                print("(\(rows.count) of \(record.rowCount) rows; use --from and --limit for others)")
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     struct Seed: AsyncParsableCommand {
@@ -27,6 +28,14 @@ extension PagedDB {
         @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
         @Option(name: .long, help: "The key holding each item's section, if the feed has sections.") var sectionKey:
             String?
+        @Option(
+            name: .long,
+            help: """
+                The fixture's shape: json (an array of items), ndjson, pages (an array of page objects) or page. \
+                Default: told from the whole file (an array is pages only if every element has an items array \
+                and a cursor key).
+                """)
+        var format: FixtureFormatOption?
 
         func validate() throws {
             guard (file == nil) != (generate == nil) else {
@@ -37,39 +46,48 @@ extension PagedDB {
         }
 
         func run() async throws {
-            try await reportingFailures {
-                let path = try database.path()
-                let pages: AnySequence<FixturePage>
-                let total: Int
-                if let file {
-                    // Read and check the whole file before opening the cache: a bad fixture writes nothing.
-                    let read = try FixtureReader(idKey: idKey, sectionKey: sectionKey).read(contentsOf: file)
-                    let split =
-                        read.format == .pages || read.format == .page ? read.pages : Self.split(read.pages, pageSize)
-                    pages = AnySequence(split)
-                    total = split.reduce(0) { $0 + $1.items.count }
-                } else {
-                    total = generate ?? 0
-                    pages = AnySequence(SyntheticItems(seed: seed).pages(0..<total, pageSize: pageSize))
+            let path = try database.path()
+            let queue: DatabaseQueue
+            let progress: Progress
+            let written: Int
+            let total: Int
+            if let file {
+                // Two passes over the file, each in constant memory: the first checks all of it (a bad
+                // fixture opens nothing and writes nothing), the second writes it in one transaction.
+                try FixtureFile.checkExists(file)
+                let reader = FixtureReader(idKey: idKey, sectionKey: sectionKey, format: format?.format)
+                var count = 0
+                let shape = try reader.stream(contentsOf: file, pageSize: pageSize, checkingDuplicates: true) {
+                    count += $0.items.count
                 }
-                let queue = try DatabaseQueue(path: path)
-                let progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
-                let written = try queue.write { store in
-                    try store.seed(pages, into: feed) { progress.update($0) }
+                total = count
+                queue = try DatabaseQueue(path: path)
+                progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
+                // Item lists are split into pages of --page-size; page objects keep their own.
+                let size = shape == .pages || shape == .page ? Int.max : pageSize
+                written = try queue.write { store in
+                    var run = try store.beginSeed(into: feed)
+                    try reader.stream(contentsOf: file, pageSize: size, checkingDuplicates: false) { page in
+                        try store.seed(page, &run)
+                        progress.update(run.written)
+                    }
+                    return try store.finishSeed(&run)
                 }
-                progress.finish()
-                let skipped = total - written
-                print(
-                    "Seeded \(written) items into \(Terminal.escape(feed))\(skipped > 0 ? " (\(skipped) already there)" : "")."
-                )
+            } else {
+                total = generate ?? 0
+                // Canonical payloads (sorted keys), as a fixture's: generate → export → seed → export is
+                // then byte-stable. The generator's own bytes are the benchmark's and stay as they are.
+                let pages = SyntheticItems(seed: seed).pages(0..<total, pageSize: pageSize).lazy.map(
+                    FixtureFile.canonical)
+                queue = try DatabaseQueue(path: path)
+                progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
+                written = try queue.write { store in try store.seed(pages, into: feed) { progress.update($0) } }
             }
-        }
-
-        static func split(_ pages: [FixturePage], _ size: Int) -> [FixturePage] {
-            let items = pages.flatMap(\.items)
-            return stride(from: 0, to: items.count, by: size).map {
-                FixturePage(items: Array(items[$0..<min($0 + size, items.count)]), olderCursor: nil, newerCursor: nil)
-            }
+            progress.finish()
+            let skipped = total - written
+            print(
+                "Seeded \(written) items into \(Terminal.escape(feed))\(skipped > 0 ? " (\(skipped) already there)" : "")."
+            )
         }
     }
 }

@@ -19,68 +19,57 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForReading()
-                let record = try database.feed(feed, in: queue)
-                let (pages, gaps) = try queue.read { store in
-                    let gaps = try store.gaps(of: record).map { gap in
-                        (gap, try store.rowIndex(ofPosition: gap.abovePosition, in: record))
-                    }
-                    return (try store.pages(of: record), gaps)
+            let (record, pages, gaps) = try database.reading(feed: feed) { store, record in
+                let gaps = try store.gaps(of: record).map { gap in
+                    // A gap sits below every row at or above its place: -1 when none is above it.
+                    (gap, try store.rowCount(throughPosition: gap.abovePosition, in: record) - 1)
                 }
-                let policy = record.policy.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
-                if output.json {
-                    try Terminal.printJSON(
-                        [
-                            "key": record.key, "rows": record.rowCount, "state": record.storedContentState,
-                            "end_reached": record.endReached, "newest_cursor": Terminal.json(record.newestCursor),
-                            "oldest_cursor": Terminal.json(record.oldestCursor),
-                            "last_refresh": Terminal.timestamp(record.lastRefreshAt),
-                            "last_error": Terminal.json(record.lastError), "generation": record.generation,
-                            "policy": policy ?? NSNull(),
-                            "pages": pages.map { page in
-                                [
-                                    "page": page.pageNo, "request": page.request.rawValue,
-                                    "request_cursor": Terminal.json(page.requestCursor),
-                                    "older_cursor": Terminal.json(page.olderCursor),
-                                    "newer_cursor": Terminal.json(page.newerCursor),
-                                    "fetched_at": Terminal.timestamp(page.fetchedAt), "rows": page.rowCount,
-                                ] as [String: Any]
-                            },
-                            "gaps": gaps.map { gap, row in
-                                [
-                                    "after_row": row, "cursor": Terminal.json(gap.cursor),
-                                    "created_at": Terminal.timestamp(gap.createdAt),
-                                ]
-                                    as [String: Any]
-                            },
-                        ] as [String: Any])
-                    return
-                }
-                print("Feed \(Terminal.escape(record.key)): \(record.rowCount) rows, \(record.storedContentState)")
-                print("  refreshed:  \(Terminal.age(record.lastRefreshAt)) (generation \(record.generation))")
-                print("  newest:     \(Terminal.short(record.newestCursor, 60))")
-                print(
-                    "  oldest:     \(Terminal.short(record.oldestCursor, 60))\(record.endReached ? " (end reached)" : "")"
-                )
-                print("  last error: \(Terminal.short(record.lastError, 100))")
-                print("  policy:     \(Terminal.short(record.policy, 200))")
-                print("\nPages (top first):")
-                print(
-                    Terminal.table(
-                        ["PAGE", "REQUEST", "ASKED WITH", "OLDER", "NEWER", "FETCHED", "ROWS"],
-                        pages.map { page in
-                            [
-                                "\(page.pageNo)", page.request.rawValue, Terminal.short(page.requestCursor, 20),
-                                Terminal.short(page.olderCursor, 20), Terminal.short(page.newerCursor, 20),
-                                Terminal.age(page.fetchedAt), "\(page.rowCount)",
-                            ]
+                return (record, try store.pages(of: record), gaps)
+            }
+            if output.json {
+                try Terminal.printJSON(
+                    FeedDetailJSON(
+                        key: record.key, rows: record.rowCount, state: record.storedContentState,
+                        endReached: record.endReached, newestCursor: record.newestCursor,
+                        oldestCursor: record.oldestCursor, lastRefresh: Terminal.timestamp(record.lastRefreshAt),
+                        lastError: record.lastError, generation: record.generation,
+                        policy: record.policy.map { JSONValue(payload: Data($0.utf8)) },
+                        pages: pages.map { page in
+                            .init(
+                                page: page.pageNo, request: page.request.rawValue, requestCursor: page.requestCursor,
+                                olderCursor: page.olderCursor, newerCursor: page.newerCursor,
+                                fetchedAt: Terminal.timestamp(page.fetchedAt), rows: page.rowCount)
+                        },
+                        gaps: gaps.map { gap, row in
+                            .init(
+                                id: gap.id, afterRow: row, cursor: gap.cursor,
+                                createdAt: Terminal.timestamp(gap.createdAt))
                         }))
-                if !gaps.isEmpty {
-                    print("\nGaps:")
-                    for (gap, row) in gaps {
-                        print("  after row \(row): fill with cursor \(Terminal.short(gap.cursor, 40))")
-                    }
+                return
+            }
+            print("Feed \(Terminal.escape(record.key)): \(record.rowCount) rows, \(record.storedContentState)")
+            print("  refreshed:  \(Terminal.age(record.lastRefreshAt)) (generation \(record.generation))")
+            print("  newest:     \(output.cell(record.newestCursor, 60))")
+            print(
+                "  oldest:     \(output.cell(record.oldestCursor, 60))\(record.endReached ? " (end reached)" : "")"
+            )
+            print("  last error: \(output.cell(record.lastError, 100))")
+            print("  policy:     \(output.cell(record.policy, 200))")
+            print("\nPages (top first):")
+            print(
+                Terminal.table(
+                    ["PAGE", "REQUEST", "ASKED WITH", "OLDER", "NEWER", "FETCHED", "ROWS"],
+                    pages.map { page in
+                        [
+                            "\(page.pageNo)", page.request.rawValue, output.cell(page.requestCursor, 20),
+                            output.cell(page.olderCursor, 20), output.cell(page.newerCursor, 20),
+                            Terminal.age(page.fetchedAt), "\(page.rowCount)",
+                        ]
+                    }))
+            if !gaps.isEmpty {
+                print("\nGaps:")
+                for (gap, row) in gaps {
+                    print("  after row \(row): fill with cursor \(output.cell(gap.cursor, 40))")
                 }
             }
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     struct Sync: AsyncParsableCommand {

@@ -21,40 +21,24 @@ extension PagedDB {
         @Option(
             name: .long,
             help: ArgumentHelp("Remove pages fetched longer ago: 90s, 30m, 12h, 7d.", valueName: "duration"))
-        var olderThan: String?
+        var olderThan: AgeOption?
 
         func validate() throws {
             guard (maxRows == nil) != (olderThan == nil) else {
                 throw ValidationError("Give exactly one of --max-rows and --older-than.")
             }
             if let maxRows, maxRows < 0 { throw ValidationError("--max-rows must be 0 or more.") }
-            if let olderThan, Self.seconds(olderThan) == nil {
-                throw ValidationError("--older-than takes a number and a unit: 90s, 30m, 12h or 7d.")
-            }
         }
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openExistingForWriting()
-                let removed = try queue.write { store -> Int in
-                    guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
-                    if let maxRows { return try store.trim(&record, maxRows: maxRows) }
-                    let age = olderThan.flatMap(Self.seconds) ?? 0
-                    return try store.trim(&record, fetchedBefore: Date() - age)
-                }
-                print("Removed \(removed) rows from \(Terminal.escape(feed)).")
+            let queue = try database.openForChanging(feed: feed)
+            let removed = try queue.write { store -> Int in
+                guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
+                if let maxRows { return try store.trim(&record, maxRows: maxRows) }
+                guard let olderThan else { return 0 }  // validate() made sure one of the two is given
+                return try store.trim(&record, fetchedBefore: Date() - olderThan.seconds)
             }
-        }
-
-        static func seconds(_ text: String) -> Double? {
-            guard let unit = text.last, let value = Double(text.dropLast()), value >= 0 else { return nil }
-            switch unit {
-            case "s": return value
-            case "m": return value * 60
-            case "h": return value * 3600
-            case "d": return value * 86400
-            default: return nil
-            }
+            print("Removed \(removed) rows from \(Terminal.escape(feed)).")
         }
     }
 
@@ -70,12 +54,13 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openExistingForWriting()
-                let record = try database.feed(feed, in: queue)
-                try queue.write { store in try store.deleteFeed(record) }
-                print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")
+            let queue = try database.openForChanging(feed: feed)
+            let record = try queue.write { store -> FeedRecord in
+                guard let record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
+                try store.deleteFeed(record)
+                return record
             }
+            print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")
         }
     }
 }

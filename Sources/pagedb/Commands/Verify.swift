@@ -18,23 +18,19 @@ extension PagedDB {
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForReading()
-                let (violations, feeds) = try queue.read { store in (try store.verify(), try store.feeds()) }
-                if output.json {
-                    try Terminal.printJSON([
-                        "ok": violations.isEmpty, "feeds": feeds.count,
-                        "violations": violations.map {
-                            ["feed": Terminal.json($0.feed), "rule": $0.rule, "detail": $0.detail]
-                        },
-                    ])
-                } else if violations.isEmpty {
-                    print("ok: \(feeds.count) feeds, \(feeds.reduce(0) { $0 + $1.rowCount }) rows, no violations")
-                } else {
-                    for violation in violations { print(Terminal.escape(violation.description)) }
-                }
-                if !violations.isEmpty { throw ExitCode(CommandFailure.Status.violations.rawValue) }
+            let queue = try database.openForReading()
+            let (violations, feeds) = try queue.read { store in (try store.verify(), try store.feeds()) }
+            if output.json {
+                try Terminal.printJSON(
+                    VerifyJSON(
+                        ok: violations.isEmpty, feeds: feeds.count,
+                        violations: violations.map { .init(feed: $0.feed, rule: $0.rule, detail: $0.detail) }))
+            } else if violations.isEmpty {
+                print("ok: \(feeds.count) feeds, \(feeds.reduce(0) { $0 + $1.rowCount }) rows, no violations")
+            } else {
+                for violation in violations { print(Terminal.escape(violation.description)) }
             }
+            if !violations.isEmpty { throw ExitCode(CommandFailure.Status.violations.rawValue) }
         }
     }
 }

@@ -26,45 +26,43 @@ extension PagedDB {
         }
 
         func run() async throws {
-            try await reportingFailures {
-                if reset {
-                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-                }
-                let store = try FeedStore(path: db)
-                let server = DemoServer(latency: .milliseconds(latencyMs))
-                let policy = FeedPolicy(refreshOnOpen: .always, gapPolicy: .keepGap)
-                let feed = try store.feed("timeline", source: server, policy: policy)
-                let cached = await feed.snapshot
-                let newest = cached.rows.first.flatMap { $0 }.flatMap { Int($0.id.dropFirst(5)) }
-                // The server moved on while the app was closed: three posts newer than the cache.
-                await server.startTimeline(newest: newest.map { $0 + 3 } ?? 45)
-
-                print("Cache: \(db) — \(cached.rows.count == 0 ? "new" : "\(cached.rows.count) rows cached")")
-                let printer = SnapshotPrinter(feed: feed)
-                await printer.start()
-                if cached.rows.count > 0 {
-                    await printer.step("Offline first: the cached rows above were shown before any fetch.")
-                }
-
-                await printer.run("Opening the feed: refresh on open.") { await feed.start() }
-                await printer.run("Scrolling down: the next page loads by cursor.") { await feed.loadNextPage() }
-                await printer.run("The server times out on the next request.") {
-                    await server.failNext(1)
-                    await feed.loadNextPage()
-                }
-                await printer.run("Retry.") { await feed.retry() }
-                await printer.run("Two posts are published and the top post gets a like; pull to refresh.") {
-                    await server.like(at: 0)
-                    await server.publish(2)
-                    await feed.refresh()
-                }
-                await printer.drain()
-                // Closing the last connection checkpoints the log: the file is left idle, without -wal.
-                await printer.stop()
-
-                print("\nDone. Run `pagedb demo` again to see the cache served first, then inspect it:")
-                print("  pagedb feeds --db \(db)\n  pagedb show timeline --db \(db)")
+            if reset {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
             }
+            let store = try FeedStore(path: db)
+            let server = DemoServer(latency: .milliseconds(latencyMs))
+            let policy = FeedPolicy(refreshOnOpen: .always, gapPolicy: .keepGap)
+            let feed = try store.feed("timeline", source: server, policy: policy)
+            let cached = await feed.snapshot
+            let newest = cached.rows.first.flatMap { $0 }.flatMap { Int($0.id.dropFirst(5)) }
+            // The server moved on while the app was closed: three posts newer than the cache.
+            await server.startTimeline(newest: newest.map { $0 + 3 } ?? 45)
+
+            print("Cache: \(db) — \(cached.rows.count == 0 ? "new" : "\(cached.rows.count) rows cached")")
+            let printer = SnapshotPrinter(feed: feed)
+            await printer.start()
+            if cached.rows.count > 0 {
+                await printer.step("Offline first: the cached rows above were shown before any fetch.")
+            }
+
+            await printer.run("Opening the feed: refresh on open.") { await feed.start() }
+            await printer.run("Scrolling down: the next page loads by cursor.") { await feed.loadNextPage() }
+            await printer.run("The server times out on the next request.") {
+                await server.failNext(1)
+                await feed.loadNextPage()
+            }
+            await printer.run("Retry.") { await feed.retry() }
+            await printer.run("Two posts are published and the top post gets a like; pull to refresh.") {
+                await server.like(at: 0)
+                await server.publish(2)
+                await feed.refresh()
+            }
+            await printer.drain()
+            // Closing the last connection checkpoints the log: the file is left idle, without -wal.
+            await printer.stop()
+
+            print("\nDone. Run `pagedb demo` again to see the cache served first, then inspect it:")
+            print("  pagedb feeds --db \(db)\n  pagedb show timeline --db \(db)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     /// The crash harness's victim: writes through the engine without end and acknowledges each commit
@@ -23,42 +24,40 @@ extension PagedDB {
         @Option(name: .long, help: "Stop after this many operations (default: never).") var operations: Int?
 
         func run() async throws {
-            try await reportingFailures {
-                let store = try FeedStore(path: try database.path())
-                var random = SplitMix64(seed: seed)
-                var feeds: [(feed: Feed<CrashItem>, server: CrashServer)] = []
-                for index in 0..<3 {
-                    let server = CrashServer(prefix: "f\(index)s\(seed)-")
-                    let policy = FeedPolicy(
-                        refreshOnOpen: .never, windowSize: 2000, firstScreenRows: 2000, maxRows: 400)
-                    feeds.append((try store.feed("feed\(index)", source: server, policy: policy), server))
+            let store = try FeedStore(path: try database.path())
+            var random = SplitMix64(seed: seed)
+            var feeds: [(feed: Feed<CrashItem>, server: CrashServer)] = []
+            for index in 0..<3 {
+                let server = CrashServer(prefix: "f\(index)s\(seed)-")
+                let policy = FeedPolicy(
+                    refreshOnOpen: .never, windowSize: 2000, firstScreenRows: 2000, maxRows: 400)
+                feeds.append((try store.feed("feed\(index)", source: server, policy: policy), server))
+            }
+            var done = 0
+            while operations.map({ done < $0 }) ?? true {
+                let index = Int(random.next() % 3)
+                let (feed, server) = feeds[index]
+                let operation = ["next", "refresh", "edit", "insert", "trim"][Int(random.next() % 5)]
+                emit("START feed\(index) \(operation)")
+                let snapshot = await feed.snapshot
+                let before = Set(snapshot.rows.indices.compactMap { snapshot.rows.id(at: $0) })
+                switch operation {
+                case "next": await feed.loadNextPage()
+                case "refresh":
+                    await server.publish(Int(random.next() % 8) + 1)
+                    await feed.refresh()
+                case "edit":
+                    if let id = before.first { _ = try await feed.update(CrashItem(id: id, revision: done)) }
+                case "insert":
+                    try await feed.insert(
+                        CrashItem(id: "local\(seed)-\(done)", revision: 0), at: Int(random.next() % 5))
+                default:
+                    try await feed.trim(maxRows: 100)
                 }
-                var done = 0
-                while operations.map({ done < $0 }) ?? true {
-                    let index = Int(random.next() % 3)
-                    let (feed, server) = feeds[index]
-                    let operation = ["next", "refresh", "edit", "insert", "trim"][Int(random.next() % 5)]
-                    emit("START feed\(index) \(operation)")
-                    let snapshot = await feed.snapshot
-                    let before = Set(snapshot.rows.indices.compactMap { snapshot.rows.id(at: $0) })
-                    switch operation {
-                    case "next": await feed.loadNextPage()
-                    case "refresh":
-                        await server.publish(Int(random.next() % 8) + 1)
-                        await feed.refresh()
-                    case "edit":
-                        if let id = before.first { _ = try await feed.update(CrashItem(id: id, revision: done)) }
-                    case "insert":
-                        try await feed.insert(
-                            CrashItem(id: "local\(seed)-\(done)", revision: 0), at: Int(random.next() % 5))
-                    default:
-                        try await feed.trim(maxRows: 100)
-                    }
-                    let after = await feed.snapshot
-                    let added = after.rows.indices.compactMap { after.rows.id(at: $0) }.filter { !before.contains($0) }
-                    emit("ACK feed\(index) \(operation) \(added.joined(separator: " "))")
-                    done += 1
-                }
+                let after = await feed.snapshot
+                let added = after.rows.indices.compactMap { after.rows.id(at: $0) }.filter { !before.contains($0) }
+                emit("ACK feed\(index) \(operation) \(added.joined(separator: " "))")
+                done += 1
             }
         }
 

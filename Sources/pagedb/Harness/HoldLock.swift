@@ -20,15 +20,13 @@ extension PagedDB {
         @Option(name: .long, help: "How long to hold the lock.") var milliseconds = 1000
 
         func run() async throws {
-            try await reportingFailures {
-                let queue = try database.openForWriting()
-                try queue.write { store in
-                    _ = try store.ensureFeed(key: "hold-lock")
-                    FileHandle.standardOutput.write(Data("LOCKED\n".utf8))
-                    Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
-                }
-                FileHandle.standardOutput.write(Data("RELEASED\n".utf8))
+            let queue = try database.openForWriting()
+            try queue.write { store in
+                _ = try store.ensureFeed(key: "hold-lock")
+                FileHandle.standardOutput.write(Data("LOCKED\n".utf8))
+                Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
             }
+            FileHandle.standardOutput.write(Data("RELEASED\n".utf8))
         }
     }
 }

@@ -55,14 +55,4 @@ enum ChangeReport {
         }
     }
 
-    /// The change as JSON: index paths as `[section, row]` arrays.
-    static func json(_ change: FeedChange) -> [String: Any] {
-        let pairs = { (paths: [IndexPath]) in paths.map { [$0[0], $0[1]] } }
-        return [
-            "full_reload": change.isFullReload, "inserted": pairs(change.insertedRows),
-            "reloaded": pairs(change.reloadedRows), "deleted": pairs(change.deletedRows),
-            "moved": change.movedRows.map { ["from": [$0.from[0], $0.from[1]], "to": [$0.to[0], $0.to[1]]] },
-            "inserted_sections": Array(change.insertedSections), "deleted_sections": Array(change.deletedSections),
-        ]
-    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// A failure `pagedb` reports as one line on stderr, with an exit status of its own.
 struct CommandFailure: Error, CustomStringConvertible {
@@ -16,6 +17,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case unknownFeed = 4
         /// Another process held a lock for longer than the busy timeout.
         case busy = 5
+        /// An explicit `apply` could not change anything (the feed has ended); the reason is printed.
+        case nothingApplied = 6
         /// The command line is wrong, or names a path that is refused (EX_USAGE).
         case usage = 64
         /// A fixture or page file is invalid (EX_DATAERR).
@@ -40,29 +43,22 @@ struct CommandFailure: Error, CustomStringConvertible {
     }
 }
 
-extension ParsableCommand {
-    /// Runs a command's work and turns every failure into one clear line on stderr and its exit status.
-    func reportingFailures(_ body: () async throws -> Void) async throws {
-        do {
-            try await body()
-        } catch let error as CommandFailure {
-            throw fail(error.message, error.status)
-        } catch let error as StorageError {
-            throw fail(Terminal.escape(error.message), Self.status(of: error))
-        } catch let error as FixtureError {
-            throw fail(Terminal.escape(error.description), .badInput)
-        } catch let error as FeedError {
-            throw fail(Terminal.escape(error.message), error.storageKind.map(Self.status) ?? .storage)
+extension CommandFailure {
+    /// The one line and exit status that `pagedb` reports for a failure of the library or a command,
+    /// or nil for an error that is not one of them (argument parsing).
+    static func report(for error: any Error) -> CommandFailure? {
+        switch error {
+        case let error as CommandFailure:
+            error
+        case let error as StorageError:
+            CommandFailure(status: status(error.kind), message: Terminal.escape(error.message))
+        case let error as FixtureError:
+            CommandFailure(status: .badInput, message: Terminal.escape(error.description))
+        case let error as FeedError:
+            CommandFailure(status: error.storageKind.map(status) ?? .storage, message: Terminal.escape(error.message))
+        default:
+            nil
         }
-    }
-
-    private func fail(_ message: String, _ status: CommandFailure.Status) -> ExitCode {
-        Terminal.printError(message)
-        return ExitCode(status.rawValue)
-    }
-
-    private static func status(of error: StorageError) -> CommandFailure.Status {
-        status(error.kind)
     }
 
     private static func status(_ kind: StorageError.Kind) -> CommandFailure.Status {
@@ -74,5 +70,13 @@ extension ParsableCommand {
         case .invalidArgument: .usage
         default: .storage
         }
+    }
+}
+
+extension ParsableCommand {
+    /// Runs a command's work. Failures are reported once, by ``PagedDB/main()``; this stays for
+    /// commands written before that (it adds nothing).
+    func reportingFailures(_ body: () async throws -> Void) async throws {
+        try await body()
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// Output helpers: terminal-safe text, tables, ages, JSON and stderr.
 enum Terminal {
-    /// Escapes control characters and escape sequences (C0, DEL, C1) so that ids and payloads from a
-    /// server cannot move the cursor, recolour or retitle the user's terminal.
+    /// Escapes control characters and escape sequences (C0, DEL, C1), bidirectional controls (which
+    /// reorder what a table shows, such as U+202E) and line separators, so that ids and payloads from a
+    /// server cannot move the cursor, recolour or retitle the user's terminal, or disguise a value.
     static func escape(_ text: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
@@ -12,18 +13,22 @@ enum Terminal {
             case 0x0A: out += "\\n"
             case 0x09: out += "\\t"
             case 0x0D: out += "\\r"
-            case 0..<0x20, 0x7F, 0x80..<0xA0: out += "\\u{\(String(scalar.value, radix: 16))}"
+            case 0..<0x20, 0x7F, 0x80..<0xA0, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069:
+                out += "\\u{\(String(scalar.value, radix: 16))}"
             default: out.unicodeScalars.append(scalar)
             }
         }
         return out
     }
 
-    /// Escaped and cut to `width` characters, with an ellipsis when cut.
+    /// Escaped and cut to `width` characters by an ellipsis in the middle, so that values which share
+    /// a long prefix (URL cursors) still differ where they differ, at their end.
     static func short(_ text: String?, _ width: Int) -> String {
         guard let text else { return "-" }
         let escaped = escape(text)
-        return escaped.count <= width ? escaped : String(escaped.prefix(max(width - 1, 1))) + "…"
+        guard escaped.count > width else { return escaped }
+        let kept = max(width - 1, 2)
+        return String(escaped.prefix(kept - kept / 2)) + "…" + String(escaped.suffix(kept / 2))
     }
 
     /// Columns padded to their widest cell, two spaces apart.
@@ -52,20 +57,29 @@ enum Terminal {
     }
 
     /// ISO 8601 in UTC, for JSON output.
-    static func timestamp(_ date: Date?) -> Any {
-        guard let date else { return NSNull() }
-        return ISO8601DateFormatter().string(from: date)
+    static func timestamp(_ date: Date?) -> String? {
+        date.map { ISO8601DateFormatter().string(from: $0) }
     }
 
-    /// Prints one JSON document (sorted keys, so output is stable) on stdout.
-    static func printJSON(_ value: Any) throws {
-        let data = try JSONSerialization.data(
-            withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    /// Prints one JSON document (sorted keys, so output is stable; snake_case keys) on stdout.
+    static func printJSON(_ value: some Encodable) throws {
+        FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 
-    /// A JSON value for an optional string.
-    static func json(_ text: String?) -> Any { text ?? NSNull() }
+    /// One JSON line (`items --ndjson`).
+    static func printJSONLine(_ value: some Encodable) throws {
+        let compact = JSONEncoder()
+        compact.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        compact.keyEncodingStrategy = .convertToSnakeCase
+        FileHandle.standardOutput.write(try compact.encode(value) + Data("\n".utf8))
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
+    }
 
     /// Prints `pagedb: error: message` on stderr.
     static func printError(_ message: String) {

@@ -12,8 +12,12 @@ enum PagedDBBinary {
         var timedOut = false
     }
 
-    /// The `pagedb` executable built beside the test bundle.
+    /// The `pagedb` executable built beside the test bundle, or the one `PAGEDSTORE_PAGEDB` names
+    /// (to show that a test fails on an older build).
     static let url: URL = {
+        if let other = ProcessInfo.processInfo.environment["PAGEDSTORE_PAGEDB"], !other.isEmpty {
+            return URL(fileURLWithPath: other)
+        }
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         for _ in 0..<4 {
@@ -25,11 +29,19 @@ enum PagedDBBinary {
     }()
 
     /// Runs `pagedb arguments…` with `PAGEDB_DATABASE` unset unless given.
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) throws -> Result
-    {
+    ///
+    /// With `unprivileged`, a test run as root runs `pagedb` as the user `nobody` (through `setpriv`),
+    /// so that file permissions apply to it as they do to an app; the caller gives that user the folder.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false
+    ) throws -> Result {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if unprivileged && getuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", url.path] + arguments
+        }
         var processEnvironment = ProcessInfo.processInfo.environment
         processEnvironment["PAGEDB_DATABASE"] = nil
         processEnvironment.merge(environment) { $1 }
@@ -62,6 +74,9 @@ enum PagedDBBinary {
             crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut)
     }
 
+    /// The id of the user and group `nobody`.
+    static let nobody: UInt32 = 65534
+
     /// Parses stdout as JSON.
     static func json(_ result: Result) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(result.stdout.utf8), options: [.fragmentsAllowed])
@@ -78,6 +93,13 @@ final class Scratch: Sendable {
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Hands the folder to the user that ``PagedDBBinary/run(_:environment:timeout:unprivileged:)``
+    /// runs unprivileged commands as (a no-op unless the tests run as root).
+    func giveToUnprivilegedUser() {
+        guard getuid() == 0 else { return }
+        chown(url.path, PagedDBBinary.nobody, PagedDBBinary.nobody)
+    }
 
     /// Writes `text` to a file in the folder and returns its path.
     func file(_ name: String, _ text: String) throws -> String {

@@ -14,23 +14,15 @@ package struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Turns byte offsets of a file into 1-based line and column numbers.
-struct TextLocator {
-    private let lineStarts: [Int]
-
-    init(_ bytes: UnsafeRawBufferPointer) {
-        var starts = [0]
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { starts.append(offset + 1) }
-        lineStarts = starts
-    }
-
-    /// The line and column of byte `offset`.
-    func location(of offset: Int) -> (line: Int, column: Int) {
-        var low = 0
-        var high = lineStarts.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+enum TextLocator {
+    /// The line and column of byte `offset`, counted when an error needs them (one pass up to it).
+    static func location(of offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
         }
-        return (low + 1, offset - lineStarts[low] + 1)
+        return (line, offset - lineStart + 1)
     }
 }

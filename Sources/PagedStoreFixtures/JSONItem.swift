@@ -1,4 +1,5 @@
 package import Foundation
+package import PagedStore
 
 /// An item that is its JSON object: what `pagedb` feeds through the engine when it replays a captured
 /// response, so that the engine runs on exactly the bytes the server sent (canonicalized).

@@ -4,19 +4,19 @@
 /// It tracks only strings (with escapes) and nesting; the elements themselves are validated by the
 /// JSON parser afterwards.
 enum JSONArrayScanner {
-    enum Failure: Error {
-        /// The text is not an array, or its structure is broken at this byte offset.
-        case malformed(offset: Int, reason: String)
-    }
-
-    /// The element ranges of the array that `bytes` holds.
-    static func elements(of bytes: UnsafeRawBufferPointer) throws(Failure) -> [Range<Int>] {
+    /// Calls `body` with the byte range of each element of the array that `bytes` holds, in order,
+    /// without keeping them: a fixture of ten million items is scanned in constant memory. `body`
+    /// returns false to stop early. Structural errors are thrown through `fail` (offset, reason).
+    static func forEachElement(
+        of bytes: UnsafeRawBufferPointer, fail: (Int, String) -> FixtureError,
+        _ body: (Range<Int>) throws(FixtureError) -> Bool
+    ) throws(FixtureError) {
         var index = skipSpace(bytes, from: 0)
         guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else {
-            throw .malformed(offset: index, reason: "expected a JSON array")
+            throw fail(index, "expected a JSON array")
         }
         index += 1
-        var ranges: [Range<Int>] = []
+        var count = 0
         var depth = 0
         var inString = false
         var escaped = false
@@ -41,18 +41,16 @@ enum JSONArrayScanner {
                     if start == nil { start = index }
                 case UInt8(ascii: "]") where depth == 0, UInt8(ascii: ",") where depth == 0:
                     if let first = start {
-                        ranges.append(first..<trimEnd(bytes, first, index))
-                    } else if byte == UInt8(ascii: ",") || !ranges.isEmpty {
-                        throw .malformed(
-                            offset: index, reason: "expected a value before '\(Character(UnicodeScalar(byte)))'")
+                        count += 1
+                        guard try body(first..<trimEnd(bytes, first, index)) else { return }
+                    } else if byte == UInt8(ascii: ",") || count > 0 {
+                        throw fail(index, "expected a value before '\(Character(UnicodeScalar(byte)))'")
                     }
                     start = nil
                     if byte == UInt8(ascii: "]") {
                         let rest = skipSpace(bytes, from: index + 1)
-                        guard rest == bytes.count else {
-                            throw .malformed(offset: rest, reason: "unexpected text after the array")
-                        }
-                        return ranges
+                        guard rest == bytes.count else { throw fail(rest, "unexpected text after the array") }
+                        return
                     }
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
                     depth -= 1
@@ -64,7 +62,7 @@ enum JSONArrayScanner {
             }
             index += 1
         }
-        throw .malformed(offset: bytes.count, reason: "the file ends inside the array (truncated?)")
+        throw fail(bytes.count, "the file ends inside the array (truncated?)")
     }
 
     static func skipSpace(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {

@@ -1,0 +1,211 @@
+import Foundation
+import PagedStore
+
+/// An optional that `--json` writes as `null` when it is nil (the synthesized `Encodable` would leave
+/// the key out): scripts read a fixed set of keys, as the README lists them.
+@propertyWrapper
+struct Nullable<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+/// Any JSON value, for what `pagedb` passes through without a schema of its own: item payloads and
+/// the stored feed policy.
+enum JSONValue: Encodable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The value of a stored payload: its JSON, or the text itself when it is not JSON.
+    init(payload: Data) {
+        if let object = try? JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed]) {
+            self.init(object)
+        } else {
+            self = .string(String(decoding: payload, as: UTF8.self))
+        }
+    }
+
+    /// Converts what `JSONSerialization` returns.
+    init(_ value: Any) {
+        switch value {
+        case let number as NSNumber where String(cString: number.objCType) == "c": self = .bool(number.boolValue)
+        case let number as NSNumber where String(cString: number.objCType) == "d": self = .number(number.doubleValue)
+        case let number as NSNumber: self = .integer(number.int64Value)
+        case let text as String: self = .string(text)
+        case let array as [Any]: self = .array(array.map(JSONValue.init))
+        case let object as [String: Any]: self = .object(object.mapValues(JSONValue.init))
+        default: self = .null
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+/// `feeds --json`: one feed.
+struct FeedSummaryJSON: Encodable {
+    let key: String
+    let rows: Int
+    let pages: Int
+    let gaps: Int
+    @Nullable var newestCursor: String?
+    @Nullable var oldestCursor: String?
+    let endReached: Bool
+    @Nullable var lastRefresh: String?
+    let state: String
+    @Nullable var lastError: String?
+
+    init(_ feed: FeedRecord, pages: Int, gaps: Int) {
+        key = feed.key
+        rows = feed.rowCount
+        self.pages = pages
+        self.gaps = gaps
+        newestCursor = feed.newestCursor
+        oldestCursor = feed.oldestCursor
+        endReached = feed.endReached
+        lastRefresh = Terminal.timestamp(feed.lastRefreshAt)
+        state = feed.storedContentState
+        lastError = feed.lastError
+    }
+}
+
+/// `show --json`.
+struct FeedDetailJSON: Encodable {
+    struct PageJSON: Encodable {
+        let page: Int64
+        let request: String
+        @Nullable var requestCursor: String?
+        @Nullable var olderCursor: String?
+        @Nullable var newerCursor: String?
+        @Nullable var fetchedAt: String?
+        let rows: Int
+    }
+
+    struct GapJSON: Encodable {
+        let id: Int64
+        let afterRow: Int
+        @Nullable var cursor: String?
+        @Nullable var createdAt: String?
+    }
+
+    let key: String
+    let rows: Int
+    let state: String
+    let endReached: Bool
+    @Nullable var newestCursor: String?
+    @Nullable var oldestCursor: String?
+    @Nullable var lastRefresh: String?
+    @Nullable var lastError: String?
+    let generation: Int64
+    @Nullable var policy: JSONValue?
+    let pages: [PageJSON]
+    let gaps: [GapJSON]
+}
+
+/// `items --json` and `--ndjson`: one row.
+struct ItemJSON: Encodable {
+    let row: Int
+    let id: String
+    @Nullable var section: String?
+    let payload: JSONValue
+}
+
+/// `verify --json`.
+struct VerifyJSON: Encodable {
+    struct Violation: Encodable {
+        @Nullable var feed: String?
+        let rule: String
+        let detail: String
+    }
+
+    let ok: Bool
+    let feeds: Int
+    let violations: [Violation]
+}
+
+/// `schema --json`.
+struct SchemaJSON: Encodable {
+    struct MigrationJSON: Encodable {
+        let version: Int
+        let name: String
+        let sql: String
+    }
+
+    @Nullable var fileVersion: Int?
+    let libraryVersion: Int
+    let migrations: [MigrationJSON]
+}
+
+/// `apply --json`.
+struct ApplyJSON: Encodable {
+    struct Move: Encodable {
+        let from: [Int]
+        let to: [Int]
+    }
+
+    struct State: Encodable {
+        let content: String
+        let refresh: String
+        let nextPage: String
+    }
+
+    struct Cursors: Encodable {
+        @Nullable var newestBefore: String?
+        @Nullable var newestAfter: String?
+        @Nullable var oldestBefore: String?
+        @Nullable var oldestAfter: String?
+    }
+
+    let fullReload: Bool
+    let inserted: [[Int]]
+    let reloaded: [[Int]]
+    let deleted: [[Int]]
+    let moved: [Move]
+    let insertedSections: [Int]
+    let deletedSections: [Int]
+    let gapCreated: Bool
+    let dryRun: Bool
+    let rows: Int
+    let state: State
+    let cursors: Cursors
+
+    init(
+        _ change: FeedChange, gapCreated: Bool, dryRun: Bool, rows: Int, state: State, cursors: Cursors
+    ) {
+        let pairs = { (paths: [IndexPath]) in paths.map { [$0[0], $0[1]] } }
+        fullReload = change.isFullReload
+        inserted = pairs(change.insertedRows)
+        reloaded = pairs(change.reloadedRows)
+        deleted = pairs(change.deletedRows)
+        moved = change.movedRows.map { Move(from: [$0.from[0], $0.from[1]], to: [$0.to[0], $0.to[1]]) }
+        insertedSections = Array(change.insertedSections)
+        deletedSections = Array(change.deletedSections)
+        self.gapCreated = gapCreated
+        self.dryRun = dryRun
+        self.rows = rows
+        self.state = state
+        self.cursors = cursors
+    }
+}

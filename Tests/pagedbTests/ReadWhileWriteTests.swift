@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// Read-only commands racing a writer process on one file (issue 11, item 1): each read is one
+/// consistent snapshot, whole, and ends.
+@Suite struct ReadWhileWriteTests {
+    /// Races per run: `PAGEDSTORE_READ_RACES` (long mode), 50 in CI.
+    static let races = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_READ_RACES"] ?? "") ?? 50
+
+    /// The writer of race `race`: even races seed 30,000 rows into another feed (past the 1,000-page
+    /// auto-checkpoint, so checkpoints rewrite b-tree pages the reader walks: the item table and its
+    /// indexes are shared by all feeds), odd races delete them again.
+    static func writer(db: String, race: Int) -> Process {
+        let writer = Process()
+        writer.executableURL = PagedDBBinary.url
+        writer.arguments =
+            race % 2 == 0
+            ? ["seed", "other", "--db", db, "--generate", "30000", "--seed", "\(race)"]
+            : ["delete", "other", "--db", db]
+        writer.standardOutput = FileHandle.nullDevice
+        writer.standardError = FileHandle.nullDevice
+        return writer
+    }
+
+    @Test func exportsRacingAWriterAreWholeSnapshots() throws {
+        let scratch = try Scratch()
+        let db = scratch.path("race.sqlite")
+        let rows = 60000
+        #expect(try PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "\(rows)"]).status == 0)
+        let expected = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"])
+        #expect(expected.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "an idle read leaves no -wal behind")
+        var damaged = 0
+        var short = 0
+        var runaway = 0
+        var overlapped = 0
+        for race in 0..<Self.races {
+            let writer = Self.writer(db: db, race: race)
+            let reader = DispatchQueue.global()
+            nonisolated(unsafe) var result: PagedDBBinary.Result?
+            let group = DispatchGroup()
+            group.enter()
+            reader.async {
+                do {
+                    result = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"], timeout: 60)
+                } catch {
+                    print("race \(race): the reader did not start: \(error)")
+                }
+                group.leave()
+            }
+            Thread.sleep(forTimeInterval: Double(race % 5) * 0.004)
+            try writer.run()
+            group.wait()
+            if writer.isRunning { overlapped += 1 }
+            writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0, "race \(race): the writer failed")
+            guard let result else {
+                damaged += 1
+                continue
+            }
+            if result.timedOut || result.stdout.utf8.count > expected.stdout.utf8.count {
+                runaway += 1
+            } else if result.status != 0 || result.crashed {
+                damaged += 1
+                print("race \(race): exit \(result.status): \(result.stderr)")
+            } else if result.stdout != expected.stdout {
+                short += 1
+            }
+        }
+        print(
+            "ReadWhileWrite: \(Self.races) races (\(overlapped) with the writer still running at the read's end): "
+                + "\(damaged) damaged, \(short) short or wrong, \(runaway) runaway")
+        #expect(damaged == 0 && short == 0 && runaway == 0)
+        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+    }
+
+    /// A reader that cannot write the file (another user's cache) reads it as immutable: while a writer
+    /// changes it, each read is whole or fails with busy (exit 5), never short or damaged.
+    @Test func aReaderWithoutWriteAccessGetsWholeReadsOrBusy() throws {
+        guard getuid() == 0 else { return }  // needs a second user: the reader runs as nobody
+        let scratch = try Scratch()
+        let db = scratch.path("shared.sqlite")
+        #expect(try PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "20000"]).status == 0)
+        chmod(db, 0o644)
+        let expected = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"]).stdout
+        var outcomes: [Int32: Int] = [:]
+        for race in 0..<10 {
+            let writer = Self.writer(db: db, race: race)
+            nonisolated(unsafe) var result: PagedDBBinary.Result?
+            let group = DispatchGroup()
+            group.enter()
+            DispatchQueue.global().async {
+                result = try? PagedDBBinary.run(
+                    ["export", "big", "--db", db, "--format", "ndjson"], timeout: 60, unprivileged: true)
+                group.leave()
+            }
+            try writer.run()
+            group.wait()
+            writer.waitUntilExit()
+            guard let result else { continue }
+            outcomes[result.status, default: 0] += 1
+            #expect(!result.crashed && !result.timedOut, "race \(race)")
+            #expect(result.status != 0 || result.stdout == expected, "race \(race): exit 0 with a short or wrong read")
+            #expect([0, 5, 74].contains(result.status), "race \(race): exit \(result.status) \(result.stderr)")
+        }
+        print("ReadWhileWrite, reader without write access: exit statuses \(outcomes)")
+    }
+
+    /// After a crash (a hot WAL), a read leaves the database and its WAL byte-identical; only the
+    /// `-shm` index may be rebuilt (README, "What pagedb promises about files").
+    @Test func aReadAfterACrashLeavesTheDatabaseAndItsLogAsTheyWere() throws {
+        let scratch = try Scratch()
+        let db = scratch.path("crashed.sqlite")
+        let writer = Process()
+        writer.executableURL = PagedDBBinary.url
+        writer.arguments = ["crash-writer", "--db", db, "--operations", "100000", "--seed", "4"]
+        writer.standardOutput = FileHandle.nullDevice
+        try writer.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(writer.processIdentifier, SIGKILL)
+        writer.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: db + "-wal"), "a hot WAL is left")
+        let before = scratch.fingerprint(db)
+        let read = try PagedDBBinary.run(["feeds", "--db", db])
+        #expect(read.status == 0, "\(read.stderr)")
+        let after = scratch.fingerprint(db)
+        #expect(after[""] == before[""] && after["-wal"] == before["-wal"])
+    }
+}

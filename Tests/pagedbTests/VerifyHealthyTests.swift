@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+
+/// `verify` finds no violation on a healthy cache (issue 11, item 16).
+@Suite struct VerifyHealthyTests {
+    @Test(arguments: ["replace", "keepGap"])
+    func aRefreshedSeededFeedVerifiesClean(_ policy: String) throws {
+        let scratch = try Scratch()
+        let db = scratch.path("cache.sqlite")
+        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "120"]).status == 0)
+        let page = try scratch.file(
+            "page.json", #"{"items": [{"id": "new1"}, {"id": "new2"}], "next_cursor": "older-than-new2"}"#)
+        let applied = try PagedDBBinary.run([
+            "apply", "home", "--db", db, "--page", page, "--as", "refresh", "--gap-policy", policy,
+        ])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        #expect(verify.status == 0, "\(verify.stdout)")
+    }
+}
