@@ -4,10 +4,11 @@ extension LoopbackServer {
     /// - `/github/issues?page=N`: three pages of GitHub issues (snake_case keys, integer ids, ISO 8601
     ///   dates), `Link` with `rel="next"` and `rel="last"` page numbers, an `ETag` on every page and
     ///   `304` to a matching `If-None-Match`. Page 1 holds one item whose date is not a date.
-    /// - `/github/limited`: `403` with `X-RateLimit-Remaining: 0` and a reset one second away (epoch).
+    /// - `/github/limited?in=S`: `403` with `X-RateLimit-Remaining: 0` and a reset S seconds away (epoch
+    ///   seconds; default 2).
     /// - `/mastodon/timeline?max_id=X`: statuses with string ids and fractional-second dates, `Link`
     ///   with `max_id` (next) and `min_id` (prev); the first request answers `206` (regenerating).
-    /// - `/mastodon/limited`: `429` with an ISO 8601 `X-RateLimit-Reset` one second away.
+    /// - `/mastodon/limited?in=S`: `429` with an ISO 8601 `X-RateLimit-Reset` S seconds away (default 2).
     /// - `/cursor/posts?after=C`: `{"data": [...], "paging": {"next": C, "prev": C}}`, 7 posts.
     /// - `/modified`: a page with `Last-Modified`, `304` to a matching `If-Modified-Since`.
     static let apiRoutes = #"""
@@ -39,7 +40,7 @@ extension LoopbackServer {
 
         def github_limited(handler, query):
             handler.send(403, {"message": "API rate limit exceeded"},
-                         [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", str(int(time.time()) + 2))])
+                         [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", str(int(time.time()) + int(one("in", query, "2"))))])
 
         STATUSES = [{"id": str(110000 - n), "created_at": "2024-05-01T12:00:%02d.%03dZ" % (59 - n, n * 7),
                      "content": "<p>Toot %d</p>" % n} for n in range(8)]
@@ -62,7 +63,7 @@ extension LoopbackServer {
             handler.send(200, items, [("Link", ", ".join(links))] if links else [])
 
         def mastodon_limited(handler, query):
-            reset = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=2)
+            reset = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=int(one("in", query, "2")))
             handler.send(429, {"error": "Too many requests"},
                          [("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", reset.strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z")])
 

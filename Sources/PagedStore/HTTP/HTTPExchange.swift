@@ -48,31 +48,31 @@ final class HTTPExchange: @unchecked Sendable {
         }
     }
 
-    /// Accepts the response head; returns false (cancel) when its declared length is over the limit.
+    /// Accepts the response head; returns true when the request must now be cancelled (its declared
+    /// length is over the limit).
     func receive(_ response: URLResponse) -> Bool {
         guard let http = response as? HTTPURLResponse else {
-            fail(.invalidResponse("not an HTTP response"))
-            return false
+            return fail(.invalidResponse("not an HTTP response"))
         }
         lock.withLock { self.response = http }
         if let length = http.value(forHTTPHeaderField: "Content-Length").flatMap({ Int64($0) }),
             length > Int64(policy.maximumBytes)
         {
-            return !fail(.responseTooLarge(limit: policy.maximumBytes))
+            return fail(.responseTooLarge(limit: policy.maximumBytes))
         }
-        return true
+        return false
     }
 
-    /// Appends a chunk; returns false (cancel) once the body is over the limit.
+    /// Appends a chunk; returns true when the request must now be cancelled (once: the chunk that
+    /// took the body over the limit). Chunks after a failure are dropped.
     func receive(_ data: Data) -> Bool {
         let over = lock.withLock { () -> Bool in
-            guard failure == nil else { return false }
+            guard failure == nil, !finished else { return false }
             guard body.count <= policy.maximumBytes - min(data.count, policy.maximumBytes) else { return true }
             body.append(data)
             return false
         }
-        if over { return !fail(.responseTooLarge(limit: policy.maximumBytes)) }
-        return lock.withLock { failure == nil }
+        return over && fail(.responseTooLarge(limit: policy.maximumBytes))
     }
 
     /// Counts a redirect; returns false when one more is too many.

@@ -25,7 +25,7 @@ final class HTTPTransport: Sendable {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = HTTPTransportDelegate()
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: HTTPDelegateQueue())
     }
 
     deinit { session.invalidateAndCancel() }
@@ -44,12 +44,12 @@ final class HTTPTransport: Sendable {
                 task.resume()
                 let deadline = policy.deadline
                 let nanoseconds = deadline.isFinite && deadline > 0 ? min(deadline, 86_400) * 1e9 : 60e9
-                DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                HTTPTransportDelegate.cancelling.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
                     if exchange.fail(.deadlineExceeded(seconds: deadline)) { task.cancel() }
                 }
             }
         } onCancel: {
-            task.cancel()
+            HTTPTransportDelegate.cancel(task)
         }
     }
 }

@@ -21,12 +21,23 @@ final class HTTPTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let accept = exchange(dataTask)?.receive(response) ?? false
-        completionHandler(accept ? .allow : .cancel)
+        if exchange(dataTask)?.receive(response) == true { Self.cancel(dataTask) }
+        // FoundationNetworking ignores the disposition (hence the cancel above); Darwin honours it.
+        completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        if exchange(dataTask)?.receive(data) != true { dataTask.cancel() }
+        if exchange(dataTask)?.receive(data) == true { Self.cancel(dataTask) }
+    }
+
+    /// A serial queue (so its thread is never one the delegate queue needs) for cancelling: `cancel()`
+    /// waits for the session's queue, which may itself be waiting for room on the delegate queue
+    /// (see ``HTTPDelegateQueue``).
+    static let cancelling = DispatchQueue(label: "PagedStore.HTTPPageSource.cancel")
+
+    /// Cancels on ``cancelling``, never on the delegate queue.
+    static func cancel(_ task: URLSessionTask) {
+        cancelling.async { task.cancel() }
     }
 
     func urlSession(
