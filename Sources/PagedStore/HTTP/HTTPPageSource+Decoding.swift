@@ -64,7 +64,7 @@ extension HTTPPageSource {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
             DecodingError.dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return "\"\(path)\": \(context.debugDescription)"
+            return path.isEmpty ? context.debugDescription : "\"\(path)\": \(context.debugDescription)"
         default:
             return String(describing: type(of: error))
         }
