@@ -110,6 +110,20 @@ import Testing
         #expect(elapsed >= 1.4 && elapsed < 10, "1,000 bytes at 0.2 s each would take 200 s")
     }
 
+    @Test func optionsOutOfRangeNeverTrap() async throws {
+        let server = try LoopbackServer()
+        for value in [Double.infinity, -.infinity, .nan, 1e300, -1, 0] {
+            let options = HTTPSourceOptions(
+                maximumResponseBytes: -1, requestDeadline: value, idleTimeout: value, maximumRetryAfter: value,
+                maximumRedirects: -1)
+            let url = server.url("header", ["status": "503", "name": "Retry-After", "value": "5"])
+            let error = await #expect(throws: HTTPSourceError.self) {
+                try await source(url, options: options).fetch(.first)
+            }
+            #expect(error != nil)
+        }
+    }
+
     @Test func aDeadlineErrorIsATransportFailureAndRetryable() {
         let error = HTTPSourceError.deadlineExceeded(seconds: 60)
         #expect(error.isTransport && error.isRetryable)

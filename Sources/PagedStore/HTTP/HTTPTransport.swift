@@ -16,8 +16,9 @@ final class HTTPTransport: Sendable {
 
     init(options: HTTPSourceOptions) {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.idleTimeout
-        configuration.timeoutIntervalForResource = options.requestDeadline
+        // FoundationNetworking converts these to Int milliseconds, which traps on inf, nan or 1e300.
+        configuration.timeoutIntervalForRequest = Self.seconds(options.idleTimeout, default: 30)
+        configuration.timeoutIntervalForResource = Self.seconds(options.requestDeadline, default: 60)
         // Credentials go only where the source puts them: no cookie jar, no credential store, no cache.
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
@@ -29,6 +30,12 @@ final class HTTPTransport: Sendable {
     }
 
     deinit { session.invalidateAndCancel() }
+
+    /// A timeout in seconds that every conversion survives: positive, finite, at most a day.
+    static func seconds(_ value: Double, default fallback: Double) -> Double {
+        guard value.isFinite, value > 0 else { return fallback }
+        return min(value, 86_400)
+    }
 
     /// Sends `request` and returns the final response with its whole body.
     /// - Throws: ``HTTPSourceError`` for a limit, a refused redirect or a transport failure, and
@@ -43,8 +50,8 @@ final class HTTPTransport: Sendable {
                 exchange.start(continuation)
                 task.resume()
                 let deadline = policy.deadline
-                let nanoseconds = deadline.isFinite && deadline > 0 ? min(deadline, 86_400) * 1e9 : 60e9
-                HTTPTransportDelegate.cancelling.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                let nanoseconds = Int(Self.seconds(deadline, default: 60) * 1e9)
+                HTTPTransportDelegate.cancelling.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
                     if exchange.fail(.deadlineExceeded(seconds: deadline)) { task.cancel() }
                 }
             }
