@@ -42,11 +42,14 @@ import Testing
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let later = formatter.string(from: Date().addingTimeInterval(30))
-        let url = server.url("header", ["status": "503", "name": "Retry-After", "value": later])
+        let date = Date().addingTimeInterval(30)
+        let url = server.url("header", ["status": "503", "name": "Retry-After", "value": formatter.string(from: date)])
+        let before = Date()
         let error = await #expect(throws: HTTPSourceError.self) { try await source(url).fetch(.first) }
+        let after = Date()
+        // An HTTP-date has whole seconds: it is up to a second before `date`.
         let wait = try #require(error?.retryAfter)
-        #expect(wait > 20 && wait <= 30)
+        #expect(wait >= date.timeIntervalSince(after) - 1.01 && wait <= date.timeIntervalSince(before) + 0.01)
     }
 
     @Test func aFeedTurnsAnInfiniteRetryAfterIntoAStateWithoutWaiting() async throws {
@@ -107,7 +110,7 @@ import Testing
             try await source(server.url("drip", ["every": "0.2"]), options: options).fetch(.first)
         }
         let elapsed = Date().timeIntervalSince(started)
-        #expect(elapsed >= 1.4 && elapsed < 10, "1,000 bytes at 0.2 s each would take 200 s")
+        #expect(elapsed >= 1.4 && elapsed < 60, "1,000 bytes at 0.2 s each would take 200 s")
     }
 
     @Test func optionsOutOfRangeNeverTrap() async throws {
