@@ -75,7 +75,7 @@ import Testing
         let url = server.url("huge", ["bytes": "\(Self.hugeBytes)", "length": declaresLength ? "1" : "0"])
         let started = Date()
         await #expect(throws: HTTPSourceError.responseTooLarge(limit: 16 << 20)) { try await source(url).fetch(.first) }
-        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(Date().timeIntervalSince(started) < 90, "a hang guard: it takes about a second when idle")
     }
 
     @Test func aSmallerLimitIsHonoured() async throws {

@@ -21,9 +21,10 @@ final class HTTPTransportDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if exchange(dataTask)?.receive(response) == true { Self.cancel(dataTask) }
-        // FoundationNetworking ignores the disposition (hence the cancel above); Darwin honours it.
-        completionHandler(.allow)
+        let refused = exchange(dataTask)?.receive(response) == true
+        // FoundationNetworking ignores the disposition, hence the cancel as well; Darwin honours it.
+        if refused { Self.cancel(dataTask) }
+        completionHandler(refused ? .cancel : .allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -40,6 +40,8 @@ enum RetryAfter {
         if text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Double(text) {
             return number > 1_000_000_000 ? Date(timeIntervalSince1970: number) : now.addingTimeInterval(number)
         }
+        // `2024-05-01T12:00:00Z` to `2024-05-01T12:00:00.123456+05:30`: skip the formatters for anything else.
+        guard (20...40).contains(text.utf8.count), text.contains("T"), text.contains(":") else { return nil }
         for options: ISO8601DateFormatter.Options in [
             [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
         ] {
@@ -52,6 +54,10 @@ enum RetryAfter {
 
     /// An HTTP-date in any of the three forms RFC 9110 §5.6.7 requires a recipient to accept.
     static func httpDate(_ text: String) -> Date? {
+        // Every form is 24 to 30 characters with a time: anything else is not worth three formatters.
+        guard (24...32).contains(text.utf8.count), text.utf8.filter({ $0 == UInt8(ascii: ":") }).count == 2 else {
+            return nil
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
