@@ -113,6 +113,21 @@ import Testing
         #expect(elapsed >= 1.4 && elapsed < 60, "1,000 bytes at 0.2 s each would take 200 s")
     }
 
+    @Test func aLinkThatLeadsBackToKnownItemsEndsWithALoopError() async throws {
+        let server = try LoopbackServer()
+        let test = try FeedTestCase()
+        let url = server.url("linkto", ["target": "/linkto?target=%2Flinkto"])
+        let feed = try test.store().feed("home", source: source(url), policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        for _ in 0..<3 { await feed.loadNextPage() }
+        guard case .failed(let error) = await feed.snapshot.nextPage else {
+            Issue.record("expected the loop to fail the next page")
+            return
+        }
+        #expect(error.kind == .paginationLoop)
+        #expect(try await server.seen().count <= 4, "one request per call at most, never a loop of its own")
+    }
+
     @Test func optionsOutOfRangeNeverTrap() async throws {
         let server = try LoopbackServer()
         for value in [Double.infinity, -.infinity, .nan, 1e300, -1, 0] {
