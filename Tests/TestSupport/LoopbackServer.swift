@@ -5,7 +5,8 @@ public import Foundation
 /// Routes: `/body` (a JSON body with `data.items` and `meta.next_cursor`, cursor in `?cursor=`),
 /// `/link` (an array body with RFC 8288 Link headers), `/flaky` (503 with `Retry-After: 1` once, then
 /// `/body`), `/bad` (a body without items), `/race` (the first request answers late with version A,
-/// later ones at once with version B), `/slow` (answers after 3 s).
+/// later ones at once with version B), `/slow` (answers after 3 s). Hostile routes are in
+/// `LoopbackServer+Hostile.swift`, replayed real APIs in `LoopbackServer+APIs.swift`.
 public final class LoopbackServer: Sendable {
     let process: Process
     /// The port the server listens on.
@@ -20,7 +21,8 @@ public final class LoopbackServer: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("server.py")
-        try Data(Self.script.utf8).write(to: script)
+        let source = [Self.script, Self.hostileRoutes, Self.apiRoutes, Self.serve].joined(separator: "\n")
+        try Data(source.utf8).write(to: script)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
@@ -29,8 +31,26 @@ public final class LoopbackServer: Sendable {
         // Not the test's stderr: a server holding it open would keep `swift test` waiting.
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let line = output.fileHandleForReading.availableData
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        port = Self.readPort(output.fileHandleForReading)
+    }
+
+    /// The port the script prints on its first line. `availableData` traps on an interrupted read
+    /// (EINTR, common while many tests start processes at once), so this reads with the throwing API
+    /// and tries again.
+    private static func readPort(_ handle: FileHandle) -> Int {
+        var line = Data()
+        var attempts = 0
+        while !line.contains(UInt8(ascii: "\n")), attempts < 1000 {
+            attempts += 1
+            do {
+                // One byte at a time: a larger count waits for that many bytes, and the server sends only its port.
+                guard let chunk = try handle.read(upToCount: 1), !chunk.isEmpty else { break }
+                line.append(chunk)
+            } catch {
+                continue
+            }
+        }
+        return Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// The URL of a route.
@@ -50,6 +70,10 @@ public final class LoopbackServer: Sendable {
         ITEMS = [{"id": "i%d" % n, "title": "Item %d" % n} for n in range(25)]
         state = {"flaky": 0, "race": 0}
         lock = threading.Lock()
+        # Every request's path and the headers a test checks for leaks; `/seen` answers them.
+        SEEN = []
+        # Routes added by the other parts of the script: path -> function(handler, query).
+        ROUTES = {}
 
         def page(after):
             start = 0
@@ -81,7 +105,14 @@ public final class LoopbackServer: Sendable {
                 url = urlparse(self.path)
                 query = parse_qs(url.query)
                 host = "http://127.0.0.1:%d" % self.server.server_port
-                if url.path == "/body":
+                with lock:
+                    SEEN.append({"path": url.path, "host": self.headers.get("Host"),
+                                 "authorization": self.headers.get("Authorization"),
+                                 "if_none_match": self.headers.get("If-None-Match"),
+                                 "x_signed": self.headers.get("X-Signed")})
+                if url.path in ROUTES:
+                    ROUTES[url.path](self, query)
+                elif url.path == "/body":
                     self.body(query)
                 elif url.path == "/link":
                     items, nxt = page(query.get("after", [None])[0])
@@ -114,6 +145,11 @@ public final class LoopbackServer: Sendable {
                     self.body(query)
                 else:
                     self.send(404, {"error": "no route"})
+
+        """#
+
+    /// The end of the script: a watchdog, then the server on an ephemeral port of 127.0.0.1.
+    static let serve = #"""
 
         def watchdog(parent):
             # Gone with the test process. The lifetime cap is only a last resort: under ThreadSanitizer a

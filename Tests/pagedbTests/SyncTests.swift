@@ -30,4 +30,70 @@ import Testing
         #expect(down.status == 69)
         #expect(down.stderr.contains("HTTP 404"))
     }
+
+    static let secret = "Bearer SECRET-TOKEN-9"
+
+    @Test func headersGoOnlyToTheOriginAndAreNeverPrinted() async throws {
+        let home = try LoopbackServer()
+        let other = try LoopbackServer()
+        let scratch = try Scratch()
+        let url = home.url("redirect", ["to": other.url("link").absoluteString])
+        let run = try PagedDBBinary.run([
+            "sync", "t", "--db", scratch.path("s.sqlite"), "--url", url.absoluteString, "--link-header",
+            "--header", "Authorization: \(Self.secret)", "--header", "X-Trace:1", "--gap-policy", "keep-gap",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!(run.stdout + run.stderr).contains("SECRET"))
+        #expect(try await home.seen().map(\.authorization) == [Self.secret])
+        #expect(try await other.seen().map(\.authorization) == [nil])
+
+        let failing = try PagedDBBinary.run([
+            "sync", "u", "--db", scratch.path("s.sqlite"), "--url",
+            home.url("header", ["status": "401"]).absoluteString,
+            "--header", "Authorization: \(Self.secret)",
+        ])
+        #expect(failing.status == 69)
+        #expect(failing.stderr.contains("HTTP 401") && !failing.stderr.contains("SECRET"))
+    }
+
+    @Test(arguments: ["Authorization \(secret)", "Bad Name: \(secret)", "Authorization: \(secret)\r\nX: y"])
+    func aMalformedHeaderIsAUsageErrorThatHidesTheValue(header: String) throws {
+        let scratch = try Scratch()
+        let run = try PagedDBBinary.run([
+            "sync", "t", "--db", scratch.path("s.sqlite"), "--url", "http://127.0.0.1:9/x", "--header", header,
+        ])
+        #expect(run.status == 64)
+        #expect(!(run.stdout + run.stderr).contains("SECRET"), "\(run.stderr)")
+    }
+
+    @Test(arguments: ["inf", "nan", "1e300", "-1"])
+    func anyRetryAfterIsOneLineAndExitStatus69(value: String) throws {
+        let server = try LoopbackServer()
+        let scratch = try Scratch()
+        let url = server.url("header", ["status": "429", "name": "Retry-After", "value": value])
+        let run = try PagedDBBinary.run(["sync", "t", "--db", scratch.path("s.sqlite"), "--url", url.absoluteString])
+        #expect(run.status == 69 && !run.crashed, "\(run.stderr)")
+        let lines = run.stderr.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(lines.count == 1 && run.stderr.contains("The server answered HTTP 429"), "\(run.stderr)")
+        #expect(!run.stderr.contains("retry after"), "an unusable Retry-After is absent")
+    }
+
+    @Test func theLimitsAreOptionsWithTheirOwnMessages() throws {
+        let server = try LoopbackServer()
+        let scratch = try Scratch()
+        let db = scratch.path("s.sqlite")
+        let huge = try PagedDBBinary.run([
+            "sync", "t", "--db", db, "--url", server.url("huge", ["bytes": "300000"]).absoluteString,
+            "--max-response-bytes", "100000",
+        ])
+        #expect(huge.status == 69)
+        #expect(huge.stderr.contains("larger than the limit of 100000 bytes"), "\(huge.stderr)")
+        let drip = try PagedDBBinary.run([
+            "sync", "t", "--db", db, "--url", server.url("drip", ["every": "0.2"]).absoluteString, "--deadline", "1",
+        ])
+        #expect(drip.status == 69)
+        #expect(drip.stderr.contains("did not answer within 1 s"), "\(drip.stderr)")
+        let bad = try PagedDBBinary.run(["sync", "t", "--db", db, "--url", "http://127.0.0.1:9/", "--gap-policy", "x"])
+        #expect(bad.status == 64)
+    }
 }

@@ -1,10 +1,10 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+import FoundationNetworking
 #endif
 
-/// A ``PageSource`` over HTTP for the two common pagination conventions.
+/// A ``PageSource`` over HTTP for the two common pagination conventions, safe against any server.
 ///
 /// A JSON body with the items and cursors in it, the cursor sent back as a query parameter:
 ///
@@ -17,12 +17,20 @@ public import FoundationNetworking
 /// Or RFC 8288 `Link` headers (GitHub's and Mastodon's style), the body being the array of items:
 ///
 /// ```swift
-/// let source = HTTPPageSource<Status>(url: timelineURL, convention: .linkHeader)
+/// let source = HTTPPageSource<Status>(
+///     url: timelineURL, convention: .linkHeader, headers: ["Authorization": "Bearer \(token)"],
+///     decoder: mastodonDecoder)
 /// ```
 ///
-/// Failures are ``HTTPSourceError``s: a status outside 200–299 (with its `Retry-After`, which
-/// ``Feed/retry()`` waits out), a response of the wrong shape (naming what is missing), or a transport
-/// failure. Cancelling the fetching task cancels the request.
+/// - `headers` go only to the source URL's origin (scheme, host and port) and the
+///   ``HTTPSourceOptions/trustedOrigins``: a `Link` to another origin is refused, a redirect to one is
+///   followed without them.
+/// - A body is limited in size while it streams (after decompression) and a request in time, by
+///   ``HTTPSourceOptions``.
+/// - A refresh is conditional: the first page's `ETag` / `Last-Modified` go back as `If-None-Match` /
+///   `If-Modified-Since`, and a `304` returns the page the source already had.
+/// - Failures are ``HTTPSourceError``s, kept whole in ``FeedError/underlying``; ``Feed/retry()`` waits
+///   out `Retry-After` and rate-limit resets. Cancelling the fetching task cancels the request.
 public struct HTTPPageSource<Item: FeedItem>: PageSource {
     /// How the server pages.
     public enum Convention: Sendable {
@@ -42,60 +50,97 @@ public struct HTTPPageSource<Item: FeedItem>: PageSource {
     public let url: URL
     /// How the server pages.
     public let convention: Convention
-    /// Headers sent with every request (authorization, for example).
+    /// Headers sent with every request to the source's origin (authorization, for example); never
+    /// to another origin unless it is trusted.
     public let headers: [String: String]
-    private let session: URLSession
-    private let decodeItem: @Sendable (Data) throws -> Item
+    /// Limits, trusted origins and hooks.
+    public let options: HTTPSourceOptions
+    let decodeItem: @Sendable (Data) throws -> Item
+    private let transport: HTTPTransport
+    private let conditional = ConditionalCache<Item>()
+    private let trusted: Set<HTTPOrigin>
 
     /// A source whose items decode with `decode` from each item's JSON.
+    ///
+    /// - Parameters:
+    ///   - url: The first page's URL (`http` or `https`).
+    ///   - convention: How the server pages.
+    ///   - headers: Headers for the source's own origin.
+    ///   - options: Limits, trusted origins and hooks.
+    ///   - decode: Decodes one item from its JSON object.
     public init(
-        url: URL, convention: Convention, headers: [String: String] = [:], session: URLSession = .shared,
+        url: URL, convention: Convention, headers: [String: String] = [:], options: HTTPSourceOptions = .init(),
         decode: @escaping @Sendable (Data) throws -> Item
     ) {
         self.url = url
         self.convention = convention
         self.headers = headers
-        self.session = session
+        self.options = options
         self.decodeItem = decode
+        self.transport = HTTPTransport(options: options)
+        self.trusted = Set(([url] + options.trustedOrigins).compactMap(HTTPOrigin.init))
     }
 
     /// Fetches one page.
-    /// - Throws: ``HTTPSourceError``, or `CancellationError` when the task was cancelled.
+    /// - Throws: ``HTTPSourceError``, an error of ``HTTPSourceOptions/prepareRequest`` as it was
+    ///   thrown, or `CancellationError` when the task was cancelled.
     public func fetch(_ request: PageRequest) async throws -> Page<Item> {
-        var urlRequest = URLRequest(url: try requestURL(for: request))
+        let target = try requestURL(for: request)
+        var urlRequest = URLRequest(url: target)
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch {
-            try Task.checkCancellation()
-            throw HTTPSourceError.transport((error as NSError).localizedDescription)
+        let validated = request == .first ? conditional.current : nil
+        if let validated {
+            urlRequest.setValue(validated.etag, forHTTPHeaderField: "If-None-Match")
+            urlRequest.setValue(validated.lastModified, forHTTPHeaderField: "If-Modified-Since")
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw HTTPSourceError.invalidResponse("not an HTTP response")
+        try await options.prepareRequest?(&urlRequest)
+        // The hook may have pointed the request elsewhere: the headers still go only to trusted origins.
+        guard let sent = urlRequest.url, let origin = HTTPOrigin(sent), trusted.contains(origin) else {
+            throw HTTPSourceError.refused("the request hook pointed the request to another origin")
         }
-        guard (200..<300).contains(http.statusCode) else {
-            let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
-                Double($0.trimmingCharacters(in: .whitespaces))
-            }
-            throw HTTPSourceError.status(code: http.statusCode, retryAfter: retryAfter)
+        let (response, data) = try await transport.send(urlRequest, policy: policy)
+        if response.statusCode == 304, let validated {
+            options.onEvent?(.notModified)
+            return validated.page
         }
-        return try page(from: data, links: http.value(forHTTPHeaderField: "Link"))
+        guard (200..<300).contains(response.statusCode), response.statusCode != 206 else {
+            let wait = RetryAfter.seconds(
+                status: response.statusCode, headers: { response.value(forHTTPHeaderField: $0) },
+                maximum: options.maximumRetryAfter)
+            throw HTTPSourceError.status(
+                code: response.statusCode, retryAfter: wait.seconds, rateLimitReset: wait.reset)
+        }
+        let page = try page(from: data, links: response.value(forHTTPHeaderField: "Link"), request: request)
+        if request == .first {
+            conditional.store(
+                page, etag: response.value(forHTTPHeaderField: "ETag"),
+                lastModified: response.value(forHTTPHeaderField: "Last-Modified"))
+        }
+        return page
     }
 
-    // MARK: - Requests and responses
+    private var policy: HTTPExchange.Policy {
+        var withheld: (@Sendable () -> Void)?
+        if let onEvent = options.onEvent { withheld = { onEvent(.headersWithheldFromRedirect) } }
+        return HTTPExchange.Policy(
+            maximumBytes: max(options.maximumResponseBytes, 0), deadline: options.requestDeadline,
+            maximumRedirects: options.maximumRedirects, trustedOrigins: trusted, onHeadersWithheld: withheld)
+    }
+
+    // MARK: - Requests
 
     func requestURL(for request: PageRequest) throws -> URL {
         switch (convention, request) {
         case (_, .first):
             return url
         case (.linkHeader, .olderThan(let cursor)), (.linkHeader, .newerThan(let cursor)):
-            guard let next = URL(string: cursor, relativeTo: url) else {
+            guard let next = URL(string: cursor, relativeTo: url)?.absoluteURL else {
                 throw HTTPSourceError.invalidResponse("a Link cursor is not a URL")
             }
-            return next.absoluteURL
+            guard let origin = HTTPOrigin(next) else { throw HTTPSourceError.refused("a Link to a non-HTTP(S) URL") }
+            guard trusted.contains(origin) else { throw HTTPSourceError.refused("a Link to another origin") }
+            return next
         case (.jsonBody(_, _, _, let olderParameter, _), .olderThan(let cursor)):
             return try Self.url(url, adding: olderParameter, cursor)
         case (.jsonBody(_, _, _, _, let newerParameter), .newerThan(let cursor)):
@@ -114,67 +159,20 @@ public struct HTTPPageSource<Item: FeedItem>: PageSource {
         }
         return withCursor
     }
-
-    func page(from data: Data, links: String?) throws -> Page<Item> {
-        let body: Any
-        do {
-            body = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw HTTPSourceError.invalidResponse("the body is not JSON")
-        }
-        switch convention {
-        case .linkHeader:
-            guard let array = body as? [Any] else {
-                throw HTTPSourceError.invalidResponse("the body is not a JSON array of items")
-            }
-            let relations = links.map(LinkHeader.relations) ?? [:]
-            return Page(
-                items: try decode(array), olderCursor: relations["next"],
-                newerCursor: relations["prev"] ?? relations["previous"])
-        case .jsonBody(let itemsPath, let olderPath, let newerPath, _, _):
-            guard let array = Self.value(at: itemsPath, in: body) as? [Any] else {
-                throw HTTPSourceError.invalidResponse("no array of items at \"\(itemsPath)\"")
-            }
-            return Page(
-                items: try decode(array), olderCursor: try Self.cursor(at: olderPath, in: body),
-                newerCursor: try newerPath.flatMap { try Self.cursor(at: $0, in: body) })
-        }
-    }
-
-    private func decode(_ array: [Any]) throws -> [Item] {
-        try array.enumerated().map { index, element in
-            guard JSONSerialization.isValidJSONObject(element),
-                let data = try? JSONSerialization.data(withJSONObject: element, options: [.sortedKeys])
-            else { throw HTTPSourceError.invalidResponse("item \(index) is not a JSON object") }
-            do {
-                return try decodeItem(data)
-            } catch {
-                throw HTTPSourceError.invalidResponse("item \(index) does not decode: \(error)")
-            }
-        }
-    }
-
-    /// The value at a dotted key path (`meta.next_cursor`).
-    static func value(at path: String, in body: Any) -> Any? {
-        path.split(separator: ".").reduce(Optional(body)) { value, key in (value as? [String: Any])?[String(key)] }
-    }
-
-    /// A cursor: a string or a number at the path, nil for JSON null or a missing key (the end).
-    static func cursor(at path: String, in body: Any) throws -> String? {
-        switch value(at: path, in: body) {
-        case nil, is NSNull: return nil
-        case let text as String: return text
-        case let number as NSNumber: return number.stringValue
-        default: throw HTTPSourceError.invalidResponse("the cursor at \"\(path)\" is neither a string nor a number")
-        }
-    }
 }
 
 extension HTTPPageSource where Item: Decodable {
-    /// A source whose items decode with `JSONDecoder`.
-    public init(url: URL, convention: Convention, headers: [String: String] = [:], session: URLSession = .shared) {
-        self.init(url: url, convention: convention, headers: headers, session: session) { data in
-            try JSONDecoder().decode(Item.self, from: data)
+    /// A source whose items decode with `decoder`: configure it for the API (GitHub's snake_case keys,
+    /// Mastodon's fractional-second dates).
+    ///
+    /// The cache stores the app's model encoded by the feed's ``ItemCodec``, not the server's JSON:
+    /// the model's own `Codable` must round-trip (see <doc:RealAPIs>).
+    public init(
+        url: URL, convention: Convention, headers: [String: String] = [:], decoder: JSONDecoder = JSONDecoder(),
+        options: HTTPSourceOptions = .init()
+    ) {
+        self.init(url: url, convention: convention, headers: headers, options: options) { data in
+            try decoder.decode(Item.self, from: data)
         }
     }
 }

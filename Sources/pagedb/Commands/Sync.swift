@@ -14,7 +14,11 @@ extension PagedDB {
 
                 Examples:
                   pagedb sync home --db cache.sqlite --url https://api.example.com/posts --items-path data.items --next-path meta.next_cursor
-                  pagedb sync timeline --db cache.sqlite --url "https://mastodon.example/api/v1/timelines/public" --link-header --pages 3
+                  pagedb sync timeline --db cache.sqlite --url "https://mastodon.example/api/v1/timelines/home" --link-header --pages 3 --header "Authorization: Bearer $TOKEN"
+
+                Headers go only to the URL's origin (scheme, host and port); their values are never printed. \
+                A response larger than --max-response-bytes, or slower than --deadline seconds, fails the run \
+                with exit status 69, as an HTTP error does.
                 """)
 
         @OptionGroup var database: DatabaseOptions
@@ -28,12 +32,29 @@ extension PagedDB {
             "next_cursor"
         @Option(name: .long, help: "Query parameter that carries the cursor.") var cursorParameter = "cursor"
         @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
+        @Option(
+            name: .customLong("header"),
+            help: ArgumentHelp(
+                "A request header, 'Name: value' (repeatable). Sent only to the URL's origin; never printed.",
+                valueName: "name: value"))
+        var headers: [String] = []
+        @Option(name: .long, help: "What a refresh without overlap does: replace or keep-gap.") var gapPolicy =
+            SyncGapPolicy.replace
+        @Option(name: .long, help: "The largest response body accepted, in bytes (after decompression).")
+        var maxResponseBytes = HTTPSourceOptions().maximumResponseBytes
+        @Option(name: .long, help: "Seconds one request may take in all.") var deadline = HTTPSourceOptions()
+            .requestDeadline
 
         func validate() throws {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
                 throw ValidationError("--url must be an http or https URL.")
             }
             guard pages >= 1 else { throw ValidationError("--pages must be at least 1.") }
+            guard maxResponseBytes >= 1 else { throw ValidationError("--max-response-bytes must be at least 1.") }
+            guard deadline.isFinite, deadline > 0 else {
+                throw ValidationError("--deadline must be a positive number.")
+            }
+            _ = try SyncHeaders.parse(headers)
         }
 
         func run() async throws {
@@ -44,7 +65,10 @@ extension PagedDB {
                     linkHeader
                     ? .linkHeader
                     : .jsonBody(itemsPath: itemsPath, olderCursorPath: nextPath, cursorParameter: cursorParameter)
-                let source = HTTPPageSource<JSONItem>(url: base, convention: convention) { data in
+                let options = HTTPSourceOptions(maximumResponseBytes: maxResponseBytes, requestDeadline: deadline)
+                let source = HTTPPageSource<JSONItem>(
+                    url: base, convention: convention, headers: try SyncHeaders.parse(headers), options: options
+                ) { data in
                     guard let item = try reader.read(data, file: "response").pages.first?.items.first else {
                         throw CommandFailure(status: .badInput, message: "an item of the response is empty")
                     }
@@ -52,7 +76,8 @@ extension PagedDB {
                 }
                 let store = try FeedStore(path: try database.path())
                 let engine = try store.feed(
-                    feed, source: source, policy: FeedPolicy(refreshOnOpen: .never), codec: JSONItem.codec)
+                    feed, source: source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy.policy),
+                    codec: JSONItem.codec)
                 let existing = await engine.snapshot.rows.count
                 await engine.refresh()
                 try Self.failIfFailed(await engine.snapshot)
@@ -84,5 +109,42 @@ extension PagedDB {
                 throw CommandFailure(status: failure.kind == .storage ? .storage : .network, message: failure.message)
             }
         }
+    }
+}
+
+/// `--gap-policy`: ``FeedPolicy/GapPolicy`` spelled for a command line.
+enum SyncGapPolicy: String, ExpressibleByArgument, CaseIterable {
+    case replace
+    case keepGap = "keep-gap"
+
+    var policy: FeedPolicy.GapPolicy {
+        switch self {
+        case .replace: .replace
+        case .keepGap: .keepGap
+        }
+    }
+}
+
+/// `--header 'Name: value'` options, checked without ever echoing a value (it may be a token).
+enum SyncHeaders {
+    static func parse(_ options: [String]) throws -> [String: String] {
+        var headers: [String: String] = [:]
+        for (index, option) in options.enumerated() {
+            guard let colon = option.firstIndex(of: ":") else {
+                throw ValidationError("--header \(index + 1) must be 'Name: value'.")
+            }
+            let name = option[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = option[option.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // RFC 9110 token characters: anything else could split or smuggle a header.
+            let token = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~").union(.alphanumerics)
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && token.contains($0) }) else {
+                throw ValidationError("--header \(index + 1) has no valid header name before its colon.")
+            }
+            guard !value.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }) else {
+                throw ValidationError("--header \(index + 1) (\(name)) has a control character in its value.")
+            }
+            headers[name] = value
+        }
+        return headers
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends one GET at a time per call and streams its body under the source's limits: a size cap
+/// counted after decompression, an overall deadline, and redirects that never carry the source's
+/// headers to another origin.
+///
+/// It owns a `URLSession` whose delegate is a ``HTTPTransportDelegate``; the session is invalidated
+/// when the transport goes, which also releases the delegate (a session retains its delegate).
+final class HTTPTransport: Sendable {
+    private let session: URLSession
+    private let delegate: HTTPTransportDelegate
+
+    init(options: HTTPSourceOptions) {
+        let configuration = URLSessionConfiguration.ephemeral
+        // FoundationNetworking converts these to Int milliseconds, which traps on inf, nan or 1e300.
+        configuration.timeoutIntervalForRequest = Self.seconds(options.idleTimeout, default: 30)
+        configuration.timeoutIntervalForResource = Self.seconds(options.requestDeadline, default: 60)
+        // Credentials go only where the source puts them: no cookie jar, no credential store, no cache.
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCredentialStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        delegate = HTTPTransportDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: HTTPDelegateQueue())
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    /// A timeout in seconds that every conversion survives: positive, finite, at most a day.
+    static func seconds(_ value: Double, default fallback: Double) -> Double {
+        guard value.isFinite, value > 0 else { return fallback }
+        return min(value, 86_400)
+    }
+
+    /// Sends `request` and returns the final response with its whole body.
+    /// - Throws: ``HTTPSourceError`` for a limit, a refused redirect or a transport failure, and
+    ///   `CancellationError` when the calling task is cancelled.
+    func send(_ request: URLRequest, policy: HTTPExchange.Policy) async throws -> (HTTPURLResponse, Data) {
+        try Task.checkCancellation()
+        let task = session.dataTask(with: request)
+        let exchange = HTTPExchange(policy: policy)
+        delegate.register(exchange, for: task.taskIdentifier)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchange.start(continuation)
+                task.resume()
+                let deadline = policy.deadline
+                let nanoseconds = Int(Self.seconds(deadline, default: 60) * 1e9)
+                HTTPTransportDelegate.cancelling.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                    if exchange.fail(.deadlineExceeded(seconds: deadline)) { task.cancel() }
+                }
+            }
+        } onCancel: {
+            HTTPTransportDelegate.cancel(task)
+        }
+    }
+}
