@@ -6,6 +6,7 @@ extension LoopbackServer {
     /// - `/header?status=S&name=N&value=V`: status S with one header as given, and a page body.
     /// - `/redirect?to=URL[&status=302]`: a redirect to URL; `/loop`: redirects to itself for ever.
     /// - `/linkto?target=URL`: one item, and a `Link: <URL>; rel="next"`.
+    /// - `/linkself`: one item, and a `Link` to its own URL (a next page that repeats its cursor).
     /// - `/huge?bytes=N[&length=1]`: N bytes of a never-ending JSON array, streamed in 64 KiB chunks,
     ///   with an honest Content-Length only when `length=1`.
     /// - `/gzip?bytes=N`: a gzip body (Content-Encoding: gzip) that inflates to N bytes.
@@ -37,6 +38,9 @@ extension LoopbackServer {
 
         def linkto(handler, query):
             handler.send(200, [{"id": "l1"}], [("Link", '<%s>; rel="next"' % one("target", query, "/"))])
+
+        def linkself(handler, query):
+            handler.send(200, [{"id": "l1"}], [("Link", '<%s>; rel="next"' % handler.path)])
 
         def raw_head(handler, status, headers):
             handler.wfile.write(("HTTP/1.0 %d X\r\n" % status).encode("latin-1"))
@@ -130,6 +134,6 @@ extension LoopbackServer {
                 pass
 
         ROUTES.update({"/seen": seen, "/header": header, "/redirect": redirect, "/loop": loop, "/linkto": linkto,
-                       "/huge": huge, "/gzip": gzip, "/drip": drip, "/fuzz": fuzz})
+                       "/linkself": linkself, "/huge": huge, "/gzip": gzip, "/drip": drip, "/fuzz": fuzz})
         """#
 }
