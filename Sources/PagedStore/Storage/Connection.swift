@@ -74,7 +74,7 @@ package final class Connection {
                     message: "Cannot write \(path): the file is read-only for this user. Nothing was changed")
             }
         case .readOnly:
-            let hasLog = Self.logIsSettled(file, within: min(busyTimeout, .seconds(1)))
+            let hasLog = Self.logIsSettled(file, within: busyTimeout)
             if hasLog && !Self.exists(file + "-shm") {
                 throw StorageError(
                     .readOnly,
@@ -116,9 +116,9 @@ package final class Connection {
     }
 
     /// Whether `file` has a `-wal` beside it. A `-wal` without its `-shm` is usually a writer closing
-    /// (SQLite removes the `-shm` first, then the `-wal`): wait, within `timeout`, for either the log
-    /// to go or the index to come (at most a second); only a `-wal` still alone after that is a copied
-    /// or crashed cache.
+    /// (SQLite removes the `-shm` first, then the `-wal`; under heavy I/O the second unlink was seen to
+    /// take over a second): wait, within the busy timeout like any lock, for either the log to go or
+    /// the index to come; only a `-wal` still alone after that is a copied or crashed cache.
     private static func logIsSettled(_ file: String, within timeout: Duration) -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
