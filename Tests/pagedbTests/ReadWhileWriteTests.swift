@@ -18,7 +18,10 @@ import Testing
             ? ["seed", "other", "--db", db, "--generate", "30000", "--seed", "\(race)"]
             : ["delete", "other", "--db", db]
         writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = FileHandle.nullDevice
+        // Errors go to a file named for the race, read back when the writer fails.
+        let log = db + "-writer-\(race).log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        writer.standardError = FileHandle(forWritingAtPath: log) ?? FileHandle.nullDevice
         return writer
     }
 
@@ -53,7 +56,10 @@ import Testing
             group.wait()
             if writer.isRunning { overlapped += 1 }
             writer.waitUntilExit()
-            #expect(writer.terminationStatus == 0, "race \(race): the writer failed")
+            #expect(
+                writer.terminationStatus == 0,
+                "race \(race): the writer failed: \(String(decoding: FileManager.default.contents(atPath: db + "-writer-\(race).log") ?? Data(), as: UTF8.self))"
+            )
             guard let result else {
                 damaged += 1
                 continue

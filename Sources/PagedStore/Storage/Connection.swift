@@ -74,7 +74,7 @@ package final class Connection {
                     message: "Cannot write \(path): the file is read-only for this user. Nothing was changed")
             }
         case .readOnly:
-            let hasLog = Self.exists(file + "-wal")
+            let hasLog = Self.logIsSettled(file, within: busyTimeout)
             if hasLog && !Self.exists(file + "-shm") {
                 throw StorageError(
                     .readOnly,
@@ -113,6 +113,20 @@ package final class Connection {
         if mode == .readOnly { try execute("PRAGMA query_only = ON") }
         // The first read of the schema: a picture or random bytes fail here, at open.
         try withStatement(probe) { statement throws(StorageError) in _ = try statement.step() }
+    }
+
+    /// Whether `file` has a `-wal` beside it. A `-wal` without its `-shm` is usually a writer closing
+    /// (SQLite removes the `-shm` first, then the `-wal`; under heavy I/O the second unlink was seen to
+    /// take over a second): wait, within the busy timeout like any lock, for either the log to go or
+    /// the index to come; only a `-wal` still alone after that is a copied or crashed cache.
+    private static func logIsSettled(_ file: String, within timeout: Duration) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while exists(file + "-wal") {
+            if exists(file + "-shm") || clock.now >= deadline { return true }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return false
     }
 
     private static func open(_ name: String, named path: String, flags: Int32) throws(StorageError) -> OpaquePointer {
