@@ -11,24 +11,31 @@ import Foundation
 /// their bookkeeping run on one dedicated thread per store, one job at a time, as GRDB's serialized
 /// database queue does.
 final class StorageExecutor: SerialExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` and `stopped` are only touched with `condition` locked.
+    // @unchecked: `jobs`, `started` and `stopped` are only touched with `condition` locked.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
+    private var started = false
     private var stopped = false
+    private let label: String
 
-    /// Starts the executor's thread.
+    /// Creates the executor; its thread starts with the first job, so a store that no feed uses
+    /// (`pagedb` reading a file, a cold first screen) never pays for one.
     init(label: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = label
-        thread.qualityOfService = .userInitiated
-        thread.stackSize = 4 << 20
-        thread.start()
+        self.label = label
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
+        if !started {
+            started = true
+            let thread = Thread { [self] in run() }
+            thread.name = label
+            thread.qualityOfService = .userInitiated
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
         condition.signal()
         condition.unlock()
     }
@@ -46,11 +53,26 @@ final class StorageExecutor: SerialExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Spins briefly before the thread sleeps: a feed's next job (the answer of the fetch it just
+    /// started, the caller's next call) usually arrives within microseconds, and waking a sleeping
+    /// thread costs tens of them on every hop.
+    private func awaitNextJob() {
+        let deadline = ContinuousClock.now.advanced(by: .microseconds(50))
+        while ContinuousClock.now < deadline {
+            condition.lock()
+            let ready = !jobs.isEmpty || stopped
+            condition.unlock()
+            if ready { return }
+            Thread.sleep(forTimeInterval: 0)
+        }
+    }
+
     /// The thread's loop: takes every waiting job at once and runs them in order.
     private func run() {
         let executor = asUnownedSerialExecutor()
         var batch: [UnownedJob] = []
         while true {
+            awaitNextJob()
             condition.lock()
             while jobs.isEmpty && !stopped { condition.wait() }
             if jobs.isEmpty {
