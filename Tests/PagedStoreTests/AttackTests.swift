@@ -881,16 +881,11 @@ final class IDSet: @unchecked Sendable {
     /// PageStore+Edits.swift trim(_:maxRows:) `rows += page.rowCount`, trim(_:keepingPages:) reduce.
     @Test func aHugePageRowCountInTheFileNeverCrashesATrim() async throws {
         await #expect(processExitsWith: .success) {
-            let test = try FeedTestCase()
-            let server = ModelServer(.posts("p", 30), pageSize: 10)
-            let feed = try test.feed(server.source)
-            await feed.refresh()
-            await feed.loadNextPage()
-            let connection = try Connection(path: test.path, mode: .readWrite)
-            try connection.execute("UPDATE page SET row_count = 9223372036854775807")
-            let reopened = try test.feed(server.source)
+            let (test, reopened) = try await Self.reopened(
+                pages: 2, after: "UPDATE page SET row_count = 9223372036854775807")
             _ = try? await reopened.trim(maxRows: .max)
             _ = try? await reopened.trim(maxRows: 15)
+            _ = test  // the file lives as long as the test case
         }
     }
 
@@ -900,16 +895,24 @@ final class IDSet: @unchecked Sendable {
     /// (also insertItem, prependPage, fillGap).
     @Test func aHugeFeedRowCountInTheFileNeverCrashesAWrite() async throws {
         await #expect(processExitsWith: .success) {
-            let test = try FeedTestCase()
-            let server = ModelServer(.posts("p", 30), pageSize: 10)
-            let feed = try test.feed(server.source)
-            await feed.refresh()
-            let connection = try Connection(path: test.path, mode: .readWrite)
-            try connection.execute("UPDATE feed SET row_count = 9223372036854775807")
-            let reopened = try test.feed(server.source)
+            let (test, reopened) = try await Self.reopened(
+                pages: 1, after: "UPDATE feed SET row_count = 9223372036854775807")
             await reopened.loadNextPage()
             _ = try? await reopened.insert(Post(id: "x"), at: 0)
+            _ = test  // the file lives as long as the test case
         }
+    }
+
+    /// A feed of `pages` pages of 10 from a 30-item server, the file then edited with `sql`, and the
+    /// feed opened again on it (for exit tests, whose bodies run in a process of their own).
+    static func reopened(pages: Int, after sql: String) async throws -> (FeedTestCase, Feed<Post>) {
+        let test = try FeedTestCase()
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        for _ in 1..<max(pages, 1) { await feed.loadNextPage() }
+        try Connection(path: test.path, mode: .readWrite).execute(sql)
+        return (test, try test.feed(server.source))
     }
 
     /// Found: a last refresh recorded in the future (the device clock was ahead, then corrected)
