@@ -7,13 +7,17 @@ import Testing
 /// Issue 12, items 1 and 3: no header crashes the process, and no body is too big, too compressed or
 /// too slow to bound. CI sizes are small; `PAGEDSTORE_HOSTILE_FULL=1` serves the issue's full sizes
 /// (500 MB, a 1 GiB gzip bomb).
-@Suite struct HTTPHostileServerTests {
+///
+/// Serialized: the bounded delegate queue holds FoundationNetworking's transport thread while a huge
+/// body waits to be consumed, and with two huge bodies and the deadline test at once beside the rest
+/// of the suite, one CI run waited minutes (168 s for a 40 MB body, over 60 s for a 1.5 s deadline).
+@Suite(.serialized) struct HTTPHostileServerTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String
     }
 
     static let full = ProcessInfo.processInfo.environment["PAGEDSTORE_HOSTILE_FULL"] == "1"
-    static let hugeBytes = full ? 500_000_000 : 40_000_000
+    static let hugeBytes = full ? 500_000_000 : 24_000_000  // over the 16 MiB limit by half
     static let bombBytes = full ? 1 << 30 : 48 << 20
 
     func source(_ url: URL, options: HTTPSourceOptions = .init()) -> HTTPPageSource<Item> {
