@@ -39,7 +39,6 @@ extension Feed {
     /// (that waits for ``retry()``). Returns without waiting for the network.
     public func rowDidAppear(_ row: Int) {
         guard row >= 0, row < record.rowCount else { return }
-        focusRow = row
         if let range = window.rangeToLoad(around: row, rowCount: record.rowCount) {
             do {
                 try moveWindow(to: range)
