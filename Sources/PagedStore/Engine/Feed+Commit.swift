@@ -29,7 +29,11 @@ extension Feed {
     ) {
         switch outcome {
         case .success(let commit):
-            guard activity.finished(operation, task: task, failure: nil) == .apply, let commit else {
+            // A task that lost its operation changed nothing, so there is nothing to emit.
+            guard activity.finished(operation, task: task, failure: nil) == .apply else {
+                return report(.superseded, request, generation: generation, since: started)
+            }
+            guard let commit else {
                 emit()
                 return report(.superseded, request, generation: generation, since: started)
             }
@@ -48,8 +52,7 @@ extension Feed {
             }
         case .failure(let error) where Self.isCancellation(error):
             // The caller's task was cancelled (a view went away): nothing failed, nothing to retry.
-            _ = activity.finished(operation, task: task, failure: nil)
-            emit()
+            if activity.finished(operation, task: task, failure: nil) == .apply { emit() }
             report(.superseded, request, generation: generation, since: started)
         case .failure(let error):
             let failure = FeedError(error)
@@ -101,22 +104,24 @@ extension Feed {
     /// Runs one write of a refresh: `body` changes the rows; the feed's generation, age and state,
     /// and the policy's row limit, are applied in the same transaction.
     ///
-    /// Returns nil when the refresh no longer owns its activity. The generation is compared inside
-    /// the transaction: when another process committed a newer refresh, nothing is written and the
-    /// feed takes the file's rows and generation. `continuing` is for a refresh's later writes, after
-    /// it committed its generation itself.
+    /// Returns nil when nothing was written: the refresh no longer owns its activity, or another
+    /// `Feed` committed a newer refresh (the generation is compared inside the transaction), in which
+    /// case this feed takes the file's rows and generation through ``resync(with:)``. `continuing` is
+    /// for a refresh's later writes, after it committed its generation itself.
     func refreshTransaction(
         task: FeedActivity.TaskID, generation: Int64, continuing: Bool = false,
         _ body: (PageStore, inout FeedRecord) throws -> Commit
     ) throws -> Commit? {
         let policy = self.policy
+        var newerInFile: FeedRecord?
         let commit = try queue.write { store -> Commit? in
             var feed = try store.ensureFeed(key: key)
             guard activity.owns(task, .refresh) else { return nil }
             // Strictly older: two feeds that read one generation and both bumped it (a relaunch while
             // the old process still waited for a response) must not both commit. The first wins.
             guard feed.generation < generation || (continuing && feed.generation == generation) else {
-                return Commit(record: feed, change: .fullReload, window: .reload)
+                newerInFile = feed
+                return nil
             }
             var commit = try body(store, &feed)
             feed.generation = generation
@@ -146,9 +151,7 @@ extension Feed {
             commit.record = feed
             return commit
         }
-        if let commit, commit.record.generation > generation {
-            activity.adopt(fileGeneration: commit.record.generation)
-        }
+        resync(with: newerInFile)
         return commit
     }
 

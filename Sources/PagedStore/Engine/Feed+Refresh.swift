@@ -59,7 +59,8 @@ extension Feed {
                         .success(reached))
                 }
             }
-            if activity.owns(started.task, .refresh) {
+            // A newer generation found in the file (another `Feed` refreshed) ends this refresh too.
+            if activity.owns(started.task, .refresh), activity.generation == started.generation {
                 let page = try await source.fetch(.first)
                 outcome = .success(
                     activity.owns(started.task, .refresh)
