@@ -7,7 +7,7 @@ import Testing
 @Suite struct FeedActivityTests {
     let failure = FeedActivity.Failure(error: FeedError(.source, message: "offline"), at: .now)
 
-    @Test func aRefreshTakesTheNextPageAndGapsAwayAndTheirResultsAreDropped() throws {
+    @Test func aRefreshTakesGapFillsAwayButLetsTheNextPageGoOn() throws {
         var activity = FeedActivity(generation: 0)
         let nextResult = activity.nextPageStarted()
         let next = try #require(nextResult)
@@ -16,14 +16,13 @@ import Testing
         let refreshResult = activity.refreshStarted()
         let refresh = try #require(refreshResult)
         #expect(refresh.generation == 1)
-        #expect(Set(refresh.superseded) == [next, gap])
-        #expect(activity.nextPage == .idle)
+        #expect(refresh.superseded == [gap])
+        #expect(activity.nextPage == .loading(next), "the next page commits where it still continues the bottom")
         #expect(activity.phase(of: .gap(7)) == .idle)
-        #expect(activity.finished(.nextPage, task: next, failure: failure) == .superseded)
         #expect(activity.finished(.gap(7), task: gap, failure: failure) == .superseded)
-        #expect(activity.nextPage == .idle, "a superseded failure changes nothing")
-        #expect(activity.failures.isEmpty)
-        #expect(activity.runningTasks == [refresh.task])
+        #expect(activity.failures.isEmpty, "a superseded failure changes nothing")
+        #expect(Set(activity.runningTasks) == [refresh.task, next])
+        #expect(activity.finished(.nextPage, task: next, failure: nil) == .apply)
     }
 
     @Test func loadingAlwaysHasItsTaskInFlight() throws {

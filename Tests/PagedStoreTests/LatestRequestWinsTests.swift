@@ -23,29 +23,44 @@ import Testing
         #expect(try test.recordOnDisk()?.oldestCursor == "late2")
     }
 
-    @Test func aRefreshDropsTheNextPageInFlightUnwritten() async throws {
+    @Test func aNextPageInFlightDuringARefreshThatKeepsTheBottomIsKept() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         do { await (try test.feed(server.source)).refresh() }
         let source = ScriptedSource<Post>()
         let feed = try test.feed(source)
-        let events = await feed.events
         async let next: Void = feed.loadNextPage()
         let nextFetch = await source.nextFetch()
         async let refresh: Void = feed.refresh()
         let refreshFetch = await source.nextFetch()
-        nextFetch.respond(server.page(for: nextFetch.request))
-        _ = await next
-        #expect(try test.idsOnDisk().count == 10, "the superseded next page never reaches the disk")
+        server.items = .posts("new", 2) + server.items
         refreshFetch.respond(server.page(for: .first))
         _ = await refresh
-        #expect(try test.idsOnDisk().count == 10)
-        #expect(await feed.snapshot.nextPage == .idle)
-        var kinds: [FeedEvent.Kind] = []
-        for await event in events {
-            kinds.append(event.kind)
-            if event.kind == .committed { break }
-        }
-        #expect(kinds == [.requestStarted, .requestStarted, .superseded, .committed])
+        nextFetch.respond(server.page(for: nextFetch.request))
+        _ = await next
+        #expect(try test.idsOnDisk() == ["new0", "new1"] + (0..<20).map { "p\($0)" })
+        #expect(await feed.snapshot.ids == (try test.idsOnDisk()))
+        #expect(await feed.snapshot.nextPage == .idle, "the user never has to scroll again to get the spinner back")
+    }
+
+    @Test func aNextPageMadeStaleByARefreshThatReplacedTheBottomStartsAgainFromTheNewBottom() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        do { await (try test.feed(server.source)).refresh() }
+        let source = ScriptedSource<Post>()
+        let feed = try test.feed(source)
+        await feed.rowDidAppear(9)  // the reader is at the bottom
+        let staleFetch = await source.nextFetch()
+        async let refresh: Void = feed.refresh()
+        let refreshFetch = await source.nextFetch()
+        // A whole new list: the refresh replaces the rows, and the old bottom's cursor is gone.
+        refreshFetch.respond(Page(items: .posts("n", 10), olderCursor: "n-older"))
+        _ = await refresh
+        staleFetch.respond(server.page(for: staleFetch.request))
+        let restarted = await source.nextFetch()
+        #expect(restarted.request == .olderThan(cursor: "n-older"), "the next page starts again from the new bottom")
+        restarted.respond(Page(items: .posts("m", 5), olderCursor: nil))
+        await feed.waitUntilIdle()
+        #expect(try test.idsOnDisk() == (0..<10).map { "n\($0)" } + (0..<5).map { "m\($0)" })
+        #expect(await feed.snapshot.nextPage == .endReached)
     }
 
     @Test func twoNextPageCallsShareOneFetch() async throws {

@@ -8,7 +8,8 @@ import Testing
 /// feed, and after every step the checks that bind the features together.
 ///
 /// Operations: items appearing on top, edited and deleted on the server; refresh, next page (also
-/// racing a refresh), prefetch through `rowDidAppear`, gap fills, local inserts (also right under a
+/// racing a refresh), prefetch through `rowDidAppear` and `setVisibleRows`, gap fills from either
+/// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), trims by rows, relaunches that trim by
 /// age, and `retry()`; one fetch in eight fails and responses complete out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor) or by page number; gap policy,
@@ -16,7 +17,9 @@ import Testing
 ///
 /// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
 /// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
-/// flight. At the end of each sequence the server stops failing, and "scrolling to the end" (a
+/// flight; every anchor names the row on top of the screen before and after its change, and the
+/// reader's row follows every change; a relaunch opens at the saved reading position. At the end of
+/// each sequence the server stops failing, and "scrolling to the end" (a
 /// refresh, filling every gap, every next page) must show exactly the server's list, in order, plus
 /// only rows that are local or that the server deleted: no server item is ever skipped.
 ///
@@ -58,7 +61,9 @@ import Testing
                 ? .newerThanHead(maxPages: Int.random(in: 1...3, using: &random)) : .firstPage,
             windowSize: 100_000, firstScreenRows: 100_000,
             maxRows: Bool.random(using: &random) ? nil : Int.random(in: 5...40, using: &random),
-            maxAge: Int.random(in: 0..<4, using: &random) == 0 ? 0.002 : nil)
+            maxAge: Int.random(in: 0..<4, using: &random) == 0 ? 0.002 : nil,
+            autoFillGapPages: Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 1...2, using: &random) : 0,
+            keepsReadingPosition: Bool.random(using: &random))
         var feed = try test.feed(source, policy: policy)
         var recorder = await SnapshotRecorder(feed)
         var locals = Set<String>()
@@ -86,10 +91,18 @@ import Testing
             case 5: await feed.loadNextPage()
             case 6:
                 if snapshot.rows.count > 0 {
-                    await feed.rowDidAppear(Int.random(in: 0..<snapshot.rows.count, using: &random))
+                    let first = Int.random(in: 0..<snapshot.rows.count, using: &random)
+                    if Bool.random(using: &random) {
+                        await feed.rowDidAppear(first)
+                    } else {
+                        let last = Int.random(in: first..<min(first + 8, snapshot.rows.count), using: &random)
+                        await feed.setVisibleRows(first..<(last + 1), offset: Double(step))
+                    }
                 }
             case 7:
-                if let gap = snapshot.gaps.randomElement(using: &random) { await feed.loadGap(gap) }
+                if let gap = snapshot.gaps.randomElement(using: &random) {
+                    await feed.loadGap(gap, from: gap.canFillFromBottom && Bool.random(using: &random) ? .bottom : .top)
+                }
             case 8:
                 let id = "local\(seed)-\(step)"
                 let row =
@@ -115,8 +128,17 @@ import Testing
             case 11: await feed.retry()
             default:
                 try await check(recorder, feed, test, "\(context) step \(step)")
+                try await feed.saveReadingPosition()
+                let place = await feed.readingPosition
                 feed = try test.feed(source, policy: policy)  // relaunch
                 recorder = await SnapshotRecorder(feed)
+                let reopened = await feed.snapshot
+                if policy.keepsReadingPosition, let place, let row = reopened.ids.firstIndex(of: place.itemID) {
+                    #expect(
+                        reopened.anchor
+                            == ScrollAnchor(itemID: place.itemID, rowBefore: nil, rowAfter: row, offset: place.offset),
+                        "\(context) step \(step): the relaunched feed is not at the saved position")
+                }
                 try await Task.sleep(for: .milliseconds(3))
                 await feed.start()  // trims by age when the policy has one
             }
@@ -139,10 +161,15 @@ import Testing
     /// Refreshes, fills every gap, and loads every next page (bounded).
     static func scrollToTheEnd(_ feed: Feed<Post>, _ context: String) async throws {
         await feed.refresh()
-        for _ in 0..<200 {
+        for attempt in 0..<200 {
             let snapshot = await feed.snapshot
-            if let gap = snapshot.gaps.first {
-                await feed.loadGap(gap)
+            if let gap = snapshot.gaps.first(where: { $0.state == .unfillable }) {
+                // What the app does with a gap the server cannot fill; the checks after the scroll
+                // prove no server item was behind it.
+                await feed.dismissGap(gap)
+            } else if let gap = snapshot.gaps.first {
+                // Both ends, so that closing a gap from its bottom is proven to skip nothing.
+                await feed.loadGap(gap, from: gap.canFillFromBottom && attempt.isMultiple(of: 2) ? .bottom : .top)
             } else if case .failed = snapshot.nextPage {
                 // A failure from the sequence, or a page-numbered list that shifted by more than the
                 // policy's pages without new items: the user's retry goes on from the saved cursor.
@@ -174,6 +201,16 @@ import Testing
                 Issue.record("\(context): UIKit would reject the change: \(error)")
             }
             #expect(Set(next.ids).count == next.ids.count, "\(context): an id appears twice")
+            if let anchor = next.anchor, let before = anchor.rowBefore {
+                // The anchor names where the row on top of the screen was and is: the app keeps it still.
+                #expect(next.ids.indices.contains(anchor.rowAfter) && next.ids[anchor.rowAfter] == anchor.itemID)
+                if previous.ids.contains(anchor.itemID) {
+                    #expect(previous.ids[before] == anchor.itemID, "\(context): the anchor's old row is wrong")
+                }
+            }
+        }
+        if let place = await feed.readingPosition, let row = await feed.snapshot.ids.firstIndex(of: place.itemID) {
+            #expect(row == place.row, "\(context): the reader's row moved without an anchor")
         }
         let snapshot = await feed.snapshot
         #expect(snapshot.nextPage != .loading, "\(context): next page loading with nothing in flight")

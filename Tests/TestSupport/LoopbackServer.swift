@@ -21,7 +21,8 @@ public final class LoopbackServer: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("server.py")
-        let source = [Self.script, Self.hostileRoutes, Self.apiRoutes, Self.serve].joined(separator: "\n")
+        let source = [Self.script, Self.hostileRoutes, Self.apiRoutes, Self.mastodonHomeRoutes, Self.serve].joined(
+            separator: "\n")
         try Data(source.utf8).write(to: script)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

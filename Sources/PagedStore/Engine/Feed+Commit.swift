@@ -35,7 +35,9 @@ extension Feed {
             }
             guard let commit else {
                 emit()
-                return report(.superseded, request, generation: generation, since: started)
+                report(.superseded, request, generation: generation, since: started)
+                // A next page that found the bottom moved starts again from the new one.
+                return prefetchIfNearBottom()
             }
             do {
                 try apply(commit)
@@ -50,6 +52,7 @@ extension Feed {
                 // "empty" while the server has items.
                 startNextPage()
             }
+            prefetchIfNearBottom()
         case .failure(let error) where Self.isCancellation(error):
             // The caller's task was cancelled (a view went away): nothing failed, nothing to retry.
             if activity.finished(operation, task: task, failure: nil) == .apply { emit() }
@@ -218,13 +221,15 @@ extension Feed {
             for match in matches.values { _ = try store.removeItem(match.itemID, from: &feed) }
             // No older cursor and no end: no page was ever fetched, the cached rows are local only.
             let neverFetched = feed.oldestCursor == nil && !feed.endReached
+            // The old head's newer cursor fills the gap from its bottom.
+            let oldHeadNewerCursor = feed.newestCursor
             let positions = try store.prependPage(encoded, page: page, to: &feed)
             if neverFetched {
                 // No server rows are missing between local rows and the page: its cursor continues
                 // below them.
                 try store.advanceOlderCursor(to: page.olderCursor, in: &feed)
             } else if let lastNew = positions.last {
-                try store.addGap(at: lastNew, cursor: page.olderCursor, in: feed)
+                try store.addGap(at: lastNew, cursor: page.olderCursor, newerCursor: oldHeadNewerCursor, in: feed)
             }
             let rows = newRows(items, encoded, positions: positions)
             return Commit(

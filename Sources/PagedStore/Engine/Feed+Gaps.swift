@@ -2,47 +2,90 @@ import Foundation
 
 /// Filling gaps.
 extension Feed {
-    /// Fetches the page that fills `gap` and inserts it right below the gap's place.
+    /// Fetches a page for `gap` from one of its ends and inserts it there.
     ///
-    /// The gap closes when the page reaches rows the feed has (an id it already has) or the server's
-    /// end; otherwise it moves down under the new rows, ready for the next call. While it loads,
-    /// the gap's ``FeedGap/state`` is ``GapActivity/loading``; a failure shows there and
-    /// ``retry()`` repeats it. A refresh supersedes a fill in flight.
-    public func loadGap(_ gap: FeedGap) async {
-        await fillGap(id: gap.id)
+    /// From the ``GapEnd/top`` (the default) the page is older than the rows above, fetched with
+    /// their older cursor; from the ``GapEnd/bottom`` it is newer than the rows below, fetched with
+    /// their newer cursor (``FeedGap/canFillFromBottom``), and goes right above them. The change
+    /// names the inserted rows. The gap closes when the page reaches rows the feed has on the far
+    /// side; otherwise what remains of it stays, ready for the next call. When the server says there
+    /// is nothing further while rows remain beyond, the gap becomes ``GapActivity/unfillable``, and
+    /// loading it again does nothing. While it loads, the gap's ``FeedGap/state`` is
+    /// ``GapActivity/loading``; a failure shows there and ``retry()`` repeats it from the same end.
+    /// A refresh supersedes a fill in flight.
+    public func loadGap(_ gap: FeedGap, from end: GapEnd = .top) async {
+        await fillGap(id: gap.id, from: end)
     }
 
-    /// Fills the gap with `id`; see ``loadGap(_:)``.
-    func fillGap(id: Int64) async {
-        guard let gap = storedGaps.first(where: { $0.record.id == id })?.record, let cursor = gap.cursor,
-            let task = activity.gapStarted(id)
+    /// Removes a gap: the app will not show or fill it any more (typically an
+    /// ``GapActivity/unfillable`` one, after the user saw that posts are missing).
+    ///
+    /// A fill in flight for it is dropped when it returns.
+    public func dismissGap(_ gap: FeedGap) {
+        do {
+            let removed = try queue.write { store -> FeedRecord? in
+                guard let feed = try store.feed(key: key) else { return nil }
+                try store.removeGap(id: gap.id, in: feed)
+                return feed
+            }
+            guard let removed else { return }
+            activity.forgetGap(gap.id)
+            try apply(Commit(record: removed, change: RowChange(), window: .prepend(LoadedRows(), reloads: [])))
+        } catch {
+            recordError(FeedError(error))
+        }
+    }
+
+    /// Fills the gap with `id` from `end`; see ``loadGap(_:from:)``.
+    func fillGap(id: Int64, from end: GapEnd) async {
+        guard let gap = storedGaps.first(where: { $0.record.id == id })?.record, !gap.unfillable,
+            let cursor = end == .top ? gap.cursor : gap.newerCursor, let task = activity.gapStarted(id)
         else { return }
+        gapFillEnds[id] = end
         let generation = activity.generation
         emit()
-        let request = PageRequest.olderThan(cursor: cursor)
+        let request = end == .top ? PageRequest.olderThan(cursor: cursor) : .newerThan(cursor: cursor)
         report(.requestStarted, request, generation: generation)
         let started = ContinuousClock.now
         let outcome: Result<Commit?, any Error>
         do {
             let page = try await source.fetch(request)
             outcome = .success(
-                activity.owns(task, .gap(id)) ? try commitGap(id, page, cursor: cursor, generation: generation) : nil)
+                activity.owns(task, .gap(id))
+                    ? try commitGap(id, from: end, page, cursor: cursor, generation: generation) : nil)
         } catch {
             outcome = .failure(error)
         }
         complete(.gap(id), task: task, request, generation: generation, since: started, outcome)
     }
 
+    /// Fills every gap this refresh made, from the top, up to ``FeedPolicy/autoFillGapPages`` pages
+    /// each: a small gap closes without the user asking, as Mastodon's web client does.
+    func autoFillGaps(madeAfter existing: Set<Int64>) async {
+        guard policy.autoFillGapPages > 0 else { return }
+        for gap in storedGaps.map(\.record) where !existing.contains(gap.id) {
+            for _ in 0..<policy.autoFillGapPages {
+                guard let current = storedGaps.first(where: { $0.record.id == gap.id })?.record,
+                    !current.unfillable, activity.phase(of: .gap(gap.id)) == .idle
+                else { break }
+                await fillGap(id: gap.id, from: .top)
+            }
+        }
+    }
+
     /// Writes a gap's page in one transaction, or returns nil when the gap is gone or a newer refresh
     /// committed (the feed then takes the file's state: another `Feed` may have filled the gap).
-    private func commitGap(_ id: Int64, _ page: Page<Item>, cursor: String, generation: Int64) throws -> Commit? {
+    private func commitGap(
+        _ id: Int64, from end: GapEnd, _ page: Page<Item>, cursor: String, generation: Int64
+    ) throws -> Commit? {
         let encoded = try encode(page.items).encoded
+        let next = end == .top ? page.olderCursor : page.newerCursor
         let outcome = try queue.write { store -> (commit: Commit?, file: FeedRecord?) in
             guard var feed = try store.feed(key: key) else { return (nil, nil) }
             guard feed.generation <= generation,
-                let fill = try store.fillGap(id: id, with: encoded, olderCursor: page.olderCursor, in: &feed)
+                let fill = try store.fillGap(id: id, from: end, with: encoded, cursor: next, in: &feed)
             else { return (nil, feed) }
-            if fill.rows.isEmpty, !fill.closed, page.olderCursor == cursor {
+            if fill.rows.isEmpty, !fill.closed, !fill.unfillable, next == cursor {
                 // Thrown inside the transaction: nothing of this page is written.
                 throw FeedError(
                     .paginationLoop,
@@ -64,7 +107,7 @@ extension Feed {
     /// cycling cursors): after ``FeedPolicy/maxPagesWithoutNewItems`` such fills in a row, the fill
     /// fails with ``FeedError/Kind/paginationLoop`` instead of moving on for ever.
     private func countFillWithoutNewRows(gap id: Int64, _ nothingNew: Bool) throws {
-        guard nothingNew, storedGaps.contains(where: { $0.record.id == id }) else {
+        guard nothingNew, storedGaps.contains(where: { $0.record.id == id && !$0.record.unfillable }) else {
             fillsWithoutNewRows[id] = nil
             return
         }

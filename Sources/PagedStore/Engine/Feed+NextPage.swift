@@ -39,17 +39,9 @@ extension Feed {
     /// (that waits for ``retry()``). Returns without waiting for the network.
     public func rowDidAppear(_ row: Int) {
         guard row >= 0, row < record.rowCount else { return }
-        if let range = window.rangeToLoad(around: row, rowCount: record.rowCount) {
-            do {
-                try moveWindow(to: range)
-                emit()
-            } catch {
-                recordError(FeedError(error))
-            }
-        }
-        if record.rowCount - 1 - row < policy.prefetchDistance, activity.nextPage == .idle {
-            _ = startNextPage()
-        }
+        followRows(around: row)
+        rowAppeared(row)
+        prefetchIfNearBottom()
     }
 
     /// Waits until no fetch started in the background (a prefetched next page) is in flight.
@@ -131,7 +123,9 @@ extension Feed {
             request: .older, requestCursor: cursor, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
         return try queue.write { store -> NextPageOutcome in
             guard var feed = try store.feed(key: key) else { return .superseded(nil) }
-            guard feed.generation <= generation, feed.oldestCursor == cursor else { return .superseded(feed) }
+            // The bottom this page continues must still be the feed's bottom; a refresh that kept the
+            // bottom (it merged on top) does not make the page stale, one that replaced it does.
+            guard feed.oldestCursor == cursor else { return .superseded(feed) }
             let commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
             if let next = page.olderCursor, commit.change.inserted.isEmpty { return .advanced(feed, cursor: next) }
             return .committed(commit)

@@ -23,13 +23,23 @@ extension Feed {
 
     /// Fetches the newest page and merges it on top of the cached rows (pull-to-refresh).
     ///
-    /// A refresh supersedes every fetch still in flight: a refresh, next page or gap fill that started
-    /// earlier is dropped when its response arrives, unwritten and unemitted, and its activity goes
-    /// back to idle at once. New items above the cached head are inserted at rows `0..<k`; changed
+    /// A refresh supersedes a refresh or gap fill still in flight: it is dropped when its response
+    /// arrives, unwritten and unemitted, and its activity goes back to idle at once. A next page in
+    /// flight goes on and commits if the refresh kept the bottom it continues; when the refresh
+    /// replaced it, the next page starts again from the new bottom if the reader is still there. New items above the cached head are inserted at rows `0..<k`; changed
     /// items of the overlap are reloads; items the server no longer lists within the overlap are
     /// deletions. Without overlap the policy's ``FeedPolicy/GapPolicy`` decides. A refresh with
-    /// nothing new writes no page. Returns when this refresh is committed, failed or superseded.
+    /// nothing new writes no page. With ``FeedPolicy/autoFillGapPages``, the gap a refresh made is
+    /// then filled up to that many pages. Returns when this refresh is committed, failed or
+    /// superseded (and its gaps filled).
     public func refresh() async {
+        let gapsBefore = Set(storedGaps.map(\.record.id))
+        await refreshOnce()
+        await autoFillGaps(madeAfter: gapsBefore)
+    }
+
+    /// The refresh itself, without the gap filling that may follow it.
+    private func refreshOnce() async {
         guard let started = activity.refreshStarted() else {
             let error = FeedError(
                 .storage,
@@ -123,7 +133,7 @@ extension Feed {
             switch operation {
             case .refresh: await refresh()
             case .nextPage: await loadNextPage()
-            case .gap(let id): await fillGap(id: id)
+            case .gap(let id): await fillGap(id: id, from: gapFillEnds[id] ?? .top)
             }
         }
     }

@@ -47,10 +47,18 @@ public actor Feed<Item: FeedItem> {
     var storedGaps: [(record: GapRecord, afterRow: Int)] = []
     /// The tasks in flight, for joining a running next page and cancelling superseded fetches.
     var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
-    /// Consecutive fills of each gap that brought nothing new (see ``fillGap(id:)``).
+    /// Consecutive fills of each gap that brought nothing new (see ``fillGap(id:from:)``).
     var fillsWithoutNewRows: [Int64: Int] = [:]
+    /// The end each gap was last filled from, so ``retry()`` repeats a failed fill the same way.
+    var gapFillEnds: [Int64: GapEnd] = [:]
+    /// The rows on screen as the app last reported them: the scroll anchor and reading position.
+    var visible: VisibleRows?
+    /// When the reading position was last saved, and the save waiting for the second to pass.
+    var lastPositionSave: ContinuousClock.Instant?
+    var pendingPositionSave: Task<Void, Never>?
     private var snapshotSubscribers: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
     private var eventSubscribers: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
+    private var positionSubscribers: [Int: AsyncStream<ReadingPosition>.Continuation] = [:]
     private var nextSubscriberID = 0
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
@@ -81,17 +89,31 @@ public actor Feed<Item: FeedItem> {
         self.record = record
         self.activity = FeedActivity(generation: record.generation)
         var window = RowWindow<Item>(capacity: policy.windowSize)
-        let (rows, layout, gaps) = try queue.read { store in
-            let rows = try store.window(of: record, from: .top, limit: min(policy.windowSize, policy.firstScreenRows))
-            return (rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
+        let (restored, rows, layout, gaps) = try queue.read { store in
+            // The reader's saved place decides where the window starts; without one, the top.
+            let restored = policy.keepsReadingPosition ? try Self.restoredRow(of: record, in: store) : nil
+            if let restored {
+                window.start = window.rangeToLoad(around: restored.row, rowCount: record.rowCount)?.lowerBound ?? 0
+            }
+            let limit = restored == nil ? min(policy.windowSize, policy.firstScreenRows) : policy.windowSize
+            let rows = try store.window(
+                of: record, from: window.start == 0 ? .top : .row(window.start), limit: limit)
+            return (restored, rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
         }
         window.rows = try LoadedRows(decoding: rows, codec: codec)
         self.window = window
         self.layout = layout
         self.storedGaps = gaps
+        var anchor: ScrollAnchor?
+        if let restored, window.rows.keys.indices.contains(restored.row - window.start) {
+            let id = window.rows.keys[restored.row - window.start].id
+            visible = VisibleRows(
+                first: restored.row, last: restored.row, firstID: id, offset: restored.offset, reportedAsRange: false)
+            anchor = ScrollAnchor(itemID: id, rowBefore: nil, rowAfter: restored.row, offset: restored.offset)
+        }
         snapshot = Self.snapshot(
             record: record, activity: activity, window: window, layout: layout, gaps: gaps, change: .none,
-            sequence: 0)
+            anchor: anchor, sequence: 0)
     }
 
     // MARK: - Observing
@@ -127,16 +149,33 @@ public actor Feed<Item: FeedItem> {
 
     private func removeSnapshotSubscriber(_ id: Int) { snapshotSubscribers[id] = nil }
     private func removeEventSubscriber(_ id: Int) { eventSubscribers[id] = nil }
+    func removePositionSubscriber(_ id: Int) { positionSubscribers[id] = nil }
+
+    func addPositionSubscriber(_ continuation: AsyncStream<ReadingPosition>.Continuation) -> Int {
+        let id = nextSubscriberID
+        nextSubscriberID += 1
+        positionSubscribers[id] = continuation
+        return id
+    }
+
+    func yieldSavedPosition(_ position: ReadingPosition) {
+        for continuation in positionSubscribers.values { continuation.yield(position) }
+    }
 
     /// Builds the snapshot from the current state and sends it to every subscriber.
-    func emit(_ change: RowChange = RowChange(), previousLayout: SectionLayout? = nil) {
+    ///
+    /// The first row on screen is followed through `change`; `jump` is an anchor to send instead
+    /// (the reader moved to a saved position).
+    func emit(_ change: RowChange = RowChange(), previousLayout: SectionLayout? = nil, anchor jump: ScrollAnchor? = nil)
+    {
         let feedChange =
             change == RowChange() && previousLayout == nil
             ? FeedChange.none
             : SectionLayout.feedChange(change, from: previousLayout ?? layout, to: layout)
+        let anchor = jump ?? (change == RowChange() ? nil : followAnchor(through: change))
         snapshot = Self.snapshot(
             record: record, activity: activity, window: window, layout: layout, gaps: storedGaps,
-            change: feedChange, sequence: snapshot.sequence + 1)
+            change: feedChange, anchor: anchor, sequence: snapshot.sequence + 1)
         for continuation in snapshotSubscribers.values { continuation.yield(snapshot) }
     }
 
@@ -157,7 +196,7 @@ public actor Feed<Item: FeedItem> {
     /// The snapshot of a state: every activity derived from the one activity value and the record.
     static func snapshot(
         record: FeedRecord, activity: FeedActivity, window: RowWindow<Item>, layout: SectionLayout,
-        gaps: [(record: GapRecord, afterRow: Int)], change: FeedChange, sequence: Int
+        gaps: [(record: GapRecord, afterRow: Int)], change: FeedChange, anchor: ScrollAnchor?, sequence: Int
     ) -> FeedSnapshot<Item> {
         let refresh: RefreshActivity
         var contentError: FeedError?
@@ -177,17 +216,19 @@ public actor Feed<Item: FeedItem> {
         let feedGaps = gaps.map { gap in
             let state: GapActivity
             switch activity.phase(of: .gap(gap.record.id)) {
-            case .idle: state = .idle
+            case .idle: state = gap.record.unfillable ? .unfillable : .idle
             case .loading: state = .loading
             case .failed(let failure): state = .failed(failure.error)
             }
-            return FeedGap(id: gap.record.id, afterRow: gap.afterRow, state: state)
+            return FeedGap(
+                id: gap.record.id, afterRow: gap.afterRow, state: state,
+                canFillFromBottom: gap.record.newerCursor != nil && !gap.record.unfillable)
         }
         return FeedSnapshot(
             rows: FeedRows(count: record.rowCount, windowStart: window.start, window: window.rows),
             content: content(record: record, error: contentError), refresh: refresh, nextPage: nextPage,
-            sections: layout.sections, gaps: feedGaps, change: change, lastRefreshed: record.lastRefreshAt,
-            sequence: sequence)
+            sections: layout.sections, gaps: feedGaps, change: change, anchor: anchor,
+            lastRefreshed: record.lastRefreshAt, sequence: sequence)
     }
 
     static func content(record: FeedRecord, error: FeedError?) -> ContentState {

@@ -4,8 +4,9 @@
 /// what ``Feed/retry()`` repeats. The rules that keep the states honest live in one place:
 /// - an operation is `loading` exactly while a task owns it, and the task id is in the state, so
 ///   "loading with nothing in flight" cannot be written down;
-/// - a refresh starts a new generation and takes every other operation's task away: their
-///   responses are dropped, and their activity goes back to idle at once;
+/// - a refresh starts a new generation and takes the gap fills' tasks away: their responses are
+///   dropped, and their activity goes back to idle at once; a next page goes on, and commits only
+///   where it still continues the feed's bottom;
 /// - a task's result changes the state only while the task still owns its operation;
 /// - a failure carries its own time and `Retry-After`, so a retry never waits out an older one.
 ///
@@ -97,18 +98,21 @@ struct FeedActivity: Sendable, Equatable {
 
     // MARK: - Transitions
 
-    /// A refresh starts: a new generation, which supersedes every fetch in flight.
+    /// A refresh starts: a new generation, which supersedes the refresh and every gap fill in flight.
     ///
-    /// The next page and every gap that were loading go back to idle now (their responses will be
-    /// dropped), so nothing shows a spinner for a fetch whose result can no longer land.
+    /// Every gap that was loading goes back to idle now (its response will be dropped), so nothing
+    /// shows a spinner for a fetch whose result can no longer land. A next page in flight goes on: it
+    /// commits only if the bottom it continues is still the feed's bottom (its cursor is checked
+    /// inside its transaction), so a refresh that did not replace the bottom does not lose it.
     /// - Returns: The refresh's task and generation, and the tasks it superseded (to cancel); nil
     ///   when the generation cannot grow (a file edited to `Int64.max`).
     mutating func refreshStarted() -> (task: TaskID, generation: Int64, superseded: [TaskID])? {
         let (next, overflow) = generation.addingReportingOverflow(1)
         guard !overflow else { return nil }
-        let superseded = runningTasks
+        var superseded: [TaskID] = []
+        if case .loading(let task) = refresh { superseded.append(task) }
+        for case .loading(let task) in gaps.values { superseded.append(task) }
         generation = next
-        if case .loading = nextPage { nextPage = .idle }
         gaps = gaps.filter { _, phase in
             if case .loading = phase { false } else { true }
         }
@@ -162,6 +166,12 @@ struct FeedActivity: Sendable, Equatable {
     /// Forgets `operation`'s failure, when it has one: what failed no longer applies.
     mutating func forgetFailure(_ operation: Operation) {
         if case .failed = phase(of: operation) { set(operation, to: .idle) }
+    }
+
+    /// Forgets gap `id` whatever its phase (the app dismissed it): a fill in flight loses it, and its
+    /// response is dropped.
+    mutating func forgetGap(_ id: Int64) {
+        gaps[id] = nil
     }
 
     /// Forgets the state of gaps that no longer exist (filled, trimmed, replaced by a refresh).

@@ -55,12 +55,22 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     /// APIs, whose pages shift down as new items arrive on top; the limit stops a server that never
     /// moves on. Default 5.
     public var maxPagesWithoutNewItems: Int
+    /// How many pages a refresh fetches, by itself, into each gap it made, from the gap's top: a
+    /// small gap closes without a "load more" tap (Mastodon's web client fills up to 2 pages of 20).
+    /// Default 0: gaps wait for ``Feed/loadGap(_:from:)``.
+    public var autoFillGapPages: Int
+    /// Whether the reader's place is saved in the cache as they scroll and restored when the feed
+    /// opens (the first snapshot's ``FeedSnapshot/anchor`` says where to scroll). Timelines want it;
+    /// search results rarely do. Default false.
+    public var keepsReadingPosition: Bool
+
     /// Creates a policy; every parameter has the default described on its property.
     public init(
         refreshOnOpen: RefreshOnOpen = .whenOlderThan(seconds: 300), gapPolicy: GapPolicy = .replace,
         refreshMode: RefreshMode = .firstPage,
         prefetchDistance: Int = 3, windowSize: Int = 300, firstScreenRows: Int = 50, maxRows: Int? = nil,
-        maxAge: Double? = nil, maxPagesWithoutNewItems: Int = 5
+        maxAge: Double? = nil, maxPagesWithoutNewItems: Int = 5, autoFillGapPages: Int = 0,
+        keepsReadingPosition: Bool = false
     ) {
         self.refreshOnOpen = refreshOnOpen
         self.gapPolicy = gapPolicy
@@ -71,6 +81,8 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         self.maxRows = maxRows
         self.maxAge = maxAge
         self.maxPagesWithoutNewItems = max(maxPagesWithoutNewItems, 1)
+        self.autoFillGapPages = min(max(autoFillGapPages, 0), 100)
+        self.keepsReadingPosition = keepsReadingPosition
     }
 
     /// Decodes a policy recorded by any version: a missing field takes its default, so adding a field
@@ -91,6 +103,10 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
             maxRows: try container.decodeIfPresent(Int.self, forKey: .maxRows),
             maxAge: try container.decodeIfPresent(Double.self, forKey: .maxAge),
             maxPagesWithoutNewItems: try container.decodeIfPresent(Int.self, forKey: .maxPagesWithoutNewItems)
-                ?? defaults.maxPagesWithoutNewItems)
+                ?? defaults.maxPagesWithoutNewItems,
+            autoFillGapPages: try container.decodeIfPresent(Int.self, forKey: .autoFillGapPages)
+                ?? defaults.autoFillGapPages,
+            keepsReadingPosition: try container.decodeIfPresent(Bool.self, forKey: .keepsReadingPosition)
+                ?? defaults.keepsReadingPosition)
     }
 }

@@ -13,10 +13,14 @@ public struct FeedSnapshot<Item: Sendable>: Sendable {
     /// The sections: one (key nil) for a feed without section keys.
     public let sections: [FeedSection]
     /// Where rows are known to be missing (a refresh that did not reach the cached rows, with
-    /// ``FeedPolicy/GapPolicy/keepGap``); ``Feed/loadGap(_:)`` fills one.
+    /// ``FeedPolicy/GapPolicy/keepGap``); ``Feed/loadGap(_:from:)`` fills one.
     public let gaps: [FeedGap]
     /// How the rows differ from the previous snapshot's.
     public let change: FeedChange
+    /// The row to keep still on screen when ``change`` moved it (rows inserted or removed above the
+    /// rows the app reported visible), or the row to scroll to when the feed opened at a saved
+    /// ``ReadingPosition``; nil otherwise.
+    public let anchor: ScrollAnchor?
     /// When the newest page was fetched: the age of the data, to show as "updated 5 min ago".
     public let lastRefreshed: Date?
     /// Counts the snapshots of this feed object: each emitted snapshot is one more than the one before,
@@ -35,30 +39,6 @@ public struct FeedSnapshot<Item: Sendable>: Sendable {
     public func indexPath(ofRow row: Int) -> IndexPath {
         SectionLayout(sections: sections).indexPath(ofRow: row)
     }
-}
-
-/// A gap marker: rows the server has between two cached rows that the feed has not fetched yet.
-///
-/// Show it as a "load more" row below row ``afterRow``; ``Feed/loadGap(_:)`` fills it, and
-/// ``state`` says whether that is running or failed.
-public struct FeedGap: Sendable, Equatable, Identifiable {
-    /// The gap's identity: it stays the same while rows around the gap change.
-    public let id: Int64
-    /// The row right above the gap (the gap sits between this row and the next); -1 when no row
-    /// is above it (the rows above were removed locally).
-    public let afterRow: Int
-    /// Whether the gap is being filled, or the last fill failed.
-    public let state: GapActivity
-}
-
-/// What filling one gap is doing.
-public enum GapActivity: Sendable, Equatable {
-    /// Nothing is loading for this gap.
-    case idle
-    /// The gap is being filled.
-    case loading
-    /// The last fill failed; ``Feed/retry()`` or ``Feed/loadGap(_:)`` repeats it.
-    case failed(FeedError)
 }
 
 extension SectionLayout {

@@ -13,26 +13,31 @@ extension PageStore {
         package var firstRow: Int
         /// The positions of the inserted rows, top first, and which of the given items each holds.
         package var rows: [WrittenRow]
-        /// Whether the gap is closed (the page reached the rows below it, or the server's end).
+        /// Whether the gap is closed (the page reached the rows on its far side).
         package var closed: Bool
+        /// Whether the gap stays but cannot be filled: the server has nothing more between its edges.
+        package var unfillable = false
     }
 
-    /// Records a gap right below `position`; `cursor` fills it from its top.
+    /// Records a gap right below `position`; `cursor` fills it from its top, `newerCursor` (the
+    /// newer-side cursor of the rows below it) from its bottom.
     /// - Returns: The gap's id.
     @discardableResult
     package func addGap(
-        at position: Int64, cursor: String?, in feed: FeedRecord, at date: Date = Date()
+        at position: Int64, cursor: String?, newerCursor: String? = nil, in feed: FeedRecord, at date: Date = Date()
     ) throws(StorageError) -> Int64 {
         let sql = """
-            INSERT INTO gap (feed_id, above_position, cursor, created_at) VALUES (?, ?, ?, ?)
-            ON CONFLICT (feed_id, above_position) DO UPDATE SET cursor = excluded.cursor
+            INSERT INTO gap (feed_id, above_position, cursor, newer_cursor, created_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (feed_id, above_position) DO UPDATE
+            SET cursor = excluded.cursor, newer_cursor = excluded.newer_cursor, unfillable = 0
             RETURNING id
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             try statement.bind(2, position)
             try statement.bind(3, cursor)
-            try statement.bind(4, date.millisecondsSince1970)
+            try statement.bind(4, newerCursor)
+            try statement.bind(5, date.millisecondsSince1970)
             guard try statement.step() else {
                 throw StorageError(.other, message: "The gap could not be recorded")
             }
@@ -62,74 +67,115 @@ extension PageStore {
         }
     }
 
-    /// Moves the gap with `id` to right below `position`, with a new cursor.
-    func moveGap(id: Int64, to position: Int64, cursor: String?, in feed: FeedRecord) throws(StorageError) {
-        try connection.withStatement("UPDATE gap SET above_position = ?, cursor = ? WHERE feed_id = ? AND id = ?") {
-            statement throws(StorageError) in
+    /// Moves the gap with `id` to right below `position`, with new cursors and fillability.
+    func updateGap(
+        id: Int64, to position: Int64, cursor: String?, newerCursor: String?, unfillable: Bool, in feed: FeedRecord
+    ) throws(StorageError) {
+        let sql = """
+            UPDATE gap SET above_position = ?, cursor = ?, newer_cursor = ?, unfillable = ?
+            WHERE feed_id = ? AND id = ?
+            """
+        try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, position)
             try statement.bind(2, cursor)
-            try statement.bind(3, feed.id)
-            try statement.bind(4, id)
+            try statement.bind(3, newerCursor)
+            try statement.bind(4, unfillable)
+            try statement.bind(5, feed.id)
+            try statement.bind(6, id)
             try statement.step()
         }
     }
 
-    /// Inserts a page fetched for the gap `id` right below the gap's place, up to the first item the
-    /// feed already has (the proof that the page reached rows the feed has, which closes the gap).
+    /// Inserts a page fetched for the gap `id`, from its top (`end` `.top`: the page is older than
+    /// the rows above) or its bottom (`.bottom`: the page is newer than the rows below), up to the
+    /// first item the feed already has on the far side: the proof that the page reached those rows,
+    /// which closes the gap.
     ///
-    /// The rows go directly under the gap's place, above any row inserted locally below it, so they
-    /// are contiguous rows of the feed. They join the page of the row above the gap (or the top page),
-    /// whose row count grows with them. An open gap moves below the new rows with the page's cursor.
+    /// The rows go right below the gap's place, above any row inserted locally below it, so they are
+    /// contiguous rows of the feed. They join the page of the row above the gap (or the top page),
+    /// whose row count grows with them. A gap filled from the top moves below the new rows with the
+    /// page's older cursor; one filled from the bottom stays above them with the page's newer cursor.
+    /// A page with no items that says the server has nothing further, while rows remain on the far
+    /// side, leaves the gap `unfillable`; a page with items that says so closes it.
+    /// - Parameter cursor: The cursor the page returned for going on in the same direction.
     /// - Returns: Nil when the gap no longer exists.
     package func fillGap(
-        id: Int64, with items: [EncodedItem], olderCursor: String?, in feed: inout FeedRecord
+        id: Int64, from end: GapEnd, with items: [EncodedItem], cursor: String?, in feed: inout FeedRecord
     ) throws -> GapFill? {
         guard let gap = try gaps(of: feed).first(where: { $0.id == id }) else { return nil }
         let above = gap.abovePosition
-        // Proof that the page reached the rows below the gap is an id the feed has below it. Ids the
-        // feed has above the gap are no proof (a page-numbered list shifts down as items arrive on
-        // top, so its pages repeat rows from above): they are dropped, and the page goes on.
+        // Proof of reaching the far side is an id the feed has there. Ids it has on the near side are
+        // no proof (a page-numbered list shifts down as items arrive on top, so its pages repeat
+        // rows): they are dropped, and the page goes on.
         let known = try self.items(withIDs: items.map(\.itemID), in: feed)
-        let firstBelow = items.firstIndex { (known[$0.itemID]?.position).map { $0 > above } ?? false }
-        let fresh = (0..<(firstBelow ?? items.count)).filter { known[items[$0].itemID] == nil }
-        let closed = firstBelow != nil || olderCursor == nil
+        func isFar(_ offset: Int) -> Bool {
+            guard let position = known[items[offset].itemID]?.position else { return false }
+            return end == .top ? position > above : position <= above
+        }
+        let reached: Int? = end == .top ? items.indices.first(where: isFar) : items.indices.last(where: isFar)
+        let candidates = end == .top ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
+        let fresh = candidates.filter { known[items[$0].itemID] == nil }
+        let limit = try boundary(below: above, in: feed)
+        let rowsOnFarSide = end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false)
+        // Nothing at all, and nothing further this way, yet rows remain on the far side: the server
+        // no longer has what lies between (Mastodon keeps a few hundred home posts). A page with
+        // items that ends the list closes the gap: the server gave all it has.
+        let reachedFarSide = reached != nil || !rowsOnFarSide
+        let unfillable = !reachedFarSide && items.isEmpty && cursor == nil
+        let closed = reachedFarSide || (cursor == nil && !items.isEmpty)
+        let rows = try insertRows(fresh.map { items[$0] }, offsets: fresh, below: above, limit: limit, in: &feed)
+        if closed {
+            try removeGap(id: id, in: feed)
+        } else if end == .top {
+            try updateGap(
+                id: id, to: rows.last?.position ?? above, cursor: cursor, newerCursor: gap.newerCursor,
+                unfillable: unfillable, in: feed)
+        } else {
+            try updateGap(
+                id: id, to: above, cursor: gap.cursor, newerCursor: cursor, unfillable: unfillable, in: feed)
+        }
+        return GapFill(
+            firstRow: try rowCount(throughPosition: above, in: feed), rows: rows, closed: closed,
+            unfillable: unfillable)
+    }
+
+    /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit`, spread
+    /// evenly, shifting the rows below when the positions between are too few.
+    private func insertRows(
+        _ items: [EncodedItem], offsets: [Int], below above: Int64, limit: Int64?, in feed: inout FeedRecord
+    ) throws -> [WrittenRow] {
+        guard !items.isEmpty else { return [] }
         var step = Self.positionStep
-        if var limit = try boundary(below: above, in: feed) {
-            if try Self.difference(limit, above) <= Int64(fresh.count) {
-                try shiftRows(in: &feed, from: limit, by: Self.position(0, movedBy: fresh.count + 1))
+        if var limit {
+            if try Self.difference(limit, above) <= Int64(items.count) {
+                try shiftRows(in: &feed, from: limit, by: Self.position(0, movedBy: items.count + 1))
                 limit = try boundary(below: above, in: feed) ?? limit
             }
-            step = try Self.difference(limit, above) / Int64(fresh.count + 1)
+            step = try Self.difference(limit, above) / Int64(items.count + 1)
         }
         let pageNo = try pageNo(atOrAbove: above, in: feed)
         var rows: [WrittenRow] = []
-        rows.reserveCapacity(fresh.count)
-        for (index, offset) in fresh.enumerated() {
-            let item = items[offset]
+        rows.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
             let position = try Self.sum(above, step * Int64(index + 1))
             _ = try insert(item, position: position, pageNo: pageNo, into: feed, ignoringDuplicate: false)
-            rows.append(WrittenRow(offset: offset, position: position))
+            rows.append(WrittenRow(offset: offsets[index], position: position))
         }
         try connection.withStatement("UPDATE page SET row_count = row_count + ? WHERE feed_id = ? AND page_no = ?") {
             statement throws(StorageError) in
-            try statement.bind(1, fresh.count)
+            try statement.bind(1, items.count)
             try statement.bind(2, feed.id)
             try statement.bind(3, pageNo)
             try statement.step()
-        }
-        if closed {
-            try removeGap(id: id, in: feed)
-        } else {
-            try moveGap(id: id, to: rows.last?.position ?? above, cursor: olderCursor, in: feed)
         }
         if let first = rows.first?.position, let last = rows.last?.position {
             feed.topPosition = min(feed.topPosition ?? first, first)
             feed.bottomPosition = max(feed.bottomPosition ?? last, last)
         }
-        feed.rowCount = try Self.count(feed.rowCount, adding: fresh.count)
-        feed.hasSections = feed.hasSections || fresh.contains { items[$0].section != nil }
+        feed.rowCount = try Self.count(feed.rowCount, adding: items.count)
+        feed.hasSections = feed.hasSections || items.contains { $0.section != nil }
         try save(feed)
-        return GapFill(firstRow: try rowCount(throughPosition: above, in: feed), rows: rows, closed: closed)
+        return rows
     }
 
     /// The first place below `position` that rows filling a gap there must stay above: the next

@@ -140,7 +140,8 @@ extension PageStore {
     /// The feed's gap markers, top first.
     package func gaps(of feed: FeedRecord) throws(StorageError) -> [GapRecord] {
         let sql = """
-            SELECT id, above_position, cursor, created_at FROM gap WHERE feed_id = ? ORDER BY above_position
+            SELECT id, above_position, cursor, created_at, newer_cursor, unfillable FROM gap WHERE feed_id = ?
+            ORDER BY above_position
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
@@ -149,7 +150,8 @@ extension PageStore {
                 gaps.append(
                     GapRecord(
                         id: statement.int64(0), abovePosition: statement.int64(1), cursor: statement.string(2),
-                        createdAt: Date(millisecondsSince1970: statement.int64(3))))
+                        createdAt: Date(millisecondsSince1970: statement.int64(3)), newerCursor: statement.string(4),
+                        unfillable: statement.int64(5) != 0))
             }
             return gaps
         }

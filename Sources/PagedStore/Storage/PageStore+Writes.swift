@@ -125,7 +125,9 @@ extension PageStore {
         let positions = try prependPage(items, page: page, to: &feed)
         if let gapBelow {
             // The same gap, with its id, right below the new head (or where it was, with no head).
-            try moveGap(id: gapBelow.id, to: positions.last ?? position, cursor: gapBelow.cursor, in: feed)
+            try updateGap(
+                id: gapBelow.id, to: positions.last ?? position, cursor: gapBelow.cursor,
+                newerCursor: gapBelow.newerCursor, unfillable: gapBelow.unfillable, in: feed)
         }
         return positions
     }

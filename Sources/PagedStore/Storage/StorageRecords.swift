@@ -75,6 +75,10 @@ package struct GapRecord: Sendable, Equatable {
     package var cursor: String?
     /// When the gap was recorded.
     package var createdAt: Date
+    /// The newer-side cursor of the rows below the gap, that fills it from its bottom.
+    package var newerCursor: String? = nil
+    /// The server answered a fill with nothing between the gap's edges: it cannot be filled.
+    package var unfillable = false
 }
 
 /// An item as stored: its id, place, section and encoded payload.

@@ -29,7 +29,15 @@ final class ModelServer: @unchecked Sendable {
             // A cursor whose item is gone resumes at the top, as a real timeline API's max_id would not;
             // the tests that care keep cursor items in place.
             start = (items.firstIndex { $0.id == cursor }).map { $0 + 1 } ?? items.count
-        case .newerThan: start = 0
+        case .newerThan(let cursor):
+            // Mastodon's min_id: the page right above the cursor's item, newest first; nothing when
+            // the item is gone (the tests that fill gaps from the bottom keep cursor items in place).
+            let id = cursor.hasPrefix("new:") ? String(cursor.dropFirst(4)) : cursor
+            guard let end = items.firstIndex(where: { $0.id == id }) else {
+                return Page(items: [], olderCursor: nil, newerCursor: nil)
+            }
+            let slice = Array(items[max(end - pageSize, 0)..<end])
+            return Page(items: slice, olderCursor: slice.last?.id, newerCursor: slice.first.map { "new:\($0.id)" })
         }
         let slice = Array(items[min(start, items.count)..<min(start + pageSize, items.count)])
         let older = start + pageSize < items.count ? slice.last?.id : nil

@@ -1,0 +1,196 @@
+import Foundation
+
+/// The rows on screen: the scroll anchor that keeps them still, and the reading position saved
+/// across launches.
+extension Feed {
+    /// Tells the feed which rows are on screen, first to last, and how far the app has scrolled into
+    /// the first one (its `contentOffset` minus the row's top, in points).
+    ///
+    /// The window of loaded rows follows them, the next page starts when fewer than
+    /// ``FeedPolicy/prefetchDistance`` rows remain below the last one, and the first one is the
+    /// ``ScrollAnchor`` of later changes (and, with ``FeedPolicy/keepsReadingPosition``, the saved
+    /// ``ReadingPosition``). Prefer it to ``rowDidAppear(_:)`` when the list can say what is visible
+    /// (`indexPathsForVisibleRows`): a single row that appears is the bottom one when scrolling down.
+    public func setVisibleRows(_ rows: Range<Int>, offset: Double = 0) {
+        let first = min(max(rows.lowerBound, 0), record.rowCount - 1)
+        guard first >= 0 else { return }
+        let last = min(max(rows.upperBound - 1, first), record.rowCount - 1)
+        followRows(around: first)
+        visible = VisibleRows(
+            first: first, last: last, firstID: loadedID(ofRow: first), offset: offset.isFinite ? offset : 0,
+            reportedAsRange: true)
+        readingPositionMoved()
+        prefetchIfNearBottom()
+    }
+
+    /// Where the reader is: the first row on screen, or nil before the app reported any.
+    public var readingPosition: ReadingPosition? {
+        guard let visible, let id = visible.firstID else { return nil }
+        return ReadingPosition(itemID: id, row: visible.first, offset: visible.offset)
+    }
+
+    /// Every reading position saved in the cache, as it is saved: the hook to share the place with a
+    /// server marker (Mastodon's `POST /api/v1/markers`). Saves come at most once a second while the
+    /// reader scrolls, and when ``saveReadingPosition()`` is called.
+    public var readingPositions: AsyncStream<ReadingPosition> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ReadingPosition.self)
+        let id = addPositionSubscriber(continuation)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removePositionSubscriber(id) }
+        }
+        return stream
+    }
+
+    /// Saves the reading position now (call it when the app goes to the background); it is restored
+    /// when the feed opens with ``FeedPolicy/keepsReadingPosition``.
+    public func saveReadingPosition() throws {
+        pendingPositionSave?.cancel()
+        pendingPositionSave = nil
+        guard let position = readingPosition else { return }
+        let saved = PageStore.SavedPosition(
+            itemID: position.itemID, row: position.row, offset: position.offset, savedAt: Date())
+        try queue.write { store in
+            guard let feed = try store.feed(key: key) else { return }
+            try store.saveReadingPosition(saved, in: feed)
+        }
+        lastPositionSave = .now
+        yieldSavedPosition(position)
+    }
+
+    /// Moves the reader to the item `itemID` (a server marker newer than the saved place): the next
+    /// snapshot's ``FeedSnapshot/anchor`` says to scroll there, and the window is loaded around it.
+    /// - Returns: False when the feed does not have the item; nothing changes then.
+    @discardableResult
+    public func moveReadingPosition(to itemID: String, offset: Double = 0) throws -> Bool {
+        guard let row = try queue.read({ store in try store.row(ofItem: itemID, in: record) }) else { return false }
+        followRows(around: row)
+        let offset = offset.isFinite ? offset : 0
+        visible = VisibleRows(first: row, last: row, firstID: itemID, offset: offset, reportedAsRange: false)
+        try saveReadingPosition()
+        emit(anchor: ScrollAnchor(itemID: itemID, rowBefore: nil, rowAfter: row, offset: offset))
+        return true
+    }
+
+    // MARK: - Internals
+
+    /// Records that `row` appeared (see ``rowDidAppear(_:)``), unless the app reports whole ranges.
+    func rowAppeared(_ row: Int) {
+        if visible?.reportedAsRange != true {
+            visible = VisibleRows(
+                first: row, last: row, firstID: loadedID(ofRow: row), offset: 0, reportedAsRange: false)
+            readingPositionMoved()
+        } else if let current = visible, row > current.last {
+            visible?.last = row
+        }
+    }
+
+    /// Moves the window so that `row` is comfortably inside it.
+    func followRows(around row: Int) {
+        guard let range = window.rangeToLoad(around: row, rowCount: record.rowCount) else { return }
+        do {
+            try moveWindow(to: range)
+            emit()
+        } catch {
+            recordError(FeedError(error))
+        }
+    }
+
+    /// Starts the next page when the last row on screen is within the prefetch distance of the
+    /// bottom, nothing is loading and the last one did not fail (that waits for ``retry()``).
+    ///
+    /// Called when rows appear and after every commit, so a next page that a refresh made obsolete
+    /// (it replaced the bottom) starts again by itself while the reader is still at the bottom.
+    func prefetchIfNearBottom() {
+        guard let last = visible?.last, record.rowCount - 1 - last < policy.prefetchDistance,
+            activity.nextPage == .idle
+        else { return }
+        startNextPage()
+    }
+
+    /// Follows the first row on screen through a change, and returns the anchor the snapshot
+    /// carries when its row moved. By id: the row is found where the change put it. When the change
+    /// removed it, the nearest row of the previous snapshot that is still there (below it first,
+    /// then above) becomes the anchor, with its own rows before and after: the app keeps that one
+    /// still.
+    func followAnchor(through change: RowChange) -> ScrollAnchor? {
+        guard var current = visible, let id = current.firstID, record.rowCount > 0 else {
+            if record.rowCount == 0 { visible = nil }
+            return nil
+        }
+        guard let (anchorID, before, after) = survivor(of: id, at: current.first) else {
+            // Nothing of the old rows near it is left (a full replacement): the place is lost.
+            visible = nil
+            return nil
+        }
+        current.last = min(max(current.last + after - current.first, after), record.rowCount - 1)
+        current.first = after
+        current.firstID = anchorID
+        visible = current
+        guard after != before else { return nil }
+        return ScrollAnchor(itemID: anchorID, rowBefore: before, rowAfter: after, offset: current.offset)
+    }
+
+    /// The anchor row `id` (at `row` in the previous snapshot), or when it is gone the nearest row
+    /// of the previous snapshot's window that is still in the feed: its id, old row and new row.
+    private func survivor(of id: String, at row: Int) -> (id: String, before: Int, after: Int)? {
+        if let after = currentRow(ofItem: id) { return (id, row, after) }
+        let previous = snapshot.rows
+        let loaded = previous.loadedRange
+        // A bounded search: the rows right around the place the reader was.
+        let below = (row + 1)..<max(min(row + 1 + Self.survivorSearchRows, loaded.upperBound), row + 1)
+        let above = stride(from: row - 1, through: max(row - Self.survivorSearchRows, loaded.lowerBound), by: -1)
+        for candidate in Array(below) + Array(above) {
+            guard let candidateID = previous.id(at: candidate), let after = currentRow(ofItem: candidateID) else {
+                continue
+            }
+            return (candidateID, candidate, after)
+        }
+        return nil
+    }
+
+    /// How far from a removed anchor row the next anchor is looked for.
+    private static var survivorSearchRows: Int { 50 }
+
+    /// The row of item `id` now: in the window, or else in the cache.
+    private func currentRow(ofItem id: String) -> Int? {
+        if let offset = window.rows.keys.firstIndex(where: { $0.id == id }) { return window.start + offset }
+        return (try? queue.read { store in try store.row(ofItem: id, in: record) }) ?? nil
+    }
+
+    /// The id of `row` when it is in the window.
+    func loadedID(ofRow row: Int) -> String? {
+        let offset = row - window.start
+        return window.rows.keys.indices.contains(offset) ? window.rows.keys[offset].id : nil
+    }
+
+    /// The first row on screen changed: saved at once when the last save is a second old, otherwise
+    /// a second after it (so the last place of a scroll is always saved, and a scroll costs at most
+    /// one write a second).
+    private func readingPositionMoved() {
+        guard policy.keepsReadingPosition, pendingPositionSave == nil else { return }
+        let wait = lastPositionSave.map { .seconds(1) - (ContinuousClock.now - $0) } ?? .zero
+        guard wait > .zero else { return saveReadingPositionQuietly() }
+        pendingPositionSave = Task {
+            try? await Task.sleep(for: wait)
+            guard !Task.isCancelled else { return }
+            self.pendingPositionSave = nil
+            self.saveReadingPositionQuietly()
+        }
+    }
+
+    private func saveReadingPositionQuietly() {
+        do {
+            try saveReadingPosition()
+        } catch {
+            // The place is kept in memory and saved with the next move; the error shows in `pagedb`.
+            recordError(FeedError(error))
+        }
+    }
+
+    /// The row to open at: the saved item's row now, or its saved row when the item is gone.
+    static func restoredRow(of record: FeedRecord, in store: PageStore) throws -> (row: Int, offset: Double)? {
+        guard record.rowCount > 0, let saved = try store.readingPosition(of: record) else { return nil }
+        let row = try store.row(ofItem: saved.itemID, in: record) ?? min(saved.row, record.rowCount - 1)
+        return (row, saved.offset)
+    }
+}

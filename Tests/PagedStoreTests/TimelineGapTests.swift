@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Gaps filled from either end, gaps the server cannot fill, and gaps a refresh fills by itself.
+@Suite struct TimelineGapTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// A cached head of p0…p9, then 25 new posts: a keepGap refresh leaves n0…n9 on top and a gap
+    /// above p0.
+    func feedWithAGap(
+        policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+    ) async throws -> (Feed<Post>, ModelServer, ScriptedSource<Post>) {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let source = server.source
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        server.items = .posts("n", 25) + server.items
+        await feed.refresh()
+        return (feed, server, source)
+    }
+
+    @Test func aGapFilledFromTheBottomGoesRightAboveTheRowsBelowWithItsOwnRows() async throws {
+        let (feed, server, source) = try await feedWithAGap()
+        let gap = try #require(await feed.snapshot.gaps.first)
+        #expect(gap.afterRow == 9 && gap.canFillFromBottom)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.loadGap(gap, from: .bottom)
+        #expect(source.requests.last == .newerThan(cursor: "new:p0"), "the rows below the gap's newer cursor")
+        var snapshot = await feed.snapshot
+        #expect(snapshot.ids == (0..<10).map { "n\($0)" } + (15..<25).map { "n\($0)" } + (0..<10).map { "p\($0)" })
+        #expect(snapshot.change.insertedRows == (10..<20).map { IndexPath(section: 0, row: $0) })
+        #expect(snapshot.gaps.map(\.id) == [gap.id], "the same gap, above the new rows, until it closes")
+        #expect(snapshot.gaps.first?.afterRow == 9)
+        await feed.loadGap(try #require(snapshot.gaps.first), from: .bottom)
+        snapshot = await feed.snapshot
+        #expect(snapshot.gaps.isEmpty, "the page reached n9, above the gap")
+        #expect(snapshot.change.insertedRows == (10..<15).map { IndexPath(section: 0, row: $0) })
+        #expect(snapshot.ids == Array(server.items.prefix(35).map(\.id)))
+        #expect(try test.idsOnDisk() == snapshot.ids)
+        try await ReferenceModelTests.check(recorder, feed, test, "bottom fill")
+    }
+
+    @Test func bothEndsMeetInTheMiddle() async throws {
+        let (feed, server, _) = try await feedWithAGap()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)  // n10…n19
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)  // n20…n24, reaches n19
+        let snapshot = await feed.snapshot
+        #expect(snapshot.gaps.isEmpty)
+        #expect(snapshot.ids == Array(server.items.prefix(35).map(\.id)))
+    }
+
+    @Test func aFillOfOnlyKnownItemsClosesTheGapWithoutInserting() async throws {
+        let (feed, server, _) = try await feedWithAGap()
+        server.items = Array(server.items[0..<10]) + Array(server.items[25...])  // n10…n24 deleted
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.gaps.isEmpty)
+        #expect(snapshot.change.insertedRows.isEmpty)
+        #expect(snapshot.ids == (0..<10).map { "n\($0)" } + (0..<10).map { "p\($0)" })
+    }
+
+    @Test func aGapTheServerCannotFillStaysUnfillableIsNeverFetchedAgainAndCanBeDismissed() async throws {
+        let (_, server, _) = try await feedWithAGap()
+        // The server no longer has what lies below n9 (Mastodon keeps a few hundred posts).
+        let forgetful = ScriptedSource<Post> { request in
+            if case .olderThan("n9") = request { return Page(items: [], olderCursor: nil) }
+            return server.page(for: request)
+        }
+        var feed = try test.feed(forgetful, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        #expect(await feed.snapshot.gaps.map(\.state) == [.unfillable])
+        #expect(await feed.snapshot.gaps.first?.canFillFromBottom == false)
+        let requests = forgetful.requests.count
+        await feed.loadGap(gap)
+        await feed.loadGap(gap, from: .bottom)
+        await feed.retry()
+        #expect(forgetful.requests.count == requests, "nothing is fetched for an unfillable gap")
+        feed = try test.feed(forgetful, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        #expect(await feed.snapshot.gaps.map(\.state) == [.unfillable], "kept across a relaunch")
+        await feed.dismissGap(gap)
+        #expect(await feed.snapshot.gaps.isEmpty)
+        #expect(try test.gapsOnDisk().isEmpty)
+        #expect(await feed.snapshot.ids.count == 20, "dismissing removes the marker, not rows")
+    }
+
+    @Test func aRefreshFillsTheSmallGapItMadeByItself() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, autoFillGapPages: 2)
+        let (feed, server, _) = try await feedWithAGap(policy: policy)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.gaps.isEmpty, "25 new posts: the first page and two fills of 10 close it")
+        #expect(snapshot.ids == Array(server.items.prefix(35).map(\.id)))
+        #expect(snapshot.refresh == .idle)
+    }
+
+    @Test func aLargeGapKeepsWhatTheAutomaticFillsDidNotReach() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, autoFillGapPages: 1)
+        let (feed, _, _) = try await feedWithAGap(policy: policy)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.gaps.map(\.afterRow) == [19], "one page filled, the rest still a gap")
+    }
+}
+
+extension FeedTestCase {
+    /// The gap markers on disk, top first.
+    func gapsOnDisk(key: String = "home") throws -> [GapRecord] {
+        let queue = try DatabaseQueue(path: path)
+        return try queue.read { store in
+            guard let feed = try store.feed(key: key) else { return [] }
+            return try store.gaps(of: feed)
+        }
+    }
+}
