@@ -5,10 +5,13 @@ import PagedStore
 extension PagedDB {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a feed's policy, state, cursor chain and gap markers.",
+            abstract: "Show a feed's policy, state, cursor chain, gap markers and reading position.",
             discussion: """
                 Each page is listed with the cursor it was asked with, the cursors it returned, its fetch \
-                time and its row count. Opens the file read-only.
+                time and its row count. Each gap is listed with the row above it, whether the server can \
+                still fill it, and the cursors that fill it from its top and its bottom. The saved reading \
+                position is the item the reader had on top of the screen, with its row then and now. \
+                Opens the file read-only.
 
                 Example:
                   pagedb show home --db app-cache.sqlite
@@ -19,12 +22,15 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            let (record, pages, gaps) = try database.reading(feed: feed) { store, record in
+            let (record, pages, gaps, position) = try database.reading(feed: feed) { store, record in
                 let gaps = try store.gaps(of: record).map { gap in
                     // A gap sits below every row at or above its place: -1 when none is above it.
                     (gap, try store.rowCount(throughPosition: gap.abovePosition, in: record) - 1)
                 }
-                return (record, try store.pages(of: record), gaps)
+                let position = try store.readingPosition(of: record).map { saved in
+                    (saved, row: try store.row(ofItem: saved.itemID, in: record))
+                }
+                return (record, try store.pages(of: record), gaps, position)
             }
             if output.json {
                 try Terminal.printJSON(
@@ -42,8 +48,14 @@ extension PagedDB {
                         },
                         gaps: gaps.map { gap, row in
                             .init(
-                                id: gap.id, afterRow: row, cursor: gap.cursor,
+                                id: gap.id, afterRow: row, state: gap.unfillable ? "unfillable" : "fillable",
+                                cursor: gap.cursor, newerCursor: gap.newerCursor,
                                 createdAt: Terminal.timestamp(gap.createdAt))
+                        },
+                        readingPosition: position.map { saved, row in
+                            .init(
+                                itemID: saved.itemID, row: row, savedRow: saved.row, offset: saved.offset,
+                                savedAt: Terminal.timestamp(saved.savedAt))
                         }))
                 return
             }
@@ -69,8 +81,16 @@ extension PagedDB {
             if !gaps.isEmpty {
                 print("\nGaps:")
                 for (gap, row) in gaps {
-                    print("  after row \(row): fill with cursor \(output.cell(gap.cursor, 40))")
+                    let state = gap.unfillable ? "unfillable (the server has nothing between its edges)" : "fillable"
+                    print("  gap \(gap.id) after row \(row): \(state)")
+                    print("    from the top with:    \(output.cell(gap.cursor, 40))")
+                    print("    from the bottom with: \(output.cell(gap.newerCursor, 40))")
                 }
+            }
+            if let (saved, row) = position {
+                let now = row.map { "row \($0) now" } ?? "no longer in the feed"
+                print("\nReading position: \(output.cell(saved.itemID, 40)) (saved at row \(saved.row), \(now))")
+                print("  offset \(saved.offset), saved \(Terminal.age(saved.savedAt))")
             }
         }
     }

@@ -9,8 +9,11 @@ extension PagedDB {
             discussion: """
                 Creates (or reopens) a local cache file and runs a timeline feed against a built-in server \
                 with latency, a failure and new posts arriving. Each snapshot is printed as it happens: its \
-                state, activities and the change's index paths. Run it twice: the second run shows the \
-                cached rows before any fetch (offline first), then merges the new posts on top.
+                state, activities, the change's index paths and the scroll anchor that keeps the reader's \
+                row still. The story: a refresh that asks only for what is newer than the cached head, a \
+                long absence that leaves a gap, and the gap filled from its bottom, where the reader left \
+                off. Run it twice: the second run shows the cached rows before any fetch (offline first), \
+                at the saved reading position, then merges the new posts on top.
 
                 Examples:
                   pagedb demo
@@ -31,7 +34,9 @@ extension PagedDB {
             }
             let store = try FeedStore(path: db)
             let server = DemoServer(latency: .milliseconds(latencyMs))
-            let policy = FeedPolicy(refreshOnOpen: .always, gapPolicy: .keepGap)
+            let policy = FeedPolicy(
+                refreshOnOpen: .always, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 2),
+                keepsReadingPosition: true)
             let feed = try store.feed("timeline", source: server, policy: policy)
             let cached = await feed.snapshot
             let newest = cached.rows.first.flatMap { $0 }.flatMap { Int($0.id.dropFirst(5)) }
@@ -52,11 +57,28 @@ extension PagedDB {
                 await feed.loadNextPage()
             }
             await printer.run("Retry.") { await feed.retry() }
-            await printer.run("Two posts are published and the top post gets a like; pull to refresh.") {
-                await server.like(at: 0)
+            await printer.run("The reader scrolls to rows 5 to 12.") { await feed.setVisibleRows(5..<13) }
+            await printer.run(
+                counting: server, "Two posts are published; pull to refresh: only what is newer than the head."
+            ) {
                 await server.publish(2)
                 await feed.refresh()
             }
+            await printer.run(
+                counting: server, "A long absence: 35 posts; pull to refresh: two newer pages (the limit), then a gap."
+            ) {
+                await server.publish(35)
+                await feed.refresh()
+            }
+            await printer.run(
+                counting: server, "Fill the gap from its bottom, where the reader left off, until it closes."
+            ) {
+                for _ in 0..<5 {
+                    guard let gap = await feed.snapshot.gaps.first else { break }
+                    await feed.loadGap(gap, from: gap.canFillFromBottom ? .bottom : .top)
+                }
+            }
+            try await feed.saveReadingPosition()
             await printer.drain()
             // Closing the last connection checkpoints the log: the file is left idle, without -wal.
             await printer.stop()

@@ -14,6 +14,8 @@ actor DemoServer: PageSource {
     private var posts: [DemoPost]
     private var newest: Int
     private var failuresLeft = 0
+    /// Requests answered or failed so far, for the demo's "n requests" lines.
+    private(set) var requests = 0
     private let latency: Duration
     private let pageSize = 10
 
@@ -52,6 +54,7 @@ actor DemoServer: PageSource {
     }
 
     private func answer(_ request: PageRequest) throws -> Page<DemoPost> {
+        requests += 1
         if failuresLeft > 0 {
             failuresLeft -= 1
             throw SimulatedTimeout()

@@ -40,6 +40,14 @@ actor SnapshotPrinter {
         await drain()
     }
 
+    /// Runs a step like ``run(_:_:)`` and says how many requests the server answered for it.
+    func run(counting server: DemoServer, _ heading: String, _ step: () async -> Void) async {
+        let before = await server.requests
+        await run(heading, step)
+        let count = await server.requests - before
+        print("  (\(count) \(count == 1 ? "request" : "requests"))")
+    }
+
     /// Waits until every snapshot the feed emitted so far has been printed.
     func drain() async {
         let target = await feed.snapshot.sequence
@@ -54,6 +62,12 @@ actor SnapshotPrinter {
         for change in ChangeReport.lines(snapshot.change) { print("      \(change)") }
         if let top = snapshot.rows.first.flatMap({ $0 }), !snapshot.change.isEmpty {
             print("      top row: \(Terminal.escape(top.title)) (\(top.likes) likes)")
+        }
+        if let anchor = snapshot.anchor {
+            let from = anchor.rowBefore.map { "row \($0) → " } ?? "scroll to "
+            print(
+                "      anchor: \(Terminal.escape(anchor.itemID)) stays on top of the screen: \(from)row \(anchor.rowAfter)"
+            )
         }
     }
 }

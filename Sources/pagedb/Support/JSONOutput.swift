@@ -106,8 +106,20 @@ struct FeedDetailJSON: Encodable {
     struct GapJSON: Encodable {
         let id: Int64
         let afterRow: Int
+        /// `fillable` or `unfillable` (the server answered with nothing between the gap's edges).
+        let state: String
         @Nullable var cursor: String?
+        @Nullable var newerCursor: String?
         @Nullable var createdAt: String?
+    }
+
+    struct ReadingPositionJSON: Encodable {
+        let itemID: String
+        /// The item's row now; nil when the feed no longer has it.
+        @Nullable var row: Int?
+        let savedRow: Int
+        let offset: Double
+        @Nullable var savedAt: String?
     }
 
     let key: String
@@ -122,6 +134,7 @@ struct FeedDetailJSON: Encodable {
     @Nullable var policy: JSONValue?
     let pages: [PageJSON]
     let gaps: [GapJSON]
+    @Nullable var readingPosition: ReadingPositionJSON?
 }
 
 /// `items --json` and `--ndjson`: one row.
