@@ -14,7 +14,8 @@ extension Feed {
 
     /// Fills the gap with `id`; see ``loadGap(_:)``.
     func fillGap(id: Int64) async {
-        guard let gap = storedGaps.first(where: { $0.record.id == id })?.record, let cursor = gap.cursor,
+        guard !refusedBecauseClosed(.gap(id)), let gap = storedGaps.first(where: { $0.record.id == id })?.record,
+            let cursor = gap.cursor,
             let task = activity.gapStarted(id)
         else { return }
         let generation = activity.generation

@@ -63,7 +63,9 @@ extension Feed {
     /// later from inside a task that a refresh may already have superseded.
     @discardableResult
     func startNextPage() -> Task<Void, Never>? {
-        guard !record.endReached, let cursor = record.oldestCursor, let id = activity.nextPageStarted() else {
+        guard !refusedBecauseClosed(.nextPage), !record.endReached, let cursor = record.oldestCursor,
+            let id = activity.nextPageStarted()
+        else {
             return nil
         }
         let generation = activity.generation

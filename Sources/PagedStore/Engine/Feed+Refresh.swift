@@ -30,6 +30,7 @@ extension Feed {
     /// deletions. Without overlap the policy's ``FeedPolicy/GapPolicy`` decides. A refresh with
     /// nothing new writes no page. Returns when this refresh is committed, failed or superseded.
     public func refresh() async {
+        if refusedBecauseClosed(.refresh) { return }
         guard let started = activity.refreshStarted() else {
             let error = FeedError(
                 .storage,
