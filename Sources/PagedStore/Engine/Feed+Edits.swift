@@ -24,7 +24,8 @@ extension Feed {
             guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID],
                 try store.updateItem(encoded, in: &feed)
             else { return nil }
-            return RowChange(reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)])
+            return RowChange(
+                reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [encoded.itemID])
         }
     }
 

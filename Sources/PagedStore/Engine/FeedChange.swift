@@ -33,6 +33,14 @@ public struct FeedChange: Sendable, Equatable {
     public var insertedRows: [IndexPath] = []
     /// Rows of the previous snapshot whose item changed in place.
     public var reloadedRows: [IndexPath] = []
+    /// The ids (as ``FeedItem/storedID`` gives them) of rows whose item changed while their identity
+    /// did not: pass them to `NSDiffableDataSourceSnapshot.reconfigureItems(_:)`, which updates the
+    /// cell in place and keeps its state, where a reload replaces it.
+    ///
+    /// Every id here names a row of both snapshots. It covers the rows of ``reloadedRows`` and also a
+    /// changed row that moved to another section (which a batch lists as a deletion and an insertion).
+    /// With ``isFullReload`` it may be empty: reconfigure every row then.
+    public var reconfiguredIDs: [String] = []
     /// Rows that moved.
     public var movedRows: [Move] = []
     /// Sections of the previous snapshot that are gone (their rows are not listed in ``deletedRows``).
@@ -58,6 +66,8 @@ struct RowChange: Sendable, Equatable {
     var deleted: [Int] = []
     var inserted: [Int] = []
     var reloaded: [Int] = []
+    /// The ids of `reloaded`'s rows, in the same order.
+    var reloadedIDs: [String] = []
     var moved: [(from: Int, to: Int)] = []
     var isFullReload = false
 
@@ -65,6 +75,7 @@ struct RowChange: Sendable, Equatable {
 
     static func == (lhs: RowChange, rhs: RowChange) -> Bool {
         lhs.deleted == rhs.deleted && lhs.inserted == rhs.inserted && lhs.reloaded == rhs.reloaded
+            && lhs.reloadedIDs == rhs.reloadedIDs
             && lhs.moved.elementsEqual(rhs.moved) { $0 == $1 } && lhs.isFullReload == rhs.isFullReload
     }
 
