@@ -16,7 +16,8 @@ import Testing
 ///
 /// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
 /// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
-/// flight. At the end of each sequence the server stops failing, and "scrolling to the end" (a
+/// flight; the identifiers a diffable data source is built from are the rows, each id and section
+/// once, and reconfigured ids name rows that exist. At the end of each sequence the server stops failing, and "scrolling to the end" (a
 /// refresh, filling every gap, every next page) must show exactly the server's list, in order, plus
 /// only rows that are local or that the server deleted: no server item is ever skipped.
 ///
@@ -185,6 +186,10 @@ import Testing
             #expect(!loaded, "\(context): a feed that loaded shows a spinner with nothing running")
         }
         #expect(try test.idsOnDisk() == snapshot.ids, "\(context): the feed differs from the file")
+        // The identifier view a diffable data source is built from: the rows, each id and section once.
+        var diffable = DiffableShape<FeedSectionID, String>()
+        try #require(try await feed.identifiers(of: snapshot)).build(into: &diffable, reconfiguring: snapshot.change)
+        #expect(diffable.itemIdentifiers == snapshot.ids, "\(context): the identifiers differ from the rows")
         let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
         #expect(violations.isEmpty, "\(context): \(violations)")
     }
