@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -168,7 +169,7 @@ import Testing
         let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
             do {
-                let applied = try SectionedChangeApplier.apply(
+                let applied = try BatchUpdate.apply(
                     next.change, to: previous.sectionedIDs, new: next.sectionedIDs)
                 #expect(applied == next.sectionedIDs, "\(context): the change does not give the new rows")
             } catch {

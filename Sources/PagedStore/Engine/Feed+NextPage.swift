@@ -53,7 +53,7 @@ extension Feed {
     }
 
     /// Waits until no fetch started in the background (a prefetched next page) is in flight.
-    package func waitUntilIdle() async {
+    package func waitForBackgroundFetches() async {
         while let task = tasks.values.first { await task.value }
     }
 
