@@ -269,6 +269,7 @@ extension Feed {
 
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
     func apply(_ commit: Commit) throws {
+        let commit = try reapplyingPendingEdits(to: commit)
         let previousLayout = layout
         let hadGaps = !storedGaps.isEmpty
         if commit.record.endReached {

@@ -47,6 +47,8 @@ public actor Feed<Item: FeedItem> {
     var storedGaps: [(record: GapRecord, afterRow: Int)] = []
     /// The tasks in flight, for joining a running next page and cancelling superseded fetches.
     var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
+    /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
+    var optimistic = OptimisticEdits<Item>()
     /// Consecutive fills of each gap that brought nothing new (see ``fillGap(id:)``).
     var fillsWithoutNewRows: [Int64: Int] = [:]
     private var snapshotSubscribers: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
