@@ -6,7 +6,9 @@
 --   base           the server's payload to roll back to (NULL for an insert: rolling back removes it)
 --   base_section   its section key
 --   edited         the payload shown while the edit is pending (NULL for a remove)
---   row_hint       for a remove, the row the item had, to put it back there on a rollback
+--   above_id, below_id   the ids of the rows around a removed or inserted item: a rollback or a refresh
+--                  puts it back between them, and leaves it out when both are gone (the list was
+--                  replaced: the server's pages bring it back in order)
 --   created_at     ms since 1970
 CREATE TABLE pending_edit (
     feed_id INTEGER NOT NULL REFERENCES feed (id) ON DELETE CASCADE,
@@ -15,7 +17,8 @@ CREATE TABLE pending_edit (
     base ANY,
     base_section TEXT,
     edited ANY,
-    row_hint INTEGER,
+    above_id TEXT,
+    below_id TEXT,
     created_at INTEGER NOT NULL,
     PRIMARY KEY (feed_id, item_id)
 ) STRICT, WITHOUT ROWID;

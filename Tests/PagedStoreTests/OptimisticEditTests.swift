@@ -97,6 +97,7 @@ import Testing
         await #expect(throws: Refused.self) {
             try await feed.remove(id: "p2") { _ in
                 await feed.refresh()  // the server still lists p2: it stays removed while pending
+                #expect(await feed.snapshot.change == .none, "p2 came back and was removed again: no row changed")
                 #expect(await feed.snapshot.ids == ["p0", "p1", "p3"])
                 throw Refused()
             }

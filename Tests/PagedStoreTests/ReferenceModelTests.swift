@@ -10,8 +10,9 @@ import Testing
 ///
 /// Operations: items appearing on top, edited and deleted on the server; refresh, next page (also
 /// racing a refresh), prefetch through `rowDidAppear`, gap fills, local inserts (also right under a
-/// gap), updates and removals (also of the row above a gap), trims by rows, relaunches that trim by
-/// age, and `retry()`; one fetch in eight fails and responses complete out of order. Servers page by
+/// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
+/// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
+/// rows, relaunches that trim by age, and `retry()`; one fetch in eight fails and responses complete out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor) or by page number; gap policy,
 /// refresh mode and row limits vary by sequence.
 ///
@@ -72,7 +73,7 @@ import Testing
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<14, using: &random)
+            let operation = Int.random(in: 0..<15, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -115,6 +116,15 @@ import Testing
                 }
             case 10: try await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
             case 11: await feed.retry()
+            case 12:
+                if let edited = try await optimisticEdit(
+                    feed, snapshot, server: server, step: "local\(seed)-\(step)", using: &random)
+                {
+                    switch edited {
+                    case .insert(let id): locals.insert(id)
+                    case .remove(let id): removedLocally.insert(id)
+                    }
+                }
             default:
                 try await check(recorder, feed, test, "\(context) step \(step)")
                 feed = try test.feed(source, policy: policy)  // relaunch
@@ -136,6 +146,53 @@ import Testing
         let extra = Set(shown).subtracting(listed).subtracting(locals).subtracting(server.deleted)
             .subtracting(removedLocally)
         #expect(extra.isEmpty, "\(context): rows that are neither on the server, local nor deleted: \(extra)")
+    }
+
+    /// What an optimistic edit that committed left behind, for the final comparison with the server.
+    enum Committed {
+        case insert(String)
+        case remove(String)
+    }
+
+    /// An optimistic update, insert or remove whose server call lets a refresh, a next page or a
+    /// server change land first, and then succeeds or fails.
+    static func optimisticEdit(
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, server: TimelineModel, step: String,
+        using random: inout SplitMix64
+    ) async throws -> Committed? {
+        let succeeds = Bool.random(using: &random)
+        let meanwhile = Int.random(in: 0..<4, using: &random)
+        let publish = Int.random(in: 1...4, using: &random)
+        let call: @Sendable (Post) async throws -> Void = { _ in
+            switch meanwhile {
+            case 0: await feed.refresh()
+            case 1: await feed.loadNextPage()
+            case 2:
+                server.publish(publish)
+                await feed.refresh()
+            default: break
+            }
+            if !succeeds { throw URLError(.badServerResponse) }
+        }
+        let id = snapshot.ids.randomElement(using: &random)
+        do {
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                guard let id else { return nil }
+                try await feed.edit(id: id, { $0.revision += 1_000 }, commit: call)
+            case 1:
+                let row = Int.random(in: 0...snapshot.rows.count, using: &random)
+                try await feed.insert(Post(id: step, section: server.sectioned ? "local" : nil), at: row, commit: call)
+                return .insert(step)
+            default:
+                guard let id else { return nil }
+                try await feed.remove(id: id, commit: call)
+                return .remove(id)
+            }
+        } catch is URLError {
+            #expect(try await feed.pendingEdits().isEmpty, "a failed call left its edit pending")
+        }
+        return nil
     }
 
     /// Refreshes, fills every gap, and loads every next page (bounded).

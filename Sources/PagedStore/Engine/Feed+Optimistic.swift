@@ -39,7 +39,7 @@ extension Feed {
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .update, base: stored.payload, baseSection: stored.section,
-                    edited: encoded.payload, rowHint: nil, createdAt: Date()),
+                    edited: encoded.payload, createdAt: Date()),
                 in: feed)
             _ = try store.updateItem(encoded, in: &feed)
             edited = item
@@ -64,11 +64,11 @@ extension Feed {
             try Self.refuseSecondEdit(of: encoded.itemID, in: feed, store: store)
             let position = try store.insertItem(encoded, atRow: row, in: &feed)
             let newRow = try store.rowIndex(ofPosition: position, in: feed)
+            let around = try store.neighbours(of: position, in: feed)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: encoded.itemID, kind: .insert, base: nil, baseSection: encoded.section,
-                    edited: encoded.payload,
-                    rowHint: newRow, createdAt: Date()),
+                    edited: encoded.payload, above: around.above, below: around.below, createdAt: Date()),
                 in: feed)
             return RowChange(inserted: [newRow])
         }
@@ -88,12 +88,14 @@ extension Feed {
         let codec = self.codec
         let found = try edit { store, feed in
             try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
+            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
+            let around = try store.neighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
             removedItem = try codec.decode(removed.item.payload)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .remove, base: removed.item.payload, baseSection: removed.item.section,
-                    edited: nil, rowHint: removed.row, createdAt: Date()),
+                    edited: nil, above: around.above, below: around.below, createdAt: Date()),
                 in: feed)
             return RowChange(deleted: [removed.row])
         }
@@ -165,14 +167,27 @@ extension Feed {
                 guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
                 return RowChange(deleted: [removed.row])
             case .remove:
-                guard let base = pending.base, try store.items(withIDs: [storedID], in: feed)[storedID] == nil else {
-                    return nil
-                }
+                // Both rows around it gone: the list was replaced, and its pages bring the item back in order.
+                guard let base = pending.base, try store.items(withIDs: [storedID], in: feed)[storedID] == nil,
+                    let row = try Self.row(for: pending, in: feed, store)
+                else { return nil }
                 let item = EncodedItem(itemID: storedID, section: pending.baseSection, payload: base)
-                let position = try store.insertItem(item, atRow: pending.rowHint ?? 0, in: &feed)
+                let position = try store.insertItem(item, atRow: row, in: &feed)
                 return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
             }
         }
+    }
+
+    /// The row that puts a pending edit's item back between the rows it had around it: right below
+    /// the one above, or right above the one below; nil when both are gone.
+    private static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
+        if let above = edit.above, let row = try store.items(withIDs: [above], in: feed)[above] {
+            return try store.rowIndex(ofPosition: row.position, in: feed) + 1
+        }
+        if let below = edit.below, let row = try store.items(withIDs: [below], in: feed)[below] {
+            return try store.rowIndex(ofPosition: row.position, in: feed)
+        }
+        return edit.above == nil && edit.below == nil ? 0 : nil
     }
 
     /// Refuses an edit of an item that has one pending: two pending edits of one row could not be
@@ -214,13 +229,18 @@ extension Feed {
                     (edit.base, edit.baseSection, edit.edited) = (stored.payload, stored.section, edited.payload)
                     _ = try store.updateItem(edited, in: &feed)
                 case (.remove, let stored?):
+                    let around = try store.neighbours(of: stored.position, in: feed)
                     guard let removed = try store.removeItem(edit.itemID, from: &feed) else { continue }
-                    (edit.base, edit.baseSection, edit.rowHint) = (stored.payload, stored.section, removed.row)
+                    (edit.base, edit.baseSection) = (stored.payload, stored.section)
+                    (edit.above, edit.below) = around
                     if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
                 case (.insert, nil):
                     guard let edited = edit.edited else { continue }
                     let item = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: edited)
-                    let position = try store.insertItem(item, atRow: edit.rowHint ?? 0, in: &feed)
+                    // Kept in sight even when the rows around it are gone: the user just posted it.
+                    let row = try Self.row(for: edit, in: feed, store) ?? 0
+                    let position = try store.insertItem(item, atRow: row, in: &feed)
+                    (edit.above, edit.below) = try store.neighbours(of: position, in: feed)
                     commit.change.addInsertion(ofNewRow: try store.rowIndex(ofPosition: position, in: feed))
                 default:
                     continue

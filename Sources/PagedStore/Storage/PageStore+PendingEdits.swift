@@ -16,17 +16,26 @@ package struct PendingEditRecord: Sendable, Equatable {
     package var baseSection: String?
     /// The payload shown while the edit is pending (nil for a remove).
     package var edited: Data?
-    /// For a remove, the row the item had.
-    package var rowHint: Int?
+    /// For a remove or an insert, the ids of the rows around the item, to put it back between them.
+    package var above: String?
+    package var below: String?
     package var createdAt: Date
 }
 
 /// Reading and writing pending optimistic edits.
 extension PageStore {
+    /// The feed's pending edits, or none when the file's schema predates them (`pagedb` reading an
+    /// older file without migrating it).
+    package func pendingEditsIfMigrated(of feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
+        let tables = try connection.int64(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
+        return tables == 1 ? try pendingEdits(of: feed) : []
+    }
+
     /// The feed's pending edits, oldest first.
     package func pendingEdits(of feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
         let sql = """
-            SELECT item_id, kind, base, base_section, edited, row_hint, created_at FROM pending_edit
+            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at FROM pending_edit
             WHERE feed_id = ? ORDER BY created_at, item_id
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
@@ -39,8 +48,8 @@ extension PageStore {
                     PendingEditRecord(
                         itemID: statement.string(0) ?? "", kind: kind, base: statement.data(2),
                         baseSection: statement.string(3), edited: statement.data(4),
-                        rowHint: statement.isNull(5) ? nil : statement.int(5),
-                        createdAt: Date(millisecondsSince1970: statement.int64(6))))
+                        above: statement.string(5), below: statement.string(6),
+                        createdAt: Date(millisecondsSince1970: statement.int64(7))))
             }
             return edits
         }
@@ -49,8 +58,8 @@ extension PageStore {
     /// Writes a pending edit, replacing the item's previous one.
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
-            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, kind, base, base_section, edited, row_hint, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, kind, base, base_section, edited, above_id, below_id, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
@@ -59,10 +68,21 @@ extension PageStore {
             try bindPayload(edit.base, at: 4, in: statement)
             try statement.bind(5, edit.baseSection)
             try bindPayload(edit.edited, at: 6, in: statement)
-            try statement.bind(7, edit.rowHint.map(Int64.init))
-            try statement.bind(8, edit.createdAt.millisecondsSince1970)
+            try statement.bind(7, edit.above)
+            try statement.bind(8, edit.below)
+            try statement.bind(9, edit.createdAt.millisecondsSince1970)
             try statement.step()
         }
+    }
+
+    /// The ids of the rows right above and right below `position`.
+    package func neighbours(
+        of position: Int64, in feed: FeedRecord
+    ) throws(StorageError) -> (above: String?, below: String?) {
+        (
+            try window(of: feed, from: .before(position: position), limit: 1).first?.itemID,
+            try window(of: feed, from: .after(position: position), limit: 1).first?.itemID
+        )
     }
 
     /// Forgets the item's pending edit.

@@ -5,10 +5,11 @@ import PagedStore
 extension PagedDB {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a feed's policy, state, cursor chain and gap markers.",
+            abstract: "Show a feed's policy, state, cursor chain, gap markers and pending edits.",
             discussion: """
                 Each page is listed with the cursor it was asked with, the cursors it returned, its fetch \
-                time and its row count. Opens the file read-only.
+                time and its row count. Pending edits are optimistic local edits whose server call has not \
+                answered (or whose app quit first). Opens the file read-only.
 
                 Example:
                   pagedb show home --db app-cache.sqlite
@@ -19,12 +20,12 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            let (record, pages, gaps) = try database.reading(feed: feed) { store, record in
+            let (record, pages, gaps, edits) = try database.reading(feed: feed) { store, record in
                 let gaps = try store.gaps(of: record).map { gap in
                     // A gap sits below every row at or above its place: -1 when none is above it.
                     (gap, try store.rowCount(throughPosition: gap.abovePosition, in: record) - 1)
                 }
-                return (record, try store.pages(of: record), gaps)
+                return (record, try store.pages(of: record), gaps, try store.pendingEditsIfMigrated(of: record))
             }
             if output.json {
                 try Terminal.printJSON(
@@ -44,6 +45,11 @@ extension PagedDB {
                             .init(
                                 id: gap.id, afterRow: row, cursor: gap.cursor,
                                 createdAt: Terminal.timestamp(gap.createdAt))
+                        },
+                        pendingEdits: edits.map { edit in
+                            .init(
+                                itemID: edit.itemID, kind: edit.kind.rawValue,
+                                createdAt: Terminal.timestamp(edit.createdAt))
                         }))
                 return
             }
@@ -70,6 +76,12 @@ extension PagedDB {
                 print("\nGaps:")
                 for (gap, row) in gaps {
                     print("  after row \(row): fill with cursor \(output.cell(gap.cursor, 40))")
+                }
+            }
+            if !edits.isEmpty {
+                print("\nPending edits (waiting for their server call):")
+                for edit in edits {
+                    print("  \(edit.kind.rawValue) \(output.cell(edit.itemID, 40)), \(Terminal.age(edit.createdAt))")
                 }
             }
         }
