@@ -23,6 +23,8 @@ public actor Feed<Item: FeedItem> {
     /// The feed's policy.
     public nonisolated let policy: FeedPolicy
 
+    /// Rows reported by ``enqueueRowDidAppear(_:)``, waiting to reach ``rowDidAppear(_:)`` in order.
+    nonisolated let appearances = RowAppearances<Item>()
     let source: any PageSource<Item>
     let codec: ItemCodec<Item>
     let queue: DatabaseQueue

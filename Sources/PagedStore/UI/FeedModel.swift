@@ -90,10 +90,11 @@ public final class FeedModel<Item: FeedItem> {
         show(await feed.snapshot)
     }
 
-    /// Tells the feed that `row` appeared (prefetch, and the window of loaded rows follows).
+    /// Tells the feed that `row` appeared (prefetch, and the window of loaded rows follows). Rows
+    /// reach the feed in the order this is called (see ``Feed/enqueueRowDidAppear(_:)``).
     public func rowDidAppear(_ row: Int) {
         follow()
-        Task { await feed.rowDidAppear(row) }
+        feed.enqueueRowDidAppear(row)
     }
 
     /// Stops following the feed.
