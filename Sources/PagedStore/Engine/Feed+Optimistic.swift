@@ -207,12 +207,18 @@ extension Feed {
     /// inserted item the commit dropped is put back. The commit's change is adjusted to match.
     func reapplyingPendingEdits(to commit: Commit) throws -> Commit {
         guard optimistic.mayHavePending else { return commit }
+        // A read first: a feed without pending edits never takes the write lock for them.
+        let written = commit.record
+        guard try !queue.read({ store in try store.pendingEdits(of: written) }).isEmpty else {
+            optimistic.mayHavePending = false
+            return commit
+        }
         var commit = commit
         let changes = optimistic.changes
         let codec = self.codec
         var remaining = 0
         var touched = false
-        commit.record = try queue.write { store in
+        let record = try queue.write { store in
             var feed = try store.feed(key: key) ?? commit.record
             let pending = try store.pendingEdits(of: feed)
             remaining = pending.count
@@ -251,7 +257,10 @@ extension Feed {
             return feed
         }
         optimistic.mayHavePending = remaining > 0
-        if touched { commit.window = .reload }
+        if touched {
+            commit.record = record
+            commit.window = .reload
+        }
         return commit
     }
 }
