@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "PagedStore", targets: ["PagedStore"]),
+        // For the app's tests and previews: ScriptedSource, waitUntilIdle() and the batch validator,
+        // kept out of the library so that apps do not ship test doubles.
+        .library(name: "PagedStoreTesting", targets: ["PagedStoreTesting"]),
         .executable(name: "pagedb", targets: ["pagedb"]),
     ],
     dependencies: [
@@ -24,6 +27,11 @@ let package = Package(
             dependencies: ["CSQLite"],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "PagedStoreTesting",
+            dependencies: ["PagedStore"],
+            swiftSettings: strictSettings
+        ),
         // Fixture reading, writing and generated items: for pagedb and the tests only, so that apps
         // linking PagedStore do not compile them.
         .target(
@@ -36,6 +44,7 @@ let package = Package(
             dependencies: [
                 "PagedStore",
                 "PagedStoreFixtures",
+                "PagedStoreTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -55,12 +64,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PagedStoreTests",
-            dependencies: ["PagedStore", "PagedStoreFixtures", "TestSupport"],
+            dependencies: ["PagedStore", "PagedStoreFixtures", "PagedStoreTesting", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "pagedbTests",
-            dependencies: ["pagedb", "PagedStore", "PagedStoreFixtures", "FuzzFixtures", "TestSupport"],
+            dependencies: [
+                "pagedb", "PagedStore", "PagedStoreFixtures", "PagedStoreTesting", "FuzzFixtures", "TestSupport",
+            ],
             swiftSettings: strictSettings
         ),
     ],

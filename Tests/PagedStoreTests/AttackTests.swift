@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -49,7 +50,7 @@ final class IDSet: @unchecked Sendable {
         let before = await feed.snapshot
         await feed.refresh()
         let after = await feed.snapshot
-        #expect(try ChangeApplier.apply(after.change, to: before.ids, new: after.ids) == after.ids)
+        #expect(try BatchUpdate.apply(after.change, to: before.ids, new: after.ids) == after.ids)
         try await scrollToTheEnd(feed)
         let shown = await feed.snapshot.ids
         #expect(shown == server.items.map(\.id), "every server item, once, in order")
@@ -108,7 +109,7 @@ final class IDSet: @unchecked Sendable {
         try await mine.update(Post(id: "p5", revision: 1))
         let after = await mine.snapshot
         #expect(after.ids == (try test.idsOnDisk()))
-        #expect(try ChangeApplier.apply(after.change, to: before.ids, new: after.ids) == after.ids)
+        #expect(try BatchUpdate.apply(after.change, to: before.ids, new: after.ids) == after.ids)
     }
 
     /// Found: after another store committed a refresh (the file's generation moved on), this feed's

@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -135,7 +136,7 @@ import Testing
         let fetched = (10..<15).map { "n\($0)" }
         #expect(Array(after.ids[10..<16]) == fetched + ["local"])
         #expect(after.change.insertedRows.map { $0[1] } == Array(10..<15))
-        #expect(try ChangeApplier.apply(after.change, to: before.ids, new: after.ids) == after.ids)
+        #expect(try BatchUpdate.apply(after.change, to: before.ids, new: after.ids) == after.ids)
     }
 
     @Test func removingTheRowAboveAGapKeepsTheGap() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -109,7 +110,7 @@ import Testing
         await feed.waitUntilIdle()
         let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
-            let applied = try ChangeApplier.apply(next.change, to: previous.ids, new: next.ids)
+            let applied = try BatchUpdate.apply(next.change, to: previous.ids, new: next.ids)
             #expect(applied == next.ids, "\(context): the change does not turn the previous rows into the new")
             #expect(Set(next.ids).count == next.ids.count, "\(context): an id appears twice")
         }

@@ -1,10 +1,11 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
 
 /// Rule 2: the latest request wins, and a second next-page call joins the first.
-@Suite struct LatestRequestWinsTests {
+@Suite(.timeLimit(.minutes(1))) struct LatestRequestWinsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -66,7 +67,7 @@ import Testing
         let change = snapshot.change
         let deleted = Set(change.deletedRows.map { $0[1] })
         #expect(change.reloadedRows.allSatisfy { !deleted.contains($0[1]) }, "no row is both reloaded and deleted")
-        #expect(try ChangeApplier.apply(change, to: before, new: snapshot.ids) == snapshot.ids)
+        #expect(try BatchUpdate.apply(change, to: before, new: snapshot.ids) == snapshot.ids)
         #expect(snapshot.rows.count <= 6)
     }
 

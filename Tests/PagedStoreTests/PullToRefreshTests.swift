@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -44,7 +45,7 @@ import Testing
         let snapshot = await feed.snapshot
         let change = snapshot.change
         let old = (0..<10).map { "p\($0)" }
-        #expect(try ChangeApplier.apply(change, to: old, new: snapshot.ids) == snapshot.ids)
+        #expect(try BatchUpdate.apply(change, to: old, new: snapshot.ids) == snapshot.ids)
         #expect(change.deletedRows.map { $0[1] } == [5])
         #expect(change.insertedRows.map { $0[1] } == [0])
         #expect(change.reloadedRows.map { $0[1] } == [2])
@@ -62,7 +63,7 @@ import Testing
         #expect(snapshot.ids == ["p0", "p4", "p2", "p3", "p1", "p5"])
         #expect(!snapshot.change.movedRows.isEmpty)
         #expect(
-            try ChangeApplier.apply(snapshot.change, to: (0..<6).map { "p\($0)" }, new: snapshot.ids) == snapshot.ids)
+            try BatchUpdate.apply(snapshot.change, to: (0..<6).map { "p\($0)" }, new: snapshot.ids) == snapshot.ids)
     }
 
     @Test func withoutOverlapReplaceStartsAgainAsAFullReload() async throws {
@@ -124,7 +125,7 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(snapshot.change.deletedRows.map { $0[1] } == [110, 140], "rows of the previous snapshot")
         #expect(snapshot.change.insertedRows.map { $0[1] } == Array(0..<10))
-        #expect(try ChangeApplier.apply(snapshot.change, to: before, new: snapshot.ids) == snapshot.ids)
+        #expect(try BatchUpdate.apply(snapshot.change, to: before, new: snapshot.ids) == snapshot.ids)
         #expect(Set(snapshot.ids).count == snapshot.ids.count, "no id twice")
         #expect(snapshot.gaps.map(\.afterRow) == [9])
         #expect(try test.idsOnDisk() == snapshot.ids)

@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -10,16 +11,19 @@ import Testing
 /// Operations: items appearing on top, edited and deleted on the server; refresh, next page (also
 /// racing a refresh), prefetch through `rowDidAppear` and `setVisibleRows`, gap fills from either
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
-/// gap), updates and removals (also of the row above a gap), trims by rows, relaunches that trim by
-/// age, and `retry()`; one fetch in eight fails and responses complete out of order. Servers page by
+/// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
+/// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
+/// rows, relaunches that trim by age, and `retry()`; one fetch in eight fails and responses complete
+/// out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor) or by page number; gap policy,
 /// refresh mode and row limits vary by sequence.
 ///
 /// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
 /// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
-/// flight; every anchor names the row on top of the screen before and after its change, and the
-/// reader's row follows every change; a relaunch opens at the saved reading position. At the end of
-/// each sequence the server stops failing, and "scrolling to the end" (a
+/// flight; the identifiers a diffable data source is built from are the rows, each id and section
+/// once, and reconfigured ids name rows that exist; every anchor names the row on top of the screen
+/// before and after its change, and the reader's row follows every change; a relaunch opens at the
+/// saved reading position. At the end of each sequence the server stops failing, and "scrolling to the end" (a
 /// refresh, filling every gap, every next page) must show exactly the server's list, in order, plus
 /// only rows that are local or that the server deleted: no server item is ever skipped.
 ///
@@ -75,7 +79,7 @@ import Testing
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<14, using: &random)
+            let operation = Int.random(in: 0..<15, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -126,6 +130,15 @@ import Testing
                 }
             case 10: try await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
             case 11: await feed.retry()
+            case 12:
+                if let edited = try await optimisticEdit(
+                    feed, snapshot, server: server, step: "local\(seed)-\(step)", using: &random)
+                {
+                    switch edited {
+                    case .insert(let id): locals.insert(id)
+                    case .remove(let id): removedLocally.insert(id)
+                    }
+                }
             default:
                 try await check(recorder, feed, test, "\(context) step \(step)")
                 try await feed.saveReadingPosition()
@@ -156,6 +169,53 @@ import Testing
         let extra = Set(shown).subtracting(listed).subtracting(locals).subtracting(server.deleted)
             .subtracting(removedLocally)
         #expect(extra.isEmpty, "\(context): rows that are neither on the server, local nor deleted: \(extra)")
+    }
+
+    /// What an optimistic edit that committed left behind, for the final comparison with the server.
+    enum Committed {
+        case insert(String)
+        case remove(String)
+    }
+
+    /// An optimistic update, insert or remove whose server call lets a refresh, a next page or a
+    /// server change land first, and then succeeds or fails.
+    static func optimisticEdit(
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, server: TimelineModel, step: String,
+        using random: inout SplitMix64
+    ) async throws -> Committed? {
+        let succeeds = Bool.random(using: &random)
+        let meanwhile = Int.random(in: 0..<4, using: &random)
+        let publish = Int.random(in: 1...4, using: &random)
+        let call: @Sendable (Post) async throws -> Void = { _ in
+            switch meanwhile {
+            case 0: await feed.refresh()
+            case 1: await feed.loadNextPage()
+            case 2:
+                server.publish(publish)
+                await feed.refresh()
+            default: break
+            }
+            if !succeeds { throw URLError(.badServerResponse) }
+        }
+        let id = snapshot.ids.randomElement(using: &random)
+        do {
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                guard let id else { return nil }
+                try await feed.edit(id: id, { $0.revision += 1_000 }, commit: call)
+            case 1:
+                let row = Int.random(in: 0...snapshot.rows.count, using: &random)
+                try await feed.insert(Post(id: step, section: server.sectioned ? "local" : nil), at: row, commit: call)
+                return .insert(step)
+            default:
+                guard let id else { return nil }
+                try await feed.remove(id: id, commit: call)
+                return .remove(id)
+            }
+        } catch is URLError {
+            #expect(try await feed.pendingEdits().isEmpty, "a failed call left its edit pending")
+        }
+        return nil
     }
 
     /// Refreshes, fills every gap, and loads every next page (bounded).
@@ -194,7 +254,7 @@ import Testing
         let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
             do {
-                let applied = try SectionedChangeApplier.apply(
+                let applied = try BatchUpdate.apply(
                     next.change, to: previous.sectionedIDs, new: next.sectionedIDs)
                 #expect(applied == next.sectionedIDs, "\(context): the change does not give the new rows")
             } catch {
@@ -222,6 +282,10 @@ import Testing
             #expect(!loaded, "\(context): a feed that loaded shows a spinner with nothing running")
         }
         #expect(try test.idsOnDisk() == snapshot.ids, "\(context): the feed differs from the file")
+        // The identifier view a diffable data source is built from: the rows, each id and section once.
+        var diffable = DiffableShape<FeedSectionID, String>()
+        try #require(try await feed.identifiers(of: snapshot)).build(into: &diffable, reconfiguring: snapshot.change)
+        #expect(diffable.itemIdentifiers == snapshot.ids, "\(context): the identifiers differ from the rows")
         let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
         #expect(violations.isEmpty, "\(context): \(violations)")
     }

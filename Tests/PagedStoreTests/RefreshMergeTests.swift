@@ -63,7 +63,7 @@ import Testing
         // bumped above it: they are relocated (deleted and inserted), and a′ is a reload of row 0.
         let head = Self.head(["a", "b", "c"])
         let plan = Self.plan([Self.item("b"), Self.item("c"), Self.item("a", "v1")], head)
-        let expected = RowChange(deleted: [1, 2], inserted: [0, 1], reloaded: [0])
+        let expected = RowChange(deleted: [1, 2], inserted: [0, 1], reloaded: [0], reloadedIDs: ["a"])
         #expect(plan == .rewrite(throughPosition: 0, relocated: [head[1], head[2]], change: expected))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
@@ -41,7 +42,7 @@ import Testing
         let before = layout(old, sectioned: sectioned)
         let after = layout(new, sectioned: sectioned)
         let feedChange = SectionLayout.feedChange(change, from: before.layout, to: after.layout)
-        #expect(try SectionedChangeApplier.apply(feedChange, to: before.ids, new: after.ids) == after.ids)
+        #expect(try BatchUpdate.apply(feedChange, to: before.ids, new: after.ids) == after.ids)
         return feedChange
     }
 
@@ -176,8 +177,8 @@ import Testing
         let new = [["a0", "a1"], ["b0"], ["c0"]]
         /// Checks that the applier throws, saying `reason`.
         func rejects(_ change: FeedChange, _ reason: String, new: [[String]] = new) {
-            let error = #expect(throws: SectionedChangeApplier.Mismatch.self) {
-                try SectionedChangeApplier.apply(change, to: old, new: new)
+            let error = #expect(throws: BatchUpdate.Mismatch.self) {
+                try BatchUpdate.apply(change, to: old, new: new)
             }
             #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
         }
@@ -199,10 +200,10 @@ import Testing
             FeedChange(movedRows: [.init(from: path(1, 0), to: path(0, 0))], deletedSections: [1]),
             "moveRow from [1, 0]: its section 1 is being deleted", new: [["b0", "a0", "a1"]])
         #expect(
-            try SectionedChangeApplier.apply(
+            try BatchUpdate.apply(
                 FeedChange(movedRows: [.init(from: path(1, 0), to: path(0, 0))], insertedSections: [2]), to: old,
                 new: [["b0", "a0", "a1"], [], ["c0"]]) == [["b0", "a0", "a1"], [], ["c0"]])
-        #expect(try SectionedChangeApplier.apply(FeedChange(isFullReload: true), to: old, new: new) == new)
+        #expect(try BatchUpdate.apply(FeedChange(isFullReload: true), to: old, new: new) == new)
     }
 
     /// Random sections and random flat changes: the batch always applies and yields the new sections.
@@ -221,8 +222,12 @@ import Testing
             let after = Self.layout(new, sectioned: sectioned)
             let feedChange = SectionLayout.feedChange(change, from: before.layout, to: after.layout)
             do {
-                let applied = try SectionedChangeApplier.apply(feedChange, to: before.ids, new: after.ids)
-                guard applied == after.ids else { throw SectionedChangeApplier.Mismatch(description: "got \(applied)") }
+                let applied = try BatchUpdate.apply(feedChange, to: before.ids, new: after.ids)
+                guard applied == after.ids else {
+                    Issue.record(
+                        "case \(index): \(before.ids) → \(after.ids) by \(change): \(feedChange): got \(applied)")
+                    return
+                }
             } catch {
                 Issue.record("case \(index): \(before.ids) → \(after.ids) by \(change): \(feedChange): \(error)")
                 return

@@ -120,4 +120,23 @@ import Testing
         #expect(try PagedDBBinary.run(["delete", "home", "--db", db]).status == 0)
         #expect(try PagedDBBinary.run(["show", "home", "--db", db]).status == 4)
     }
+
+    @Test func showListsPendingEdits() throws {
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { store in
+            guard let feed = try store.feed(key: "home") else { return }
+            try store.savePendingEdit(
+                PendingEditRecord(
+                    itemID: "c", kind: .remove, base: Data(#"{"id":"c"}"#.utf8), baseSection: nil, edited: nil,
+                    above: "\u{1b}]0;pwned\u{07}b", below: "d", createdAt: Date()),
+                in: feed)
+        }
+        let text = try PagedDBBinary.run(["show", "home", "--db", db])
+        #expect(text.stdout.contains("Pending edits (waiting for their server call):\n  remove c, "))
+        let show =
+            try PagedDBBinary.json(try PagedDBBinary.run(["show", "home", "--db", db, "--json"])) as? [String: Any]
+        let edits = show?["pending_edits"] as? [[String: Any]]
+        #expect(edits?.first?["item_id"] as? String == "c")
+        #expect(edits?.first?["kind"] as? String == "remove")
+    }
 }

@@ -145,7 +145,7 @@ extension Feed {
                         untouched && firstTrimmed > (commit.change.reloaded.max() ?? -1) && firstTrimmed >= 0
                         ? RowChange(
                             deleted: Array((oldCount - removed)..<oldCount), inserted: commit.change.inserted,
-                            reloaded: commit.change.reloaded)
+                            reloaded: commit.change.reloaded, reloadedIDs: commit.change.reloadedIDs)
                         : .fullReload
                     commit.window = .reload
                 }
@@ -251,7 +251,9 @@ extension Feed {
             }
             return Commit(
                 record: feed,
-                change: RowChange(inserted: Array(0..<newItems.count), reloaded: reloads.map(\.row)),
+                change: RowChange(
+                    inserted: Array(0..<newItems.count), reloaded: reloads.map(\.row),
+                    reloadedIDs: reloads.map(\.item.itemID)),
                 window: .prepend(rows, reloads: reloadedRows))
         case .rewrite(let through, let relocated, let change):
             for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
@@ -272,6 +274,7 @@ extension Feed {
 
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
     func apply(_ commit: Commit) throws {
+        let commit = try reapplyingPendingEdits(to: commit)
         let previousLayout = layout
         let hadGaps = !storedGaps.isEmpty
         if commit.record.endReached {

@@ -24,7 +24,8 @@ extension Feed {
             guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID],
                 try store.updateItem(encoded, in: &feed)
             else { return nil }
-            return RowChange(reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)])
+            return RowChange(
+                reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [encoded.itemID])
         }
     }
 
@@ -39,7 +40,7 @@ extension Feed {
     }
 
     /// Runs a local edit in one transaction and emits its change; nil from `body` means nothing changed.
-    private func edit(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
+    func edit(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
         do {
             let result = try queue.write { store -> (FeedRecord, RowChange, stale: Bool)? in
                 var feed = try store.ensureFeed(key: key)

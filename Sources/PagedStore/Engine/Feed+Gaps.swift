@@ -38,7 +38,8 @@ extension Feed {
 
     /// Fills the gap with `id` from `end`; see ``loadGap(_:from:)``.
     func fillGap(id: Int64, from end: GapEnd) async {
-        guard let gap = storedGaps.first(where: { $0.record.id == id })?.record, !gap.unfillable,
+        guard !refusedBecauseClosed(.gap(id)), let gap = storedGaps.first(where: { $0.record.id == id })?.record,
+            !gap.unfillable,
             let cursor = end == .top ? gap.cursor : gap.newerCursor, let task = activity.gapStarted(id)
         else { return }
         gapFillEnds[id] = end

@@ -45,7 +45,7 @@ extension Feed {
     }
 
     /// Waits until no fetch started in the background (a prefetched next page) is in flight.
-    package func waitUntilIdle() async {
+    package func waitForBackgroundFetches() async {
         while let task = tasks.values.first { await task.value }
     }
 
@@ -55,7 +55,9 @@ extension Feed {
     /// later from inside a task that a refresh may already have superseded.
     @discardableResult
     func startNextPage() -> Task<Void, Never>? {
-        guard !record.endReached, let cursor = record.oldestCursor, let id = activity.nextPageStarted() else {
+        guard !refusedBecauseClosed(.nextPage), !record.endReached, let cursor = record.oldestCursor,
+            let id = activity.nextPageStarted()
+        else {
             return nil
         }
         let generation = activity.generation

@@ -118,8 +118,12 @@ extension Feed {
             return nil
         }
         guard let (anchorID, before, after) = survivor(of: id, at: current.first) else {
-            // Nothing of the old rows near it is left (a full replacement): the place is lost.
-            visible = nil
+            // Nothing of the old rows near it is left (a full replacement): no row to keep still, but
+            // the reader is still as far down the list, which is what prefetching asks.
+            current.first = min(current.first, record.rowCount - 1)
+            current.last = min(max(current.last, current.first), record.rowCount - 1)
+            current.firstID = loadedID(ofRow: current.first)
+            visible = current
             return nil
         }
         current.last = min(max(current.last + after - current.first, after), record.rowCount - 1)

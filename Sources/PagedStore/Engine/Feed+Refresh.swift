@@ -33,6 +33,7 @@ extension Feed {
     /// then filled up to that many pages. Returns when this refresh is committed, failed or
     /// superseded (and its gaps filled).
     public func refresh() async {
+        if refusedBecauseClosed(.refresh) { return }
         let gapsBefore = Set(storedGaps.map(\.record.id))
         await refreshOnce()
         await autoFillGaps(madeAfter: gapsBefore)

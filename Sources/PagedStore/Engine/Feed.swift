@@ -23,6 +23,8 @@ public actor Feed<Item: FeedItem> {
     /// The feed's policy.
     public nonisolated let policy: FeedPolicy
 
+    /// Rows reported by ``enqueueRowDidAppear(_:)``, waiting to reach ``rowDidAppear(_:)`` in order.
+    nonisolated let appearances = RowAppearances<Item>()
     let source: any PageSource<Item>
     let codec: ItemCodec<Item>
     let queue: DatabaseQueue
@@ -47,6 +49,8 @@ public actor Feed<Item: FeedItem> {
     var storedGaps: [(record: GapRecord, afterRow: Int)] = []
     /// The tasks in flight, for joining a running next page and cancelling superseded fetches.
     var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
+    /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
+    var optimistic = OptimisticEdits<Item>()
     /// Consecutive fills of each gap that brought nothing new (see ``fillGap(id:from:)``).
     var fillsWithoutNewRows: [Int64: Int] = [:]
     /// The end each gap was last filled from, so ``retry()`` repeats a failed fill the same way.

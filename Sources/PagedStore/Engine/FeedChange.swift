@@ -25,23 +25,57 @@ public struct FeedChange: Sendable, Equatable {
         public var from: IndexPath
         /// The row's index path in the new snapshot.
         public var to: IndexPath
+
+        /// A move from `from` in the previous snapshot to `to` in the new one.
+        public init(from: IndexPath, to: IndexPath) {
+            self.from = from
+            self.to = to
+        }
     }
 
     /// Rows of the previous snapshot that are gone.
-    public var deletedRows: [IndexPath] = []
+    public var deletedRows: [IndexPath]
     /// Rows of the new snapshot that are new.
-    public var insertedRows: [IndexPath] = []
+    public var insertedRows: [IndexPath]
     /// Rows of the previous snapshot whose item changed in place.
-    public var reloadedRows: [IndexPath] = []
+    public var reloadedRows: [IndexPath]
+    /// The ids (as ``FeedItem/storedID`` gives them) of rows whose item changed while their identity
+    /// did not: pass them to `NSDiffableDataSourceSnapshot.reconfigureItems(_:)`, which updates the
+    /// cell in place and keeps its state, where a reload replaces it.
+    ///
+    /// Every id here names a row of both snapshots. It covers the rows of ``reloadedRows`` and also a
+    /// changed row that moved to another section (which a batch lists as a deletion and an insertion).
+    /// With ``isFullReload`` it may be empty: reconfigure every row then.
+    public var reconfiguredIDs: [String]
     /// Rows that moved.
-    public var movedRows: [Move] = []
+    public var movedRows: [Move]
     /// Sections of the previous snapshot that are gone (their rows are not listed in ``deletedRows``).
-    public var deletedSections = IndexSet()
+    public var deletedSections: IndexSet
     /// Sections of the new snapshot that are new (their rows are not listed in ``insertedRows``).
-    public var insertedSections = IndexSet()
+    public var insertedSections: IndexSet
     /// Whether the list must be reloaded as a whole (the rows changed in a way no batch describes well,
     /// such as a refresh that replaced the feed).
-    public var isFullReload = false
+    public var isFullReload: Bool
+
+    /// Creates a change, for tests and previews of code that applies changes (the engine builds the
+    /// ones it emits).
+    public init(
+        deletedRows: [IndexPath] = [], insertedRows: [IndexPath] = [], reloadedRows: [IndexPath] = [],
+        movedRows: [Move] = [], reconfiguredIDs: [String] = [], deletedSections: IndexSet = IndexSet(),
+        insertedSections: IndexSet = IndexSet(), isFullReload: Bool = false
+    ) {
+        self.deletedRows = deletedRows
+        self.insertedRows = insertedRows
+        self.reloadedRows = reloadedRows
+        self.movedRows = movedRows
+        self.reconfiguredIDs = reconfiguredIDs
+        self.deletedSections = deletedSections
+        self.insertedSections = insertedSections
+        self.isFullReload = isFullReload
+    }
+
+    /// A change that reloads the whole list.
+    public static let fullReload = FeedChange(isFullReload: true)
 
     /// No change at all (a state change only).
     public static let none = FeedChange()
@@ -58,6 +92,8 @@ struct RowChange: Sendable, Equatable {
     var deleted: [Int] = []
     var inserted: [Int] = []
     var reloaded: [Int] = []
+    /// The ids of `reloaded`'s rows, in the same order.
+    var reloadedIDs: [String] = []
     var moved: [(from: Int, to: Int)] = []
     var isFullReload = false
 
@@ -65,6 +101,7 @@ struct RowChange: Sendable, Equatable {
 
     static func == (lhs: RowChange, rhs: RowChange) -> Bool {
         lhs.deleted == rhs.deleted && lhs.inserted == rhs.inserted && lhs.reloaded == rhs.reloaded
+            && lhs.reloadedIDs == rhs.reloadedIDs
             && lhs.moved.elementsEqual(rhs.moved) { $0 == $1 } && lhs.isFullReload == rhs.isFullReload
     }
 

@@ -105,3 +105,8 @@ public struct FeedRows<Item: Sendable>: RandomAccessCollection, Sendable {
     /// The loaded items, in order.
     public var loadedItems: [Item] { window.items }
 }
+
+/// Equal when the rows match and the same window is loaded with equal items.
+extension FeedRows: Equatable where Item: Equatable {}
+
+extension LoadedRows: Equatable where Item: Equatable {}

@@ -46,3 +46,7 @@ extension SectionLayout {
         self.init(runs: sections.map { ($0.key, $0.rowCount) })
     }
 }
+
+/// Snapshots compare whole (rows, states, sections, gaps, change and sequence), so a test or a view
+/// model can check the snapshot it expects.
+extension FeedSnapshot: Equatable where Item: Equatable {}

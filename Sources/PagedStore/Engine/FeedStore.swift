@@ -55,6 +55,26 @@ public final class FeedStore: Sendable {
         try Feed(key: key, source: source, policy: policy, codec: codec, queue: queue)
     }
 
+    /// Closes the cache file: the store and every feed opened from it stop reading and writing it, so
+    /// the app can delete or move the file (on sign-out, say) while references to feeds remain.
+    ///
+    /// Closing is idempotent. Afterwards, a feed's throwing calls (``Feed/insert(_:at:)``,
+    /// ``Feed/update(_:)``, ``Feed/remove(id:)``, ``Feed/trim(maxRows:)``) throw a ``FeedError`` whose
+    /// ``FeedError/storageKind`` is ``StorageError/Kind/closed``, and a refresh, next page or gap fill
+    /// fails with that error in its activity without fetching. A fetch in flight when the store closes
+    /// fails the same way when it would write. Snapshots already emitted stay valid values.
+    ///
+    /// ```swift
+    /// store.close()
+    /// try FileManager.default.removeItem(atPath: store.path)
+    /// ```
+    public func close() {
+        queue.close()
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool { queue.isClosed }
+
     /// Moves a damaged cache file aside, with its `-wal` and `-shm` files, so that a new cache can be
     /// created at `path`: the documented recovery for ``StorageError/Kind/notADatabase`` and
     /// ``StorageError/Kind/corrupt``. A cache holds nothing that cannot be fetched again.

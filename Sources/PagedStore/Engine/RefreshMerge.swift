@@ -80,6 +80,7 @@ enum RefreshMerge {
                 }
             } else if overlap[entry.oldRow].payload != entry.item.payload {
                 change.reloaded.append(entry.oldRow)
+                change.reloadedIDs.append(entry.item.itemID)
             }
         }
         change.inserted += page.indices.filter { headIndex[page[$0].itemID].map { $0 > deepest } ?? true }

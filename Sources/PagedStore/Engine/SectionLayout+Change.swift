@@ -14,7 +14,7 @@ extension SectionLayout {
     static func feedChange(_ change: RowChange, from old: SectionLayout, to new: SectionLayout) -> FeedChange {
         guard !change.isFullReload, let survivors = Survivors(change, old: old.rowCount, new: new.rowCount) else {
             // Also a change that does not fit the layouts: better reloaded than a batch the table rejects.
-            return FeedChange(isFullReload: true)
+            return FeedChange(reconfiguredIDs: change.reloadedIDs, isFullReload: true)
         }
         let oldRanges = old.sections.map { survivors.ranks(ofOld: $0) }
         let newRanges = new.sections.map { survivors.ranks(ofNew: $0) }
@@ -24,7 +24,7 @@ extension SectionLayout {
         )
         for pair in pairs { (kept[pair.old], continued[pair.new]) = (true, true) }
         var result = FeedChange(
-            deletedSections: IndexSet(kept.indices.filter { !kept[$0] }),
+            reconfiguredIDs: change.reloadedIDs, deletedSections: IndexSet(kept.indices.filter { !kept[$0] }),
             insertedSections: IndexSet(continued.indices.filter { !continued[$0] }))
         // Survivors outside the shared ranks leave their paired section or arrive in theirs.
         var strays = Set<Int>()

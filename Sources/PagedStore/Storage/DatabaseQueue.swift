@@ -7,9 +7,11 @@ import Foundation
 /// themselves never need to be `Sendable`. Readers in other processes (`pagedb`) or on their own
 /// connections read committed pages while the writer works.
 package final class DatabaseQueue: @unchecked Sendable {
-    // @unchecked: `store` is only touched while `lock` is held.
+    // @unchecked: `openStore` is only touched while `lock` is held.
     private let lock = NSLock()
-    private let store: PageStore
+    /// The store, until ``close()``: releasing it closes the connection, so the file can be deleted or
+    /// moved while feeds of the store still exist.
+    private var openStore: PageStore?
     /// Where the feeds of this store run (see ``StorageExecutor``).
     let executor: StorageExecutor
 
@@ -17,7 +19,7 @@ package final class DatabaseQueue: @unchecked Sendable {
     package init(
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
     ) throws {
-        store = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
+        openStore = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
         executor = StorageExecutor(label: "PagedStore.storage")
     }
 
@@ -25,10 +27,28 @@ package final class DatabaseQueue: @unchecked Sendable {
         executor.stop()
     }
 
+    /// Closes the connection; every later use throws ``StorageError/Kind/closed``. Closing twice is
+    /// closing once.
+    package func close() {
+        lock.withLock { openStore = nil }
+    }
+
+    /// Whether ``close()`` was called.
+    package var isClosed: Bool {
+        lock.withLock { openStore == nil }
+    }
+
+    /// The open store; call with `lock` held.
+    private func store() throws -> PageStore {
+        guard let openStore else { throw StorageError.closed }
+        return openStore
+    }
+
     /// Runs `body` inside one write transaction: everything it writes commits together or not at all.
     package func write<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        let store = try store()
         return try store.connection.writeTransaction { try body(store) }
     }
 
@@ -37,13 +57,14 @@ package final class DatabaseQueue: @unchecked Sendable {
     package func withoutTransaction<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try body(store)
+        return try body(try store())
     }
 
     /// Runs `body` inside one read transaction, so all its reads see the same committed state.
     package func read<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
+        let store = try store()
         return try store.connection.readTransaction { try body(store) }
     }
 }

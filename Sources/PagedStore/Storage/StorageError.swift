@@ -38,6 +38,8 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case constraint
         /// The path or an argument was refused before SQLite saw it.
         case invalidArgument
+        /// The store was closed (``FeedStore/close()``): its feeds no longer read or write the file.
+        case closed
         /// Any other SQLite failure; see ``StorageError/resultCode`` and ``StorageError/message``.
         case other
     }
@@ -80,6 +82,14 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
             text += " while executing `\(sql)`"
         }
         return text
+    }
+}
+
+extension StorageError {
+    /// What every use of a closed store throws (see ``FeedStore/close()``).
+    static var closed: StorageError {
+        StorageError(
+            .closed, message: "The store was closed (FeedStore.close()); open a new FeedStore to use the cache")
     }
 }
 

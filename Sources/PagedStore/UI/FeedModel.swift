@@ -9,9 +9,15 @@ public import Observation
 ///     @State var model: FeedModel<Post>
 ///
 ///     var body: some View {
-///         List(model.rows.indices, id: \.self) { row in
-///             PostRow(post: model.rows[row])
-///                 .onAppear { model.rowDidAppear(row) }
+///         List(model.listRows) { row in
+///             switch row.kind {
+///             case .item(let post, let index):
+///                 PostRow(post: post).onAppear { model.rowDidAppear(index) }
+///             case .placeholder(let index):
+///                 ProgressView().onAppear { model.rowDidAppear(index) }
+///             case .gap(let gap):
+///                 Button("Load more") { Task { await model.loadGap(gap) } }
+///             }
 ///         }
 ///         .refreshable { await model.refresh() }
 ///         .task { await model.start() }
@@ -30,8 +36,10 @@ public final class FeedModel<Item: FeedItem> {
     /// told when it changes.
     public private(set) var snapshot: FeedSnapshot<Item>
 
-    /// The rows of the newest snapshot.
+    /// The rows of the newest snapshot (nil for a row outside the loaded window).
     public var rows: FeedRows<Item> { snapshot.rows }
+    /// The rows with the gap markers in place, none optional: the data of a `List` or `ForEach`.
+    public var listRows: FeedListRows<Item> { FeedListRows(rows: snapshot.rows, gaps: snapshot.gaps) }
     /// What the list shows.
     public var content: ContentState { snapshot.content }
     /// What a pull-to-refresh is doing.
@@ -83,6 +91,13 @@ public final class FeedModel<Item: FeedItem> {
         show(await feed.snapshot)
     }
 
+    /// Fills a gap; returns when it is done.
+    public func loadGap(_ gap: FeedGap) async {
+        follow()
+        await feed.loadGap(gap)
+        show(await feed.snapshot)
+    }
+
     /// Repeats what failed last.
     public func retry() async {
         follow()
@@ -90,10 +105,11 @@ public final class FeedModel<Item: FeedItem> {
         show(await feed.snapshot)
     }
 
-    /// Tells the feed that `row` appeared (prefetch, and the window of loaded rows follows).
+    /// Tells the feed that `row` appeared (prefetch, and the window of loaded rows follows). Rows
+    /// reach the feed in the order this is called (see ``Feed/enqueueRowDidAppear(_:)``).
     public func rowDidAppear(_ row: Int) {
         follow()
-        Task { await feed.rowDidAppear(row) }
+        feed.enqueueRowDidAppear(row)
     }
 
     /// Stops following the feed.

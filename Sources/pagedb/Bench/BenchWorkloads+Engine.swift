@@ -1,6 +1,7 @@
 import Foundation
 import PagedStore
 import PagedStoreFixtures
+import PagedStoreTesting
 
 /// The workloads that run through a `Feed`: W5's refresh merge, the decoded first screen, and scrolling.
 extension BenchWorkloads {

@@ -1,6 +1,7 @@
 import Foundation
 import PagedStore
 import PagedStoreFixtures
+import PagedStoreTesting
 
 /// WORKLOAD.md's workloads, each through the code path an app or `pagedb` uses: no bench-only SQL.
 ///

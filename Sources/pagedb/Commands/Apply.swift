@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PagedStore
 import PagedStoreFixtures
+import PagedStoreTesting
 
 extension PagedDB {
     struct Apply: AsyncParsableCommand {

@@ -5,13 +5,14 @@ import PagedStore
 extension PagedDB {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show a feed's policy, state, cursor chain, gap markers and reading position.",
+            abstract: "Show a feed's policy, state, cursor chain, gap markers, reading position and pending edits.",
             discussion: """
                 Each page is listed with the cursor it was asked with, the cursors it returned, its fetch \
                 time and its row count. Each gap is listed with the row above it, whether the server can \
                 still fill it, and the cursors that fill it from its top and its bottom. The saved reading \
                 position is the item the reader had on top of the screen, with its row then and now. \
-                Opens the file read-only.
+                Pending edits are optimistic local edits whose server call has not answered (or whose app \
+                quit first). Opens the file read-only.
 
                 Example:
                   pagedb show home --db app-cache.sqlite
@@ -22,7 +23,7 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            let (record, pages, gaps, position) = try database.reading(feed: feed) { store, record in
+            let (record, pages, gaps, position, edits) = try database.reading(feed: feed) { store, record in
                 let gaps = try store.gaps(of: record).map { gap in
                     // A gap sits below every row at or above its place: -1 when none is above it.
                     (gap, try store.rowCount(throughPosition: gap.abovePosition, in: record) - 1)
@@ -30,7 +31,9 @@ extension PagedDB {
                 let position = try store.readingPosition(of: record).map { saved in
                     (saved, row: try store.row(ofItem: saved.itemID, in: record))
                 }
-                return (record, try store.pages(of: record), gaps, position)
+                return (
+                    record, try store.pages(of: record), gaps, position, try store.pendingEditsIfMigrated(of: record)
+                )
             }
             if output.json {
                 try Terminal.printJSON(
@@ -56,6 +59,11 @@ extension PagedDB {
                             .init(
                                 itemID: saved.itemID, row: row, savedRow: saved.row, offset: saved.offset,
                                 savedAt: Terminal.timestamp(saved.savedAt))
+                        },
+                        pendingEdits: edits.map { edit in
+                            .init(
+                                itemID: edit.itemID, kind: edit.kind.rawValue,
+                                createdAt: Terminal.timestamp(edit.createdAt))
                         }))
                 return
             }
@@ -91,6 +99,12 @@ extension PagedDB {
                 let now = row.map { "row \($0) now" } ?? "no longer in the feed"
                 print("\nReading position: \(output.cell(saved.itemID, 40)) (saved at row \(saved.row), \(now))")
                 print("  offset \(saved.offset), saved \(Terminal.age(saved.savedAt))")
+            }
+            if !edits.isEmpty {
+                print("\nPending edits (waiting for their server call):")
+                for edit in edits {
+                    print("  \(edit.kind.rawValue) \(output.cell(edit.itemID, 40)), \(Terminal.age(edit.createdAt))")
+                }
             }
         }
     }

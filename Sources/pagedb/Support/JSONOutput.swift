@@ -132,9 +132,17 @@ struct FeedDetailJSON: Encodable {
     @Nullable var lastError: String?
     let generation: Int64
     @Nullable var policy: JSONValue?
+    /// An optimistic edit waiting for its server call.
+    struct PendingEditJSON: Encodable {
+        let itemID: String
+        let kind: String
+        @Nullable var createdAt: String?
+    }
+
     let pages: [PageJSON]
     let gaps: [GapJSON]
     @Nullable var readingPosition: ReadingPositionJSON?
+    let pendingEdits: [PendingEditJSON]
 }
 
 /// `items --json` and `--ndjson`: one row.

@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 
 @testable import PagedStore
 

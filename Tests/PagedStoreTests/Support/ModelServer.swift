@@ -1,5 +1,6 @@
 import Foundation
 import PagedStore
+import PagedStoreTesting
 
 /// A server list paged by cursor, where a cursor is the id of the last item of the page it came with.
 /// Tests change `items` between requests (new items on top, deletions, edits) as a real server would.

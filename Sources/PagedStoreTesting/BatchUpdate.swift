@@ -1,30 +1,54 @@
 import Foundation
-import PagedStore
+public import PagedStore
 
-/// Applies a sectioned change to the previous sections the way `UITableView.performBatchUpdates` reads it,
-/// and throws wherever UIKit would raise an exception.
+/// Applies a ``FeedChange`` to the rows it was computed from the way `UITableView.performBatchUpdates`
+/// reads a batch, and throws a ``BatchUpdate/Mismatch`` wherever UIKit would raise an exception: the
+/// check an app's own adapter tests (and PagedStore's property tests) run on every change.
 ///
 /// Deleted sections, deleted rows, reloaded rows and move sources name previous index paths; inserted
 /// sections, inserted rows and move destinations name new ones. Rows of an inserted section come from the
 /// new data. Surviving sections keep their order and fill the new section indices that are not inserted;
 /// in each of them, surviving rows keep their order and fill the slots no insertion or move takes.
-enum SectionedChangeApplier {
-    struct Mismatch: Error, CustomStringConvertible {
-        let description: String
+///
+/// ```swift
+/// let applied = try BatchUpdate.apply(snapshot.change, to: previousIDs, new: snapshot.ids)
+/// #expect(applied == snapshot.ids)   // the batch turns the old rows into the new ones
+/// ```
+public enum BatchUpdate {
+    /// Why UIKit would refuse a batch: the same reason, in the same words where UIKit has them.
+    public struct Mismatch: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong with the batch.
+        public let description: String
+
+        /// A mismatch described by `description`, to compare with one that ``BatchUpdate`` threw.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    /// The sections after applying `change` to `old`, taking the rows UIKit asks for from `new`.
-    static func apply(_ change: FeedChange, to old: [[String]], new: [[String]]) throws -> [[String]] {
+    /// The rows of one section after applying `change` to `rows`, taking the rows UIKit asks the
+    /// data source for (insertions) from `new`: equal to `new` exactly when the change is right.
+    /// - Throws: ``Mismatch`` where UIKit would raise.
+    public static func apply<ID: Hashable>(_ change: FeedChange, to rows: [ID], new: [ID]) throws -> [ID] {
+        try apply(change, to: [rows], new: [new]).first ?? []
+    }
+
+    /// The sections after applying `change` to `rows`, taking the rows UIKit asks the data source for
+    /// (insertions, inserted sections) from `new`: equal to `new` exactly when the change is right.
+    /// - Throws: ``Mismatch`` where UIKit would raise.
+    /// - Complexity: O(*n*) in the rows of both.
+    public static func apply<ID: Hashable>(_ change: FeedChange, to rows: [[ID]], new: [[ID]]) throws -> [[ID]] {
+        let old = rows
         if change.isFullReload { return new }
         let sections = try sectionMap(change, old: old, new: new)
-        let rows = try RowEdits(change, old: old, new: new, sections: sections)
-        var result = [[String]]()
+        let edits = try RowEdits(change, old: old, new: new, sections: sections)
+        var result = [[ID]]()
         for (target, rowsOfNew) in new.enumerated() {
             guard let source = sections.sourceOf[target] else {
                 result.append(rowsOfNew)  // an inserted section: the table asks the data source
                 continue
             }
-            result.append(try rows.fill(section: target, from: source, old: old, new: new))
+            result.append(try edits.fill(section: target, from: source, old: old, new: new))
         }
         return result
     }
@@ -36,7 +60,7 @@ enum SectionedChangeApplier {
         var inserted: IndexSet
     }
 
-    private static func sectionMap(_ change: FeedChange, old: [[String]], new: [[String]]) throws -> SectionMap {
+    private static func sectionMap<ID: Hashable>(_ change: FeedChange, old: [[ID]], new: [[ID]]) throws -> SectionMap {
         if let bad = change.deletedSections.first(where: { $0 >= old.count }) {
             throw Mismatch(description: "deleteSections(\(bad)): the previous snapshot has \(old.count) sections")
         }
@@ -56,13 +80,13 @@ enum SectionedChangeApplier {
     }
 
     /// The row edits, checked and grouped by section.
-    private struct RowEdits {
+    private struct RowEdits<ID: Hashable> {
         /// Previous rows that leave their section: deletions and move sources, by previous section.
         var leaving: [Int: Set<Int>] = [:]
         /// New rows that insertions and moves fill, by new section: the id each gets.
-        var arriving: [Int: [Int: String]] = [:]
+        var arriving: [Int: [Int: ID]] = [:]
 
-        init(_ change: FeedChange, old: [[String]], new: [[String]], sections: SectionMap) throws {
+        init(_ change: FeedChange, old: [[ID]], new: [[ID]], sections: SectionMap) throws {
             func oldRow(_ path: IndexPath, _ what: String) throws -> (section: Int, row: Int) {
                 guard path.count == 2, old.indices.contains(path[0]), old[path[0]].indices.contains(path[1]) else {
                     throw Mismatch(description: "\(what) \(path): no such row in the previous snapshot")
@@ -114,7 +138,7 @@ enum SectionedChangeApplier {
         }
 
         /// New section `target`'s rows: arrivals in their slots, `source`'s survivors in order in the rest.
-        func fill(section target: Int, from source: Int, old: [[String]], new: [[String]]) throws -> [String] {
+        func fill(section target: Int, from source: Int, old: [[ID]], new: [[ID]]) throws -> [ID] {
             let leavingRows = leaving[source] ?? []
             let arrivals = arriving[target] ?? [:]
             let survivors = old[source].indices.filter { !leavingRows.contains($0) }

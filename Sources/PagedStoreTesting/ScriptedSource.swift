@@ -1,4 +1,5 @@
 import Foundation
+public import PagedStore
 
 /// A ``PageSource`` whose answers a test or a SwiftUI preview scripts: the deterministic harness for
 /// races, delays and failures.

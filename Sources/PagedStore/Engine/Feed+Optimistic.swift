@@ -1,0 +1,266 @@
+import Foundation
+
+/// Optimistic local edits: shown at once, persisted, and rolled back when the server call fails.
+extension Feed {
+    /// Changes an item at once and keeps the change only if `commit` (the server call) succeeds.
+    ///
+    /// ```swift
+    /// try await feed.edit(id: post.id) { post in
+    ///     post.isLiked = true
+    /// } commit: { post in
+    ///     try await api.like(post.id)
+    /// }
+    /// ```
+    ///
+    /// The edited item is written and emitted before `commit` runs (a reload of its row, and its id
+    /// in ``FeedChange/reconfiguredIDs``). If `commit` throws, the row is rolled back to the server's
+    /// value (written and emitted the same way) and the error is rethrown. A refresh that lands while
+    /// the edit is pending does not undo it: `change` is applied again on top of the refreshed value,
+    /// and a rollback restores that refreshed value. Once `commit` succeeds the edit is no longer
+    /// pending, and the next refresh's server value wins. The edit is stored until then, so after a
+    /// relaunch it is listed by ``pendingEdits()``.
+    /// - Returns: Whether the feed had the item (nothing is edited or committed when it had not).
+    /// - Throws: `commit`'s error after the rollback; ``FeedError`` when the item has an edit pending
+    ///   already, cannot be encoded, or the cache cannot be written.
+    @discardableResult
+    public func edit(
+        id: Item.ID, _ change: @escaping @Sendable (inout Item) -> Void,
+        commit: @Sendable (Item) async throws -> Void
+    ) async throws -> Bool {
+        let storedID = Item.storedID(for: id)
+        var edited: Item?
+        let codec = self.codec
+        let found = try edit { store, feed in
+            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
+            try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
+            var item = try codec.decode(stored.payload)
+            change(&item)
+            let encoded = try self.encode([item]).encoded[0]
+            try store.savePendingEdit(
+                PendingEditRecord(
+                    itemID: storedID, kind: .update, base: stored.payload, baseSection: stored.section,
+                    edited: encoded.payload, createdAt: Date()),
+                in: feed)
+            _ = try store.updateItem(encoded, in: &feed)
+            edited = item
+            return RowChange(
+                reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [storedID])
+        }
+        guard found, let edited else { return false }
+        optimistic.changes[storedID] = change
+        optimistic.mayHavePending = true
+        try await settle(storedID, commit: { try await commit(edited) })
+        return true
+    }
+
+    /// Inserts an item at once so that it becomes row `row`, and removes it again if `commit` (the
+    /// server call that posts it) throws. See ``edit(id:_:commit:)`` for how it is stored and survives
+    /// refreshes: while pending, a refresh that dropped the row puts it back.
+    /// - Throws: `commit`'s error after the rollback; ``FeedError`` when the feed has an item with this
+    ///   id already or the cache cannot be written.
+    public func insert(_ item: Item, at row: Int, commit: @Sendable (Item) async throws -> Void) async throws {
+        let encoded = try encode([item]).encoded[0]
+        _ = try edit { store, feed in
+            try Self.refuseSecondEdit(of: encoded.itemID, in: feed, store: store)
+            let position = try store.insertItem(encoded, atRow: row, in: &feed)
+            let newRow = try store.rowIndex(ofPosition: position, in: feed)
+            let around = try store.neighbours(of: position, in: feed)
+            try store.savePendingEdit(
+                PendingEditRecord(
+                    itemID: encoded.itemID, kind: .insert, base: nil, baseSection: encoded.section,
+                    edited: encoded.payload, above: around.above, below: around.below, createdAt: Date()),
+                in: feed)
+            return RowChange(inserted: [newRow])
+        }
+        optimistic.mayHavePending = true
+        try await settle(encoded.itemID, commit: { try await commit(item) })
+    }
+
+    /// Removes an item at once, and puts it back where it was if `commit` (the server call that
+    /// deletes it) throws. See ``edit(id:_:commit:)`` for how it is stored and survives refreshes:
+    /// while pending, a refresh that brings the item back removes it again.
+    /// - Returns: Whether the feed had the item (nothing is removed or committed when it had not).
+    /// - Throws: `commit`'s error after the rollback; ``FeedError`` when the cache cannot be written.
+    @discardableResult
+    public func remove(id: Item.ID, commit: @Sendable (Item) async throws -> Void) async throws -> Bool {
+        let storedID = Item.storedID(for: id)
+        var removedItem: Item?
+        let codec = self.codec
+        let found = try edit { store, feed in
+            try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
+            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
+            let around = try store.neighbours(of: stored.position, in: feed)
+            guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
+            removedItem = try codec.decode(removed.item.payload)
+            try store.savePendingEdit(
+                PendingEditRecord(
+                    itemID: storedID, kind: .remove, base: removed.item.payload, baseSection: removed.item.section,
+                    edited: nil, above: around.above, below: around.below, createdAt: Date()),
+                in: feed)
+            return RowChange(deleted: [removed.row])
+        }
+        guard found, let removedItem else { return false }
+        optimistic.mayHavePending = true
+        try await settle(storedID, commit: { try await commit(removedItem) })
+        return true
+    }
+
+    /// The edits whose server call has not answered, oldest first: after a relaunch, the ones whose
+    /// outcome the app must settle with ``settlePendingEdit(itemID:committed:)``.
+    /// - Throws: ``FeedError`` when the cache cannot be read.
+    public func pendingEdits() throws -> [PendingEdit] {
+        do {
+            return try queue.read { store in try store.pendingEdits(of: record) }.map {
+                PendingEdit(
+                    itemID: $0.itemID, kind: PendingEdit.Kind(rawValue: $0.kind.rawValue) ?? .update,
+                    createdAt: $0.createdAt)
+            }
+        } catch {
+            throw FeedError(error)
+        }
+    }
+
+    /// Settles a pending edit whose call's outcome the app learnt some other way (after a relaunch):
+    /// `committed` keeps it, otherwise it is rolled back, written and emitted as a rollback after a
+    /// failed call is.
+    /// - Throws: ``FeedError`` when the cache cannot be written.
+    public func settlePendingEdit(itemID: String, committed: Bool) throws {
+        try finish(itemID, committed: committed)
+    }
+
+    /// Runs the server call of a pending edit, then keeps or rolls back the edit.
+    private func settle(_ storedID: String, commit: () async throws -> Void) async throws {
+        do {
+            try await commit()
+        } catch {
+            do {
+                try finish(storedID, committed: false)
+            } catch let rollback {
+                // The edit stays pending in the cache (listed by pendingEdits()); the call's error is
+                // what the caller must see.
+                recordError(FeedError(rollback))
+            }
+            throw error
+        }
+        try finish(storedID, committed: true)
+    }
+
+    /// Forgets a pending edit, rolling its row back unless it was committed.
+    private func finish(_ storedID: String, committed: Bool) throws {
+        optimistic.changes[storedID] = nil
+        _ = try edit { store, feed in
+            guard let pending = try store.pendingEdits(of: feed).first(where: { $0.itemID == storedID }) else {
+                return nil
+            }
+            try store.deletePendingEdit(itemID: storedID, in: feed)
+            if committed { return nil }
+            switch pending.kind {
+            case .update:
+                guard let base = pending.base,
+                    let stored = try store.items(withIDs: [storedID], in: feed)[storedID],
+                    try store.updateItem(
+                        EncodedItem(itemID: storedID, section: pending.baseSection, payload: base), in: &feed)
+                else { return nil }
+                return RowChange(
+                    reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [storedID])
+            case .insert:
+                guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
+                return RowChange(deleted: [removed.row])
+            case .remove:
+                // Both rows around it gone: the list was replaced, and its pages bring the item back in order.
+                guard let base = pending.base, try store.items(withIDs: [storedID], in: feed)[storedID] == nil,
+                    let row = try Self.row(for: pending, in: feed, store)
+                else { return nil }
+                let item = EncodedItem(itemID: storedID, section: pending.baseSection, payload: base)
+                let position = try store.insertItem(item, atRow: row, in: &feed)
+                return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
+            }
+        }
+    }
+
+    /// The row that puts a pending edit's item back between the rows it had around it: right below
+    /// the one above, or right above the one below; nil when both are gone.
+    private static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
+        if let above = edit.above, let row = try store.items(withIDs: [above], in: feed)[above] {
+            return try store.rowIndex(ofPosition: row.position, in: feed) + 1
+        }
+        if let below = edit.below, let row = try store.items(withIDs: [below], in: feed)[below] {
+            return try store.rowIndex(ofPosition: row.position, in: feed)
+        }
+        return edit.above == nil && edit.below == nil ? 0 : nil
+    }
+
+    /// Refuses an edit of an item that has one pending: two pending edits of one row could not be
+    /// rolled back one without the other.
+    private static func refuseSecondEdit(of storedID: String, in feed: FeedRecord, store: PageStore) throws {
+        if try store.pendingEdits(of: feed).contains(where: { $0.itemID == storedID }) {
+            throw FeedError(
+                .storage,
+                message: "The item \(storedID.debugDescription) has an edit waiting for its server call; "
+                    + "wait for it before editing the item again", storageKind: .constraint)
+        }
+    }
+
+    /// Re-applies the pending edits on top of what a commit wrote, in one more transaction: an update
+    /// whose row got a new server value becomes that value with the edit's change applied again (it
+    /// becomes the edit's new base), a removed item the commit brought back is removed again, and an
+    /// inserted item the commit dropped is put back. The commit's change is adjusted to match.
+    func reapplyingPendingEdits(to commit: Commit) throws -> Commit {
+        guard optimistic.mayHavePending else { return commit }
+        // A read first: a feed without pending edits never takes the write lock for them.
+        let written = commit.record
+        guard try !queue.read({ store in try store.pendingEdits(of: written) }).isEmpty else {
+            optimistic.mayHavePending = false
+            return commit
+        }
+        var commit = commit
+        let changes = optimistic.changes
+        let codec = self.codec
+        var remaining = 0
+        var touched = false
+        let record = try queue.write { store in
+            var feed = try store.feed(key: key) ?? commit.record
+            let pending = try store.pendingEdits(of: feed)
+            remaining = pending.count
+            for var edit in pending {
+                let stored = try store.items(withIDs: [edit.itemID], in: feed)[edit.itemID]
+                switch (edit.kind, stored) {
+                case (.update, let stored?) where stored.payload != edit.edited:
+                    var edited = EncodedItem(
+                        itemID: edit.itemID, section: stored.section, payload: edit.edited ?? Data())
+                    if let change = changes[edit.itemID], var item = try? codec.decode(stored.payload) {
+                        change(&item)
+                        edited = try encode([item]).encoded[0]
+                    }
+                    (edit.base, edit.baseSection, edit.edited) = (stored.payload, stored.section, edited.payload)
+                    _ = try store.updateItem(edited, in: &feed)
+                case (.remove, let stored?):
+                    let around = try store.neighbours(of: stored.position, in: feed)
+                    guard let removed = try store.removeItem(edit.itemID, from: &feed) else { continue }
+                    (edit.base, edit.baseSection) = (stored.payload, stored.section)
+                    (edit.above, edit.below) = around
+                    if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
+                case (.insert, nil):
+                    guard let edited = edit.edited else { continue }
+                    let item = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: edited)
+                    // Kept in sight even when the rows around it are gone: the user just posted it.
+                    let row = try Self.row(for: edit, in: feed, store) ?? 0
+                    let position = try store.insertItem(item, atRow: row, in: &feed)
+                    (edit.above, edit.below) = try store.neighbours(of: position, in: feed)
+                    commit.change.addInsertion(ofNewRow: try store.rowIndex(ofPosition: position, in: feed))
+                default:
+                    continue
+                }
+                touched = true
+                try store.savePendingEdit(edit, in: feed)
+            }
+            return feed
+        }
+        optimistic.mayHavePending = remaining > 0
+        if touched {
+            commit.record = record
+            commit.window = .reload
+        }
+        return commit
+    }
+}

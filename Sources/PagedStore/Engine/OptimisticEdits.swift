@@ -1,0 +1,30 @@
+/// What a feed keeps in memory of its optimistic edits: the changes to re-apply on top of a server
+/// value that lands while an edit is pending. The edits themselves are in the cache (`pending_edit`).
+struct OptimisticEdits<Item: Sendable>: Sendable {
+    /// The change each pending update made, by stored id; absent after a relaunch (the edited value
+    /// stored with the edit is shown instead).
+    var changes: [String: @Sendable (inout Item) -> Void] = [:]
+    /// Whether the cache may hold pending edits for this feed: unknown (true) until first read, so a
+    /// feed with none pays one read, then nothing per commit.
+    var mayHavePending = true
+}
+
+extension RowChange {
+    /// Takes new row `row` out of the change (a row the commit inserted that a pending removal removes
+    /// again); new rows below it move up. Returns false when the change did not insert it.
+    mutating func withdrawInsertion(ofNewRow row: Int) -> Bool {
+        guard !isFullReload, let index = inserted.firstIndex(of: row) else { return false }
+        inserted.remove(at: index)
+        inserted = inserted.map { $0 > row ? $0 - 1 : $0 }
+        moved = moved.map { (from: $0.from, to: $0.to > row ? $0.to - 1 : $0.to) }
+        return true
+    }
+
+    /// Adds an insertion of new row `row` (a pending insert put back after the commit dropped it);
+    /// new rows at or below it move down.
+    mutating func addInsertion(ofNewRow row: Int) {
+        guard !isFullReload else { return }
+        inserted = (inserted.map { $0 >= row ? $0 + 1 : $0 } + [row]).sorted()
+        moved = moved.map { (from: $0.from, to: $0.to >= row ? $0.to + 1 : $0.to) }
+    }
+}

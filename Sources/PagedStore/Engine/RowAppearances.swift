@@ -1,0 +1,74 @@
+import Foundation
+
+/// The rows that appeared, queued in the order a UIKit data source reported them, for one task to
+/// hand to the feed one by one (see ``Feed/enqueueRowDidAppear(_:)``).
+///
+/// `Task { await feed.rowDidAppear(row) }` from `cellForRow` starts one task per row, and tasks do not
+/// run in the order they were created: the window could end up around a row scrolled past long ago.
+final class RowAppearances<Item: FeedItem>: @unchecked Sendable {
+    // @unchecked: `consumer`, `enqueued` and `handled` are only touched with `lock` held; the
+    // stream and its continuation are Sendable.
+    private let lock = NSLock()
+    private let stream: AsyncStream<Int>
+    private let continuation: AsyncStream<Int>.Continuation
+    private var consumer: Task<Void, Never>?
+    private var enqueued = 0
+    private var handled = 0
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    }
+
+    deinit {
+        continuation.finish()
+        consumer?.cancel()
+    }
+
+    /// Queues `row`; the first call starts the task that delivers rows to `feed`, holding it weakly
+    /// so a feed that goes away is not kept alive by its queue.
+    func enqueue(_ row: Int, for feed: Feed<Item>) {
+        lock.withLock {
+            enqueued += 1
+            if consumer == nil {
+                let stream = self.stream
+                consumer = Task { [weak feed, weak self] in
+                    for await row in stream {
+                        guard let feed else { return }
+                        await feed.rowDidAppear(row)
+                        self?.lock.withLock { self?.handled += 1 }
+                    }
+                }
+            }
+            continuation.yield(row)
+        }
+    }
+
+    /// Whether every queued row was handed to the feed.
+    var isDrained: Bool {
+        lock.withLock { handled == enqueued }
+    }
+}
+
+extension Feed {
+    /// Tells the feed that `row` became visible, from synchronous code such as UIKit's
+    /// `tableView(_:cellForRowAt:)` or `collectionView(_:willDisplay:forItemAt:)`: it returns at once,
+    /// and the rows reach ``rowDidAppear(_:)`` one at a time, in the order they were enqueued.
+    ///
+    /// Use it instead of `Task { await feed.rowDidAppear(row) }`, whose tasks may run out of order and
+    /// leave the loaded window around a row the user scrolled past. From async code (SwiftUI's
+    /// `.task`, tests), `await feed.rowDidAppear(row)` is direct; ``FeedModel/rowDidAppear(_:)`` calls
+    /// this one.
+    ///
+    /// ```swift
+    /// func tableView(_ tableView: UITableView, cellForRowAt indexPath: IndexPath) -> UITableViewCell {
+    ///     if let row = snapshot.row(at: indexPath) { feed.enqueueRowDidAppear(row) }
+    ///     …
+    /// }
+    /// ```
+    public nonisolated func enqueueRowDidAppear(_ row: Int) {
+        appearances.enqueue(row, for: self)
+    }
+
+    /// Whether every row enqueued by ``enqueueRowDidAppear(_:)`` was handled.
+    package nonisolated var appearancesDrained: Bool { appearances.isDrained }
+}
