@@ -64,27 +64,28 @@ public actor Feed<Item: FeedItem> {
         self.policy = policy
         self.codec = codec
         self.queue = queue
-        let policyJSON = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data(), as: UTF8.self)
-        // A write transaction only when the feed is new or its policy changed: opening is a read.
-        var record = try queue.read { store in try store.feed(key: key) }
-        if record?.policy != policyJSON {
-            record = try queue.write { store in
+        let policyJSON = PolicyJSON.shared.text(of: policy)
+        let firstRows = min(policy.windowSize, policy.firstScreenRows)
+        // One read transaction for the feed's row and its first screen when the feed exists with this
+        // policy (the usual open): a write only when the feed is new or its policy changed.
+        let opened = try queue.read {
+            store -> (FeedRecord, [StoredItem], SectionLayout, [(record: GapRecord, afterRow: Int)])? in
+            guard let record = try store.feed(key: key), record.policy == policyJSON else { return nil }
+            let rows = try store.window(of: record, from: .top, limit: firstRows)
+            return (record, rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
+        }
+        let (record, rows, layout, gaps) =
+            try opened
+            ?? queue.write { store in
                 var feed = try store.ensureFeed(key: key)
                 feed.policy = policyJSON
                 try store.save(feed)
-                return feed
+                let rows = try store.window(of: feed, from: .top, limit: firstRows)
+                return (feed, rows, try Self.layout(of: feed, in: store), try Self.gaps(of: feed, in: store))
             }
-        }
-        guard let record else {
-            throw StorageError(.other, message: "The feed \(key.debugDescription) could not be created")
-        }
         self.record = record
         self.activity = FeedActivity(generation: record.generation)
         var window = RowWindow<Item>(capacity: policy.windowSize)
-        let (rows, layout, gaps) = try queue.read { store in
-            let rows = try store.window(of: record, from: .top, limit: min(policy.windowSize, policy.firstScreenRows))
-            return (rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
-        }
         window.rows = try LoadedRows(decoding: rows, codec: codec)
         self.window = window
         self.layout = layout
@@ -226,5 +227,22 @@ public actor Feed<Item: FeedItem> {
             kept.append(item)
         }
         return (encoded, kept)
+    }
+}
+
+/// The JSON of the last policy a feed was opened with: encoding it with `JSONEncoder` cost about a
+/// tenth of opening a feed's first screen (FS-real), and an app opens its feeds with few policies.
+final class PolicyJSON: @unchecked Sendable {
+    // @unchecked: `last` is only touched with `lock` held.
+    static let shared = PolicyJSON()
+    private let lock = NSLock()
+    private var last: (policy: FeedPolicy, json: String)?
+
+    /// The policy as the JSON recorded in the feed's row.
+    func text(of policy: FeedPolicy) -> String {
+        if let last = lock.withLock({ last }), last.policy == policy { return last.json }
+        let json = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data(), as: UTF8.self)
+        lock.withLock { last = (policy, json) }
+        return json
     }
 }
