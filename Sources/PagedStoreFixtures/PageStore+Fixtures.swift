@@ -30,6 +30,9 @@ extension PageStore {
         fileprivate let wasEmpty: Bool
         /// The bottom row's position before the seed: rows below it are the seed's own.
         fileprivate let bottomBefore: Int64?
+        /// Ids skipped because the feed had them before the seed, kept (on disk) only once one is met,
+        /// so that a second line with such an id is still a repeat.
+        fileprivate var skippedBefore: SeenIDs?
         fileprivate let fetchedAt: Date
         fileprivate var firstNewer: String??
         /// Items written so far (ids already in the feed are skipped).
@@ -40,8 +43,8 @@ extension PageStore {
     package func beginSeed(into key: String, fetchedAt: Date = Date()) throws -> SeedRun {
         let feed = try ensureFeed(key: key)
         return SeedRun(
-            feed: feed, wasEmpty: feed.rowCount == 0, bottomBefore: feed.bottomPosition, fetchedAt: fetchedAt,
-            firstNewer: nil)
+            feed: feed, wasEmpty: feed.rowCount == 0, bottomBefore: feed.bottomPosition, skippedBefore: nil,
+            fetchedAt: fetchedAt, firstNewer: nil)
     }
 
     /// Appends one fixture page below the feed's rows, keeping its cursors.
@@ -59,6 +62,23 @@ extension PageStore {
         guard written.count < items.count else { return [] }
         let kept = Set(written.map(\.offset))
         return items.indices.filter { !kept.contains($0) }
+    }
+
+    /// Whether a line with `id` (at byte `offset`), which ``seed(_:_:)`` did not write, repeats an id
+    /// of this seed: its row was written from an earlier line, or an earlier line was skipped too
+    /// because the feed had the id before the seed.
+    /// - Throws: ``FixtureProblem`` when the ids cannot be checked.
+    package func isRepeat(_ id: String, at offset: Int, in run: inout SeedRun) throws -> Bool {
+        if try seeded(id, by: run) { return true }
+        do {
+            if run.skippedBefore == nil { run.skippedBefore = try SeenIDs(onDisk: ()) }
+            let first = try run.skippedBefore?.insert(id, at: offset) { _, reason in
+                FixtureError(file: "", line: 0, column: 0, reason: reason)
+            }
+            return first != nil
+        } catch let error as FixtureError {
+            throw FixtureProblem(offset: offset, reason: error.reason)
+        }
     }
 
     /// Whether the feed's row with `id` was written by this seed (a repeated id in the fixture) rather
