@@ -35,6 +35,21 @@ package struct FixturePage: Sendable, Equatable {
     }
 }
 
+/// A problem with one item that a ``FixtureReader/stream(contentsOf:pageSize:checkingDuplicates:_:)``
+/// body found (a repeated id, met while writing): the stream reports it at the item's line and column.
+package struct FixtureProblem: Error {
+    /// The item's byte offset in the file.
+    package var offset: Int
+    /// What is wrong, as a sentence.
+    package var reason: String
+
+    /// A problem at `offset`.
+    package init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+}
+
 /// The shapes a fixture file can have.
 package enum FixtureFormat: String, Sendable, CaseIterable {
     /// A JSON array of items.
@@ -92,8 +107,8 @@ package struct FixtureReader: Sendable {
         var pages: [FixturePage] = []
         let format = try scan(bytes, file: file, seen: SeenIDs()) { element throws(FixtureError) in
             switch element {
-            case .item(let item): items.append(item)
-            case .page(let page): pages.append(page)
+            case .item(let item, _): items.append(item)
+            case .page(let page, _): pages.append(page)
             }
         }
         if format == .json || format == .ndjson {
@@ -108,17 +123,20 @@ package struct FixtureReader: Sendable {
     /// - Parameters:
     ///   - checkingDuplicates: Whether to refuse an id that appears twice. The ids seen are kept in a
     ///     temporary SQLite index on disk, not in memory.
-    ///   - body: Called with each page, in order.
+    ///   - body: Called with each page, in order, and the byte offset of each of its items (a page
+    ///     object's own for items inside one). A ``FixtureProblem`` it throws becomes a
+    ///     ``FixtureError`` at that offset's line and column.
     /// - Returns: The file's format.
     @discardableResult
     package func stream(
         contentsOf path: String, pageSize: Int, checkingDuplicates: Bool,
-        _ body: (FixturePage) throws -> Void
+        _ body: (FixturePage, _ offsets: [Int]) throws -> Void
     ) throws -> FixtureFormat {
         let file = try MappedFile(path: path)
         let seen = checkingDuplicates ? try SeenIDs(onDisk: ()) : nil
         return try file.withBytes { bytes in
             var batch: [FixtureItem] = []
+            var offsets: [Int] = []
             batch.reserveCapacity(min(max(pageSize, 1), 4096))
             var failure: (any Error)?
             let format = try scan(bytes, file: path, seen: seen, release: file.release, locate: file.location) {
@@ -126,29 +144,41 @@ package struct FixtureReader: Sendable {
                 guard failure == nil else { return }
                 do {
                     switch element {
-                    case .page(let page):
-                        try body(page)
-                    case .item(let item):
+                    case .page(let page, let offset):
+                        try body(page, Array(repeating: offset, count: page.items.count))
+                    case .item(let item, let offset):
                         batch.append(item)
+                        offsets.append(offset)
                         if batch.count >= pageSize {
-                            try body(FixturePage(items: batch, olderCursor: nil, newerCursor: nil))
+                            try body(FixturePage(items: batch, olderCursor: nil, newerCursor: nil), offsets)
                             batch.removeAll(keepingCapacity: true)
+                            offsets.removeAll(keepingCapacity: true)
                         }
                     }
                 } catch {
                     failure = error
                 }
             }
+            if failure == nil, !batch.isEmpty {
+                do {
+                    try body(FixturePage(items: batch, olderCursor: nil, newerCursor: nil), offsets)
+                } catch {
+                    failure = error
+                }
+            }
+            if let problem = failure as? FixtureProblem {
+                let (line, column) = file.location(of: problem.offset)
+                throw FixtureError(file: path, line: line, column: column, reason: problem.reason)
+            }
             if let failure { throw failure }
-            if !batch.isEmpty { try body(FixturePage(items: batch, olderCursor: nil, newerCursor: nil)) }
             return format
         }
     }
 
-    /// One element of a fixture as the scan meets it.
+    /// One element of a fixture as the scan meets it, with its byte offset.
     enum Element {
-        case item(FixtureItem)
-        case page(FixturePage)
+        case item(FixtureItem, at: Int)
+        case page(FixturePage, at: Int)
     }
 
     /// Reads `bytes` element by element (items of an array or of NDJSON, or page objects), telling
@@ -175,11 +205,19 @@ package struct FixtureReader: Sendable {
             if format == nil { pages = try isArrayOfPages(bytes, fail) }
             // Page objects hold many items: the 1 MiB limit applies to each item, not to a page.
             try JSONArrayScanner.forEachElement(of: bytes, fail: fail) { range throws(FixtureError) in
+                if !pages, let item = try canonicalItem(bytes, range, seen: seen, fail) {
+                    try emit(.item(item, at: range.lowerBound))
+                    release(range.upperBound)
+                    return true
+                }
                 let object = try object(bytes, range, fail, limit: pages ? Self.maxFileBytes : Self.maxItemBytes)
                 if pages {
-                    try emit(.page(try page(object, at: range.lowerBound, seen: seen, fail)))
+                    try emit(.page(try page(object, at: range.lowerBound, seen: seen, fail), at: range.lowerBound))
                 } else {
-                    try emit(.item(try item(object, at: range.lowerBound, size: range.count, seen: seen, fail)))
+                    try emit(
+                        .item(
+                            try item(object, at: range.lowerBound, size: range.count, seen: seen, fail),
+                            at: range.lowerBound))
                 }
                 release(range.upperBound)
                 return true
@@ -191,15 +229,17 @@ package struct FixtureReader: Sendable {
             }
             if format == .page || (format == nil && isPageObject(bytes, first: first, fail)) {
                 let object = try object(bytes, 0..<bytes.count, fail, limit: Self.maxFileBytes)
-                try emit(.page(try page(object, at: first, seen: seen, fail)))
+                try emit(.page(try page(object, at: first, seen: seen, fail), at: first))
                 return .page
             }
             var start = 0
             while start < bytes.count {
                 let end = Self.lineEnd(bytes, from: start)
-                if JSONArrayScanner.skipSpace(bytes, from: start) < end {
+                if let item = try canonicalItem(bytes, start..<end, seen: seen, fail) {
+                    try emit(.item(item, at: start))
+                } else if JSONArrayScanner.skipSpace(bytes, from: start) < end {
                     let line = try object(bytes, start..<end, fail, limit: Self.maxItemBytes)
-                    try emit(.item(try item(line, at: start, size: end - start, seen: seen, fail)))
+                    try emit(.item(try item(line, at: start, size: end - start, seen: seen, fail), at: start))
                 }
                 release(end)
                 start = end + 1
@@ -273,6 +313,28 @@ package struct FixtureReader: Sendable {
         return object
     }
 
+    /// The item at `range` when its bytes are canonical already (see ``CanonicalJSON``): stored as
+    /// they are, without the parse and rewrite; nil when it must take that path (which also reports
+    /// every error). Items with a section key always take it.
+    private func canonicalItem(
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, seen: SeenIDs?, _ fail: (Int, String) -> FixtureError
+    ) throws(FixtureError) -> FixtureItem? {
+        guard sectionKey == nil, range.count <= Self.maxItemBytes,
+            let id = CanonicalJSON.id(of: bytes, in: range, idKey: Array(idKey.utf8))
+        else { return nil }
+        try Self.checkFirst(id, at: range.lowerBound, seen: seen, fail)
+        return FixtureItem(id: id, section: nil, json: Data(UnsafeRawBufferPointer(rebasing: bytes[range])))
+    }
+
+    /// Records `id` as seen at `offset`, or throws when the file had it before.
+    private static func checkFirst(
+        _ id: String, at offset: Int, seen: SeenIDs?, _ fail: (Int, String) -> FixtureError
+    ) throws(FixtureError) {
+        if let previous = try seen?.insert(id, at: offset, fail) {
+            throw fail(offset, "duplicate id \(id.debugDescription) (first at line \(fail(previous, "").line))")
+        }
+    }
+
     private func item(
         _ object: [String: Any], at offset: Int, size: Int? = nil, seen: SeenIDs?,
         _ fail: (Int, String) -> FixtureError
@@ -295,9 +357,7 @@ package struct FixtureReader: Sendable {
         } else {
             throw fail(offset, "the item's \"\(idKey)\" must be a non-empty string or an integer")
         }
-        if let previous = try seen?.insert(id, at: offset, fail) {
-            throw fail(offset, "duplicate id \(id.debugDescription) (first at line \(fail(previous, "").line))")
-        }
+        try Self.checkFirst(id, at: offset, seen: seen, fail)
         let section = sectionKey.flatMap { object[$0] }.map { ($0 as? String) ?? "\($0)" }
         guard
             let json = try? JSONSerialization.data(

@@ -28,6 +28,11 @@ extension PageStore {
     package struct SeedRun {
         fileprivate var feed: FeedRecord
         fileprivate let wasEmpty: Bool
+        /// The bottom row's position before the seed: rows below it are the seed's own.
+        fileprivate let bottomBefore: Int64?
+        /// Ids skipped because the feed had them before the seed, kept (on disk) only once one is met,
+        /// so that a second line with such an id is still a repeat.
+        fileprivate var skippedBefore: SeenIDs?
         fileprivate let fetchedAt: Date
         fileprivate var firstNewer: String??
         /// Items written so far (ids already in the feed are skipped).
@@ -37,17 +42,55 @@ extension PageStore {
     /// Starts seeding the feed `key` (created when missing).
     package func beginSeed(into key: String, fetchedAt: Date = Date()) throws -> SeedRun {
         let feed = try ensureFeed(key: key)
-        return SeedRun(feed: feed, wasEmpty: feed.rowCount == 0, fetchedAt: fetchedAt, firstNewer: nil)
+        return SeedRun(
+            feed: feed, wasEmpty: feed.rowCount == 0, bottomBefore: feed.bottomPosition, skippedBefore: nil,
+            fetchedAt: fetchedAt, firstNewer: nil)
     }
 
     /// Appends one fixture page below the feed's rows, keeping its cursors.
-    package func seed(_ page: FixturePage, _ run: inout SeedRun) throws {
+    /// - Returns: The indexes in `page.items` of the items not written: their id was in the feed
+    ///   already, before the seed or written by it (see ``seeded(_:by:)``).
+    @discardableResult
+    package func seed(_ page: FixturePage, _ run: inout SeedRun) throws -> [Int] {
         let items = page.items.map { EncodedItem(itemID: $0.id, section: $0.section, payload: $0.json) }
         let write = PageWrite(
             request: .seed, requestCursor: run.feed.oldestCursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor, fetchedAt: run.fetchedAt)
         if run.firstNewer == nil { run.firstNewer = .some(page.newerCursor) }
-        run.written += try appendPage(items, page: write, to: &run.feed).count
+        let written = try appendPage(items, page: write, to: &run.feed)
+        run.written += written.count
+        guard written.count < items.count else { return [] }
+        let kept = Set(written.map(\.offset))
+        return items.indices.filter { !kept.contains($0) }
+    }
+
+    /// Whether a line with `id` (at byte `offset`), which ``seed(_:_:)`` did not write, repeats an id
+    /// of this seed: its row was written from an earlier line, or an earlier line was skipped too
+    /// because the feed had the id before the seed.
+    /// - Throws: ``FixtureProblem`` when the ids cannot be checked.
+    package func isRepeat(_ id: String, at offset: Int, in run: inout SeedRun) throws -> Bool {
+        if try seeded(id, by: run) { return true }
+        do {
+            if run.skippedBefore == nil { run.skippedBefore = try SeenIDs(onDisk: ()) }
+            let first = try run.skippedBefore?.insert(id, at: offset) { _, reason in
+                FixtureError(file: "", line: 0, column: 0, reason: reason)
+            }
+            return first != nil
+        } catch let error as FixtureError {
+            throw FixtureProblem(offset: offset, reason: error.reason)
+        }
+    }
+
+    /// Whether the feed's row with `id` was written by this seed (a repeated id in the fixture) rather
+    /// than being there before it: the seed's rows are the ones below the old bottom row.
+    package func seeded(_ id: String, by run: SeedRun) throws -> Bool {
+        let position = try connection.int64("SELECT position FROM item WHERE feed_id = ? AND item_id = ?") {
+            statement throws(StorageError) in
+            try statement.bind(1, run.feed.id)
+            try statement.bind(2, id)
+        }
+        guard let position else { return false }
+        return run.bottomBefore.map { position > $0 } ?? true
     }
 
     /// Records the seeded feed as loaded.

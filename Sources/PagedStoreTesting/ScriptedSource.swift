@@ -28,7 +28,7 @@ public import PagedStore
 public final class ScriptedSource<Item: FeedItem>: PageSource, @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `lock`.
     private let lock = NSLock()
-    private let responder: (@Sendable (PageRequest) async throws -> Page<Item>)?
+    private let responder: (nonisolated(nonsending) @Sendable (PageRequest) async throws -> Page<Item>)?
     private var waitingFetches: [PendingFetch] = []
     private var fetchWaiters: [CheckedContinuation<PendingFetch, Never>] = []
     private var log: [PageRequest] = []
@@ -57,7 +57,7 @@ public final class ScriptedSource<Item: FeedItem>: PageSource, @unchecked Sendab
     }
 
     /// A source that answers every fetch with `responder`.
-    public init(responder: @escaping @Sendable (PageRequest) async throws -> Page<Item>) {
+    public init(responder: nonisolated(nonsending) @escaping @Sendable (PageRequest) async throws -> Page<Item>) {
         self.responder = responder
     }
 
@@ -79,8 +79,9 @@ public final class ScriptedSource<Item: FeedItem>: PageSource, @unchecked Sendab
         }
     }
 
-    /// Fetches a page: from the responder, or by waiting for the script.
-    public func fetch(_ request: PageRequest) async throws -> Page<Item> {
+    /// Fetches a page: from the responder, or by waiting for the script. Runs on the caller's executor
+    /// (see ``PageSource/fetch(_:)``), so a responder that answers at once costs the feed no hop.
+    public nonisolated(nonsending) func fetch(_ request: PageRequest) async throws -> Page<Item> {
         lock.withLock { log.append(request) }
         if let responder { return try await responder(request) }
         return try await withCheckedThrowingContinuation { continuation in

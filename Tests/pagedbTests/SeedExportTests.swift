@@ -69,6 +69,23 @@ import Testing
         #expect(scratch.fingerprint(db) == before)
     }
 
+    /// Repeats are found while writing: also an id the feed had before the seed, which the first line
+    /// with it skips and the second must not.
+    @Test func anIdTheFeedHadIsARepeatOnItsSecondLine() throws {
+        let db = scratch.path("cache.sqlite")
+        let first = try scratch.file("first.ndjson", "{\"id\": \"a\"}\n{\"id\": \"b\"}\n")
+        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", first]).status == 0)
+        let before = scratch.fingerprint(db)
+        let again = try scratch.file("again.ndjson", "{\"id\": \"c\"}\n{\"id\": \"a\"}\n{\"id\": \"a\"}\n")
+        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", again])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("again.ndjson:3:1:"), "\(result.stderr)")
+        #expect(result.stderr.contains("duplicate id"), "\(result.stderr)")
+        #expect(scratch.fingerprint(db) == before)
+        let overlap = try scratch.file("overlap.ndjson", "{\"id\": \"b\"}\n{\"id\": \"c\"}\n")
+        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", overlap]).status == 0)
+    }
+
     @Test func aTwentyMegabyteLineIsRefusedWithItsLine() throws {
         let db = scratch.path("cache.sqlite")
         let huge = "{\"id\": 1}\n{\"id\": 2, \"blob\": \"" + String(repeating: "x", count: 20 << 20) + "\"}\n"

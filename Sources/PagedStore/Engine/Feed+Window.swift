@@ -3,13 +3,14 @@ import Foundation
 /// Moving the window of decoded rows as rows appear.
 extension Feed {
     /// Reads the rows of `range` into the window: by keyset when it continues the current window,
-    /// otherwise by row number.
+    /// otherwise by row number. Each read is one statement, so it runs without an explicit
+    /// transaction (``DatabaseQueue/readStatement(_:)``).
     func moveWindow(to range: Range<Int>) throws {
         if let last = window.rows.keys.last, range.lowerBound >= window.start, range.lowerBound <= window.end,
             range.upperBound > window.end
         {
             // Scrolling down: keep the overlap, read only the rows below the window.
-            let stored = try queue.read { store in
+            let stored = try queue.readStatement { store in
                 try store.window(
                     of: record, from: .after(position: last.position), limit: range.upperBound - window.end)
             }
@@ -20,7 +21,7 @@ extension Feed {
             range.upperBound >= window.start, range.lowerBound < window.start
         {
             // Scrolling up: read only the rows above the window.
-            let stored = try queue.read { store in
+            let stored = try queue.readStatement { store in
                 try store.window(
                     of: record, from: .before(position: first.position), limit: window.start - range.lowerBound)
             }
@@ -28,7 +29,7 @@ extension Feed {
             rows.append(window.rows[0..<(range.upperBound - window.start)])
             window.rows = rows
         } else {
-            let stored = try queue.read { store in
+            let stored = try queue.readStatement { store in
                 try store.window(of: record, from: .row(range.lowerBound), limit: range.count)
             }
             window.rows = try LoadedRows(decoding: stored, codec: codec)

@@ -76,34 +76,25 @@ public actor Feed<Item: FeedItem> {
         self.policy = policy
         self.codec = codec
         self.queue = queue
-        let policyJSON = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data(), as: UTF8.self)
-        // A write transaction only when the feed is new or its policy changed: opening is a read.
-        var record = try queue.read { store in try store.feed(key: key) }
-        if record?.policy != policyJSON {
-            record = try queue.write { store in
+        let policyJSON = PolicyJSON.shared.text(of: policy)
+        // One read transaction for the feed's row and its first screen when the feed exists with this
+        // policy (the usual open): a write only when the feed is new or its policy changed.
+        let opened = try queue.read { store -> OpenedFeed? in
+            guard let record = try store.feed(key: key), record.policy == policyJSON else { return nil }
+            return try Self.open(record, in: store, policy: policy)
+        }
+        let (record, restored, windowStart, rows, layout, gaps) =
+            try opened
+            ?? queue.write { store in
                 var feed = try store.ensureFeed(key: key)
                 feed.policy = policyJSON
                 try store.save(feed)
-                return feed
+                return try Self.open(feed, in: store, policy: policy)
             }
-        }
-        guard let record else {
-            throw StorageError(.other, message: "The feed \(key.debugDescription) could not be created")
-        }
         self.record = record
         self.activity = FeedActivity(generation: record.generation)
         var window = RowWindow<Item>(capacity: policy.windowSize)
-        let (restored, rows, layout, gaps) = try queue.read { store in
-            // The reader's saved place decides where the window starts; without one, the top.
-            let restored = policy.keepsReadingPosition ? try Self.restoredRow(of: record, in: store) : nil
-            if let restored {
-                window.start = window.rangeToLoad(around: restored.row, rowCount: record.rowCount)?.lowerBound ?? 0
-            }
-            let limit = restored == nil ? min(policy.windowSize, policy.firstScreenRows) : policy.windowSize
-            let rows = try store.window(
-                of: record, from: window.start == 0 ? .top : .row(window.start), limit: limit)
-            return (restored, rows, try Self.layout(of: record, in: store), try Self.gaps(of: record, in: store))
-        }
+        window.start = windowStart
         window.rows = try LoadedRows(decoding: rows, codec: codec)
         self.window = window
         self.layout = layout
@@ -118,6 +109,29 @@ public actor Feed<Item: FeedItem> {
         snapshot = Self.snapshot(
             record: record, activity: activity, window: window, layout: layout, gaps: gaps, change: .none,
             anchor: anchor, sequence: 0)
+    }
+
+    /// What opening a feed reads: its row, the saved reading row, where the window starts, the
+    /// window's rows, the sections and the gaps.
+    typealias OpenedFeed = (
+        record: FeedRecord, restored: (row: Int, offset: Double)?, windowStart: Int, rows: [StoredItem],
+        layout: SectionLayout, gaps: [(record: GapRecord, afterRow: Int)]
+    )
+
+    /// Reads what opening `record` needs, in the caller's transaction. The reader's saved place
+    /// decides where the window starts; without one, the top and only a first screen.
+    static func open(_ record: FeedRecord, in store: PageStore, policy: FeedPolicy) throws -> OpenedFeed {
+        let restored = policy.keepsReadingPosition ? try restoredRow(of: record, in: store) : nil
+        var start = 0
+        if let restored {
+            start =
+                RowWindow<Item>(capacity: policy.windowSize).rangeToLoad(
+                    around: restored.row, rowCount: record.rowCount)?
+                .lowerBound ?? 0
+        }
+        let limit = restored == nil ? min(policy.windowSize, policy.firstScreenRows) : policy.windowSize
+        let rows = try store.window(of: record, from: start == 0 ? .top : .row(start), limit: limit)
+        return (record, restored, start, rows, try layout(of: record, in: store), try gaps(of: record, in: store))
     }
 
     // MARK: - Observing
@@ -271,5 +285,22 @@ public actor Feed<Item: FeedItem> {
             kept.append(item)
         }
         return (encoded, kept)
+    }
+}
+
+/// The JSON of the last policy a feed was opened with: encoding it with `JSONEncoder` cost about a
+/// tenth of opening a feed's first screen (FS-real), and an app opens its feeds with few policies.
+final class PolicyJSON: @unchecked Sendable {
+    // @unchecked: `last` is only touched with `lock` held.
+    static let shared = PolicyJSON()
+    private let lock = NSLock()
+    private var last: (policy: FeedPolicy, json: String)?
+
+    /// The policy as the JSON recorded in the feed's row.
+    func text(of policy: FeedPolicy) -> String {
+        if let last = lock.withLock({ last }), last.policy == policy { return last.json }
+        let json = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data(), as: UTF8.self)
+        lock.withLock { last = (policy, json) }
+        return json
     }
 }

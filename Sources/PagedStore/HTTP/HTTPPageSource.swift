@@ -84,7 +84,10 @@ public struct HTTPPageSource<Item: FeedItem>: PageSource {
     /// Fetches one page.
     /// - Throws: ``HTTPSourceError``, an error of ``HTTPSourceOptions/prepareRequest`` as it was
     ///   thrown, or `CancellationError` when the task was cancelled.
-    public func fetch(_ request: PageRequest) async throws -> Page<Item> {
+    ///
+    /// `@concurrent`: it decodes whole responses after the network wait, work that must not hold the
+    /// store's thread, where the feed's other storage work waits behind it.
+    @concurrent public func fetch(_ request: PageRequest) async throws -> Page<Item> {
         let target = try requestURL(for: request)
         var urlRequest = URLRequest(url: target)
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")

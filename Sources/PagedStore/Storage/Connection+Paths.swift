@@ -22,9 +22,7 @@ extension Connection {
 
         /// Resolves `path`, or throws when its folder is missing or its last component is a link.
         init(_ path: String) throws(StorageError) {
-            let url = URL(fileURLWithPath: path)
-            let folder = url.deletingLastPathComponent().path
-            let name = url.lastPathComponent
+            let (folder, name) = Self.split(path)
             guard let real = realpath(folder, nil) else {
                 throw StorageError(
                     .cannotOpen, message: "Cannot open \(path): its folder \(folder) does not exist or cannot be read")
@@ -40,6 +38,17 @@ extension Connection {
                         "Refusing \(path): it is a symbolic link. Give the path of the file itself "
                         + "(links in its folders are followed; a link as the file is never followed or replaced)")
             }
+        }
+
+        /// The folder and last component of `path`, as `URL(fileURLWithPath:)` would split it (trailing
+        /// slashes dropped; a bare name is in the current folder), without building URLs: their parsing
+        /// cost about 10 µs of every cold open (W3).
+        static func split(_ path: String) -> (folder: String, name: String) {
+            var trimmed = Substring(path)
+            while trimmed.utf8.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+            guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
+            let folder = trimmed[..<slash]
+            return (folder.isEmpty ? "/" : String(folder), String(trimmed[trimmed.index(after: slash)...]))
         }
     }
 

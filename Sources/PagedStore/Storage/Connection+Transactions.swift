@@ -26,6 +26,12 @@ extension Connection {
         guard isAutocommit else { return try body() }
         try run("BEGIN DEFERRED")
         defer { rollbackIfStillOpen() }
+        return try readStatement(body)
+    }
+
+    /// Runs `body`, which runs one statement, in that statement's own read transaction (see
+    /// ``DatabaseQueue/readStatement(_:)``); a file read as immutable is checked as in ``readTransaction(_:)``.
+    package func readStatement<T>(_ body: () throws -> T) throws -> T {
         // A file read as immutable takes no lock: its reads count only if nobody wrote meanwhile, and
         // a read that failed (pages changed under it look damaged) is then a busy error, not damage.
         let result: T

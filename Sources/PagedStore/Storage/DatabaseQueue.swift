@@ -60,6 +60,19 @@ package final class DatabaseQueue: @unchecked Sendable {
         return try body(try store())
     }
 
+    /// Runs `body`, which reads with exactly one statement, without an explicit transaction.
+    ///
+    /// SQLite runs a lone statement in its own read transaction, which is already one committed state
+    /// of the file; the BEGIN and ROLLBACK that ``read(_:)`` adds around it cost two more statements
+    /// on every window read (a scroll step, a deep page). A body that runs two statements must use
+    /// ``read(_:)``: each statement here may see a different state.
+    package func readStatement<T>(_ body: (PageStore) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let store = try store()
+        return try store.connection.readStatement { try body(store) }
+    }
+
     /// Runs `body` inside one read transaction, so all its reads see the same committed state.
     package func read<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()

@@ -53,29 +53,35 @@ package struct Migrator: Sendable {
         package var version: Int
         /// `PRAGMA application_id`.
         package var applicationID: Int64
-        /// `PRAGMA journal_mode`, lowercased (`wal`, `delete`, `memory`, …).
-        package var journalMode: String
-        /// How many schema objects the file has.
+        /// How many schema objects the file has (read only when the marker is not PagedStore's: it
+        /// then tells an empty file from another program's).
         package var schemaObjects: Int
     }
 
-    /// Reads the file's schema version, marker and journal mode without writing anything.
+    /// Reads the file's schema version and marker without writing anything.
     ///
     /// Plain `PRAGMA` statements: reading the same values through the pragma table-valued functions
     /// in one query measured five times slower to prepare, on the path every cold open takes.
-    /// The values are read in one read transaction: read one by one, another process creating the
-    /// file meanwhile could show its schema without its marker, a foreign file to this reader.
+    ///
+    /// A file that carries PagedStore's marker keeps it (no migration removes it), so its version is
+    /// then read on its own, outside any transaction: a version that another process raises meanwhile
+    /// is read as it is then, and ``migrate(_:)`` reads it again under the write lock. That saves the
+    /// transaction's BEGIN and ROLLBACK and the schema count on every open (W3 cold). Any other file is
+    /// read in one read transaction: read one by one, another process creating the file meanwhile
+    /// could show its schema without its marker, a foreign file to this reader.
     package static func probe(_ connection: Connection) throws(StorageError) -> Probe {
+        if connection.isAutocommit, let marker = try connection.int64("PRAGMA application_id"), marker == applicationID
+        {
+            let version = Int(try connection.int64("PRAGMA user_version") ?? 0)
+            return Probe(version: version, applicationID: marker, schemaObjects: 1)
+        }
         let ownsTransaction = connection.isAutocommit
         if ownsTransaction { try connection.execute("BEGIN DEFERRED") }
         defer { if ownsTransaction, !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
-        let journalMode = try connection.withStatement("PRAGMA journal_mode") { statement throws(StorageError) in
-            try statement.step() ? statement.string(0) ?? "" : ""
-        }
         return Probe(
             version: Int(try connection.int64("PRAGMA user_version") ?? 0),
             applicationID: try connection.int64("PRAGMA application_id") ?? 0,
-            journalMode: journalMode.lowercased(), schemaObjects: Int(try connection.int64(probeSQL) ?? 0))
+            schemaObjects: Int(try connection.int64(probeSQL) ?? 0))
     }
 
     /// Reads the file's schema version and marker without writing anything.

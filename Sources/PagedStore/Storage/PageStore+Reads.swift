@@ -16,6 +16,18 @@ package enum WindowStart: Sendable, Equatable {
 extension PageStore {
     private static let itemColumns = "item_id, position, section, payload"
 
+    // The window reads' SQL, built once: interpolating it on every read cost an allocation and a
+    // longer key to hash in the statement cache, on the path every scroll step and first screen takes.
+    private static let topSQL = "SELECT \(itemColumns) FROM item WHERE feed_id = ? ORDER BY position LIMIT ?"
+    private static let afterSQL =
+        "SELECT \(itemColumns) FROM item WHERE feed_id = ? AND position > ? ORDER BY position LIMIT ?"
+    private static let beforeSQL =
+        "SELECT \(itemColumns) FROM item WHERE feed_id = ? AND position < ? ORDER BY position DESC LIMIT ?"
+    private static let rowSQL =
+        "SELECT \(itemColumns) FROM item WHERE feed_id = ? ORDER BY position LIMIT ? OFFSET ?"
+    private static let headSQL =
+        "SELECT \(itemColumns) FROM item WHERE feed_id = ? AND position <= ? ORDER BY position LIMIT ?"
+
     /// Up to `limit` rows in display order, starting at `start`.
     ///
     /// - Complexity: O(log *n* + `limit`) for keyset starts; `.row(r)` adds O(*r*).
@@ -24,32 +36,43 @@ extension PageStore {
     ) throws(StorageError)
         -> [StoredItem]
     {
-        let columns = Self.itemColumns
         switch start {
         case .top:
-            return try readItems(
-                "SELECT \(columns) FROM item WHERE feed_id = ? ORDER BY position LIMIT ?", feed.id, Int64(limit))
+            return try readItems(Self.topSQL, feed.id, Int64(limit), nil, limit: limit)
         case .after(let position):
-            return try readItems(
-                "SELECT \(columns) FROM item WHERE feed_id = ? AND position > ? ORDER BY position LIMIT ?",
-                feed.id, position, Int64(limit))
+            return try readItems(Self.afterSQL, feed.id, position, Int64(limit), limit: limit)
         case .before(let position):
-            let rows = try readItems(
-                "SELECT \(columns) FROM item WHERE feed_id = ? AND position < ? ORDER BY position DESC LIMIT ?",
-                feed.id, position, Int64(limit))
+            let rows = try readItems(Self.beforeSQL, feed.id, position, Int64(limit), limit: limit)
             return rows.reversed()
         case .row(let row):
-            return try readItems(
-                "SELECT \(columns) FROM item WHERE feed_id = ? ORDER BY position LIMIT ? OFFSET ?",
-                feed.id, Int64(limit), Int64(row))
+            return try readItems(Self.rowSQL, feed.id, Int64(limit), Int64(row), limit: limit)
+        }
+    }
+
+    private static let topByKeySQL = """
+        SELECT \(itemColumns) FROM item WHERE feed_id = (SELECT id FROM feed WHERE key = ?) ORDER BY position LIMIT ?
+        """
+
+    /// The top `limit` rows of the feed with `key` (none for an unknown or empty feed), in one
+    /// statement: a first screen for a caller that has only the key.
+    ///
+    /// The feed's id is looked up inside the query, so a cold connection prepares one statement
+    /// instead of two and a warm one steps one; being a single statement it needs no explicit read
+    /// transaction (``DatabaseQueue/readStatement(_:)``).
+    package func topRows(ofFeedKey key: String, limit: Int) throws(StorageError) -> [StoredItem] {
+        try connection.withStatement(Self.topByKeySQL) { statement throws(StorageError) in
+            try statement.bind(1, key)
+            try statement.bind(2, Int64(limit))
+            var rows: [StoredItem] = []
+            rows.reserveCapacity(min(max(limit, 0), 1024))
+            while try statement.step() { rows.append(Self.storedItem(statement)) }
+            return rows
         }
     }
 
     /// The rows from the top down to the row at `position` (inclusive), at most `limit` of them.
     package func head(of feed: FeedRecord, through position: Int64, limit: Int) throws(StorageError) -> [StoredItem] {
-        try readItems(
-            "SELECT \(Self.itemColumns) FROM item WHERE feed_id = ? AND position <= ? ORDER BY position LIMIT ?",
-            feed.id, position, Int64(limit))
+        try readItems(Self.headSQL, feed.id, position, Int64(limit), limit: limit)
     }
 
     /// The stored rows for the ids that the feed has, keyed by id.
@@ -205,13 +228,17 @@ extension PageStore {
         }
     }
 
-    private func readItems(_ sql: String, _ feedID: Int64, _ values: Int64...) throws(StorageError) -> [StoredItem] {
+    /// Runs a row query bound with the feed's id and one or two integers (`second` nil: one).
+    /// The rows array is sized for `limit` up front: growing it by doubling cost several copies per read.
+    private func readItems(
+        _ sql: String, _ feedID: Int64, _ first: Int64, _ second: Int64?, limit: Int
+    ) throws(StorageError) -> [StoredItem] {
         try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feedID)
-            for (offset, value) in values.enumerated() {
-                try statement.bind(Int32(offset + 2), value)
-            }
+            try statement.bind(2, first)
+            if let second { try statement.bind(3, second) }
             var rows: [StoredItem] = []
+            rows.reserveCapacity(min(max(limit, 0), 1024))
             while try statement.step() { rows.append(Self.storedItem(statement)) }
             return rows
         }

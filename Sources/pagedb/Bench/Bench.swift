@@ -12,8 +12,8 @@ extension PagedDB {
                 seed path, W3 first screen cold and warm, W4 keyset deep page, W5 refresh merge via the \
                 engine) and prints one line per measurement in the workload's format, for \
                 ../shared/bench/compare. Build with -c release for real figures. Also measures the decoded \
-                first screen (FS), W5 on a 100-row feed (W5small), and with --scroll, a feed scrolled top \
-                to bottom through rowDidAppear.
+                first screen (FS), the same with 20 realistic ~3 KB timeline posts (FS-real), W5 on a \
+                100-row feed (W5small), and with --scroll, a feed scrolled top to bottom through rowDidAppear.
 
                 Examples:
                   swift build -c release && .build/release/pagedb bench --dir /tmp/pcbench/pagedstore
@@ -24,14 +24,14 @@ extension PagedDB {
         @Option(name: .long, help: ArgumentHelp("The folder for the benchmark's files.", valueName: "path"))
         var dir = "/tmp/pcbench/pagedstore"
         @Option(name: .long, help: "The data generator's seed.") var seed: UInt64 = 1
-        @Option(name: .long, help: "Workloads to run, comma-separated: W1,W2,W3,W3w,W4,W5,FS,SCROLL.")
-        var only = "W1,W2,W3,W3w,W4,W5,FS"
+        @Option(name: .long, help: "Workloads to run, comma-separated: W1,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL.")
+        var only = "W1,W2,W3,W3w,W4,W5,FS,FS-real"
         @Option(name: .long, help: "Rows of the scroll feed; runs SCROLL.") var scroll: Int?
 
         func validate() throws {
-            let known: Set = ["W1", "W2", "W3", "W3W", "W4", "W5", "FS", "SCROLL", "J", "D"]
+            let known: Set = ["W1", "W2", "W3", "W3W", "W4", "W5", "FS", "FS-REAL", "SCROLL", "J", "D"]
             for name in only.split(separator: ",") where !known.contains(name.uppercased()) {
-                throw ValidationError("Unknown workload \(name); choose from W1,W2,W3,W3w,W4,W5,FS,SCROLL.")
+                throw ValidationError("Unknown workload \(name); choose from W1,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL.")
             }
             if let scroll, scroll < 1 { throw ValidationError("--scroll needs at least 1 row.") }
         }
@@ -48,6 +48,7 @@ extension PagedDB {
             if selected.contains("W4") { try workloads.keysetDeepPage() }
             if selected.contains("W5") { try await workloads.refreshMerge() }
             if selected.contains("FS") { try await workloads.decodedFirstScreen() }
+            if selected.contains("FS-REAL") { try await workloads.realFirstScreen() }
             if selected.contains("SCROLL") || scroll != nil {
                 try await workloads.scroll(rows: scroll ?? 1_000_000)
             }

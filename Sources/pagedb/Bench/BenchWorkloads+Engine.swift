@@ -81,7 +81,7 @@ extension BenchWorkloads {
             let snapshot = await feed.snapshot
             engine.append(BenchClock.wall() - startEngine)
             let startFloor = BenchClock.wall()
-            let rows = try queue.read { store in try firstScreen(key, store) }
+            let rows = try queue.readStatement { store in try firstScreen(key, store) }
             let posts = try rows.map { try decoder.decode(BenchPost.self, from: $0.payload) }
             floor.append(BenchClock.wall() - startFloor)
             guard snapshot.rows.loadedRange == 0..<Self.pageItems, snapshot.rows[0]?.id == posts.first?.id else {

@@ -97,7 +97,7 @@ struct BenchWorkloads {
         for sample in 0..<Self.samples {
             let feed = featuredFeed(sample)
             let (startWall, startCPU) = (BenchClock.wall(), BenchClock.cpu())
-            let rows = try DatabaseQueue(path: w2).read { store in try firstScreen(Self.feedKey(feed), store) }
+            let rows = try DatabaseQueue(path: w2).readStatement { store in try firstScreen(Self.feedKey(feed), store) }
             wall.append(BenchClock.wall() - startWall)
             cpu.append(BenchClock.cpu() - startCPU)
             try checkFirstScreen(rows, feed: feed)
@@ -114,7 +114,7 @@ struct BenchWorkloads {
         for sample in 0..<Self.samples {
             let feed = featuredFeed(sample)
             let start = BenchClock.wall()
-            let rows = try queue.read { store in try firstScreen(Self.feedKey(feed), store) }
+            let rows = try queue.readStatement { store in try firstScreen(Self.feedKey(feed), store) }
             wall.append(BenchClock.wall() - start)
             try checkFirstScreen(rows, feed: feed)
         }
@@ -131,7 +131,7 @@ struct BenchWorkloads {
         for sample in 0..<Self.samples {
             let target = 50 * (1000 + Int(items.random(tag: 5, UInt64(sample)) % 1000))
             let start = BenchClock.wall()
-            let rows = try queue.read { store in
+            let rows = try queue.readStatement { store in
                 try store.window(
                     of: feed, from: .after(position: Int64(target - 1) * PageStore.positionStep), limit: 50)
             }
@@ -152,10 +152,9 @@ struct BenchWorkloads {
     /// W3's feed for sample `sample`.
     func featuredFeed(_ sample: Int) -> Int { Int(items.random(tag: 4, UInt64(sample)) % 1000) }
 
-    /// The engine's first-screen read: the feed's row, then the top window.
+    /// The store's first-screen read by key: the feed's id and its top rows in one statement.
     func firstScreen(_ key: String, _ store: PageStore) throws -> [StoredItem] {
-        guard let feed = try store.feed(key: key) else { throw BenchFailure("no feed \(key)") }
-        return try store.window(of: feed, from: .top, limit: Self.pageItems)
+        try store.topRows(ofFeedKey: key, limit: Self.pageItems)
     }
 
     func checkFirstScreen(_ rows: [StoredItem], feed: Int) throws {
