@@ -20,7 +20,7 @@ public struct FeedListRow<Item: FeedItem>: Identifiable, Sendable {
         /// A row whose item is not loaded yet: show a placeholder; when it appears, pass `row` to
         /// ``FeedModel/rowDidAppear(_:)`` and the window moves there.
         case placeholder(row: Int)
-        /// Rows missing between two loaded ones: show "load more", which calls ``FeedModel/loadGap(_:)``.
+        /// Rows missing between two loaded ones: show "load more", which calls ``FeedModel/loadGap(_:from:)``.
         case gap(FeedGap)
     }
 

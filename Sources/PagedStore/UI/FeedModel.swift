@@ -52,6 +52,9 @@ public final class FeedModel<Item: FeedItem> {
     public var gaps: [FeedGap] { snapshot.gaps }
     /// The change that produced the current rows from the previous ones.
     public var lastChange: FeedChange { snapshot.change }
+    /// The row to keep still (or, on opening at a saved reading position, to scroll to): for
+    /// `ScrollViewReader.scrollTo(_:anchor:)` or `scrollPosition(id:)` with ``ScrollAnchor/itemID``.
+    public var anchor: ScrollAnchor? { snapshot.anchor }
     /// When the newest page was fetched.
     public var lastRefreshed: Date? { snapshot.lastRefreshed }
 
@@ -91,10 +94,10 @@ public final class FeedModel<Item: FeedItem> {
         show(await feed.snapshot)
     }
 
-    /// Fills a gap; returns when it is done.
-    public func loadGap(_ gap: FeedGap) async {
+    /// Fills a gap from `end` (see ``Feed/loadGap(_:from:)``); returns when it is done.
+    public func loadGap(_ gap: FeedGap, from end: GapEnd = .top) async {
         follow()
-        await feed.loadGap(gap)
+        await feed.loadGap(gap, from: end)
         show(await feed.snapshot)
     }
 
