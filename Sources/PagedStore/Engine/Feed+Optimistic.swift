@@ -238,7 +238,10 @@ extension Feed {
                     let around = try store.neighbours(of: stored.position, in: feed)
                     guard let removed = try store.removeItem(edit.itemID, from: &feed) else { continue }
                     (edit.base, edit.baseSection) = (stored.payload, stored.section)
-                    (edit.above, edit.below) = around
+                    // Its place stays between the rows it was removed from while either is still in
+                    // the feed: a next page that brought it back appended it below rows it was above.
+                    let neighbours = [edit.above, edit.below].compactMap { $0 }
+                    if try store.items(withIDs: neighbours, in: feed).isEmpty { (edit.above, edit.below) = around }
                     if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
                 case (.insert, nil):
                     guard let edited = edit.edited else { continue }
