@@ -48,6 +48,7 @@ import Testing
         let snapshot = await reopened.snapshot
         #expect(snapshot.anchor == ScrollAnchor(itemID: "p300", rowBefore: nil, rowAfter: 300, offset: 12.5))
         #expect(snapshot.rows.loadedRange.contains(300), "the window is read around the saved row, not the top")
+        #expect(snapshot.rows.loadedRange.count == 50, "opening decodes a first screen there, not a whole window")
         #expect(snapshot.rows[300]?.id == "p300")
         #expect(await reopened.readingPosition == ReadingPosition(itemID: "p300", row: 300, offset: 12.5))
     }

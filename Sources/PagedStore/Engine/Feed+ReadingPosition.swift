@@ -54,6 +54,7 @@ extension Feed {
             try store.saveReadingPosition(saved, in: feed)
         }
         lastPositionSave = .now
+        lastSavedPosition = position
         yieldSavedPosition(position)
     }
 
@@ -136,29 +137,40 @@ extension Feed {
 
     /// The anchor row `id` (at `row` in the previous snapshot), or when it is gone the nearest row
     /// of the previous snapshot's window that is still in the feed: its id, old row and new row.
+    ///
+    /// The rows around it are looked for in the window first (no I/O), and only then in the cache,
+    /// all in one read: a change that removed the anchor costs at most one transaction here.
     private func survivor(of id: String, at row: Int) -> (id: String, before: Int, after: Int)? {
-        if let after = currentRow(ofItem: id) { return (id, row, after) }
+        if let after = loadedRow(ofItem: id) { return (id, row, after) }
         let previous = snapshot.rows
         let loaded = previous.loadedRange
-        // A bounded search: the rows right around the place the reader was.
+        // A bounded search: the rows right around the place the reader was, nearest below first.
         let below = (row + 1)..<max(min(row + 1 + Self.survivorSearchRows, loaded.upperBound), row + 1)
         let above = stride(from: row - 1, through: max(row - Self.survivorSearchRows, loaded.lowerBound), by: -1)
-        for candidate in Array(below) + Array(above) {
-            guard let candidateID = previous.id(at: candidate), let after = currentRow(ofItem: candidateID) else {
-                continue
-            }
-            return (candidateID, candidate, after)
+        let candidates = ([row] + Array(below) + Array(above)).compactMap { old in
+            previous.id(at: old).map { (row: old, id: $0) }
         }
-        return nil
+        for candidate in candidates.dropFirst() {
+            if let after = loadedRow(ofItem: candidate.id) { return (candidate.id, candidate.row, after) }
+        }
+        let ids = [id] + candidates.dropFirst().map(\.id)
+        let record = self.record
+        let found = try? queue.read { store -> (id: String, after: Int)? in
+            let stored = try store.items(withIDs: ids, in: record)
+            guard let nearest = ids.first(where: { stored[$0] != nil }), let item = stored[nearest] else { return nil }
+            return (nearest, try store.rowIndex(ofPosition: item.position, in: record))
+        }
+        guard let found = found ?? nil else { return nil }
+        let before = found.id == id ? row : candidates.first { $0.id == found.id }?.row ?? row
+        return (found.id, before, found.after)
     }
 
     /// How far from a removed anchor row the next anchor is looked for.
     private static var survivorSearchRows: Int { 50 }
 
-    /// The row of item `id` now: in the window, or else in the cache.
-    private func currentRow(ofItem id: String) -> Int? {
-        if let offset = window.rows.keys.firstIndex(where: { $0.id == id }) { return window.start + offset }
-        return (try? queue.read { store in try store.row(ofItem: id, in: record) }) ?? nil
+    /// The row of item `id` when it is in the window.
+    private func loadedRow(ofItem id: String) -> Int? {
+        window.rows.keys.firstIndex { $0.id == id }.map { window.start + $0 }
     }
 
     /// The id of `row` when it is in the window.
@@ -167,11 +179,13 @@ extension Feed {
         return window.rows.keys.indices.contains(offset) ? window.rows.keys[offset].id : nil
     }
 
-    /// The first row on screen changed: saved at once when the last save is a second old, otherwise
+    /// The first row on screen (or the offset into it) changed: saved at once when the last save is a second old, otherwise
     /// a second after it (so the last place of a scroll is always saved, and a scroll costs at most
     /// one write a second).
     private func readingPositionMoved() {
-        guard policy.keepsReadingPosition, pendingPositionSave == nil else { return }
+        guard policy.keepsReadingPosition, pendingPositionSave == nil, readingPosition != lastSavedPosition else {
+            return
+        }
         let wait = lastPositionSave.map { .seconds(1) - (ContinuousClock.now - $0) } ?? .zero
         guard wait > .zero else { return saveReadingPositionQuietly() }
         pendingPositionSave = Task {

@@ -57,8 +57,10 @@ public actor Feed<Item: FeedItem> {
     var gapFillEnds: [Int64: GapEnd] = [:]
     /// The rows on screen as the app last reported them: the scroll anchor and reading position.
     var visible: VisibleRows?
-    /// When the reading position was last saved, and the save waiting for the second to pass.
+    /// When the reading position was last saved and what it was, and the save waiting for the
+    /// second to pass.
     var lastPositionSave: ContinuousClock.Instant?
+    var lastSavedPosition: ReadingPosition?
     var pendingPositionSave: Task<Void, Never>?
     private var snapshotSubscribers: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
     private var eventSubscribers: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
@@ -118,18 +120,12 @@ public actor Feed<Item: FeedItem> {
         layout: SectionLayout, gaps: [(record: GapRecord, afterRow: Int)]
     )
 
-    /// Reads what opening `record` needs, in the caller's transaction. The reader's saved place
-    /// decides where the window starts; without one, the top and only a first screen.
+    /// Reads what opening `record` needs, in the caller's transaction: a first screen, from the top,
+    /// or around the reader's saved place (a quarter of it above the place, for scrolling up).
     static func open(_ record: FeedRecord, in store: PageStore, policy: FeedPolicy) throws -> OpenedFeed {
         let restored = policy.keepsReadingPosition ? try restoredRow(of: record, in: store) : nil
-        var start = 0
-        if let restored {
-            start =
-                RowWindow<Item>(capacity: policy.windowSize).rangeToLoad(
-                    around: restored.row, rowCount: record.rowCount)?
-                .lowerBound ?? 0
-        }
-        let limit = restored == nil ? min(policy.windowSize, policy.firstScreenRows) : policy.windowSize
+        let limit = min(policy.windowSize, policy.firstScreenRows)
+        let start = restored.map { max(min($0.row - limit / 4, record.rowCount - limit), 0) } ?? 0
         let rows = try store.window(of: record, from: start == 0 ? .top : .row(start), limit: limit)
         return (record, restored, start, rows, try layout(of: record, in: store), try gaps(of: record, in: store))
     }
