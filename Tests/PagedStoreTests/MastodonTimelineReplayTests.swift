@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import TestSupport
 import Testing
 
@@ -66,6 +67,27 @@ import FoundationNetworking
         #expect(snapshot.gaps.isEmpty)
         #expect(try await homeRequests() - before == 2, "30 missing: 20 and then 10 that reach the rows above")
         #expect(snapshot.ids == serverIDs(135, newest: 195))
+    }
+
+    @Test func postsDeletedBelowAGapDisappearWhenTheGapIsFilled() async throws {
+        try await control("mastodon/home/reset", ["count": "100"])
+        let feed = try feed(FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()  // statuses 100…61
+        try await control("mastodon/home/publish", ["count": "30"])
+        await feed.refresh()  // 130…111, a gap of ten, then 100…61
+        for deleted in [100, 98, 105] { try await control("mastodon/home/delete", ["n": "\(deleted)"]) }
+        let rowsBefore = await feed.snapshot.ids
+        let before = try await homeRequests()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        let snapshot = await feed.snapshot
+        #expect(try await homeRequests() - before == 1)
+        #expect(snapshot.gaps.isEmpty)
+        let shown = (61...130).reversed().filter { ![100, 98, 105].contains($0) }
+        #expect(snapshot.ids == shown.map { String(113_000_000_000_000_000 + $0 * 65_536) })
+        #expect(snapshot.change.deletedRows == [20, 22].map { IndexPath(section: 0, row: $0) }, "100 and 98")
+        #expect(snapshot.change.insertedRows == (20..<29).map { IndexPath(section: 0, row: $0) }, "110…101 but 105")
+        #expect(try BatchUpdate.apply(snapshot.change, to: rowsBefore, new: snapshot.ids) == snapshot.ids)
     }
 
     @Test func aGapOlderThanTheServerKeepsBecomesUnfillable() async throws {

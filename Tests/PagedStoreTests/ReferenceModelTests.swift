@@ -25,7 +25,8 @@ import Testing
 /// before and after its change, and the reader's row follows every change; a relaunch opens at the
 /// saved reading position. At the end of each sequence the server stops failing, and "scrolling to the end" (a
 /// refresh, filling every gap, every next page) must show exactly the server's list, in order, plus
-/// only rows that are local or that the server deleted: no server item is ever skipped.
+/// only rows that are local or that the server deleted: no server item is ever skipped, and no row the
+/// server deleted stands between two items of one page the scroll fetched.
 ///
 /// `PAGEDSTORE_MODEL_SEQUENCES=N` runs N sequences (default 60); `PAGEDSTORE_MODEL_SEED=S` replays one.
 @Suite struct ReferenceModelTests {
@@ -50,10 +51,12 @@ import Testing
             byPageNumber: Int.random(in: 0..<4, using: &random) == 0, sectioned: Bool.random(using: &random))
         let faults = DelaySchedule(seed: random.next())
         let failing = Flag(true)
+        let scrolled = PageLog()
         let source = ScriptedSource<Post> { request in
             let page = server.page(for: request)  // the list as it is when the request arrives
             try await Task.sleep(for: .microseconds(faults.next() / 2))
             if failing.value, faults.shouldFail() { throw URLError(.timedOut) }
+            if !failing.value { scrolled.append(page.items.map(\.id)) }
             return page
         }
         let policy = FeedPolicy(
@@ -159,6 +162,12 @@ import Testing
         }
 
         failing.value = false
+        if Bool.random(using: &random) {
+            // A long absence: posts deleted, then more new ones than two pages, so that the scroll
+            // fills gaps right above the deleted rows.
+            for _ in 0..<3 { server.editOrDelete(using: &random) }
+            server.publish(server.pageSize * 2 + 1)
+        }
         try await scrollToTheEnd(feed, context)
         try await check(recorder, feed, test, "\(context) end")
         let shown = await feed.snapshot.ids
@@ -169,6 +178,18 @@ import Testing
         let extra = Set(shown).subtracting(listed).subtracting(locals).subtracting(server.deleted)
             .subtracting(removedLocally)
         #expect(extra.isEmpty, "\(context): rows that are neither on the server, local nor deleted: \(extra)")
+        // Each page of the scroll listed a stretch of the server's list without holes: a row the
+        // server deleted cannot stand between two of its items, unless it would take more
+        // deletions than the page has items to prove it.
+        let deleted = server.deleted
+        for page in scrolled.pages {
+            let rows = page.compactMap { shown.firstIndex(of: $0) }
+            guard let first = rows.min(), let last = rows.max() else { continue }
+            let stale = shown[first...last].filter(deleted.contains)
+            #expect(
+                stale.isEmpty || stale.count > page.count,
+                "\(context): \(stale) deleted on the server, still shown inside the page \(page)")
+        }
     }
 
     /// What an optimistic edit that committed left behind, for the final comparison with the server.
@@ -341,15 +362,17 @@ final class TimelineModel: @unchecked Sendable {
         }
     }
 
-    /// Edits an item, or (paging by cursor) deletes one near the top.
+    /// Edits an item, or (paging by cursor) deletes one to three, among the top 40.
     func editOrDelete(using random: inout SplitMix64) {
         lock.withLock {
             guard !list.isEmpty else { return }
-            let index = Int.random(in: 0..<min(list.count, 15), using: &random)
             if !byPageNumber, Bool.random(using: &random) {
-                deletedIDs.insert(list.remove(at: index).post.id)
+                for _ in 0..<Int.random(in: 1...3, using: &random) where !list.isEmpty {
+                    let index = Int.random(in: 0..<min(list.count, 40), using: &random)
+                    deletedIDs.insert(list.remove(at: index).post.id)
+                }
             } else {
-                list[index].post.revision += 1
+                list[Int.random(in: 0..<min(list.count, 40), using: &random)].post.revision += 1
             }
         }
     }
@@ -380,6 +403,15 @@ final class TimelineModel: @unchecked Sendable {
             return Page(items: slice, olderCursor: older, newerCursor: byPageNumber ? nil : slice.first?.id)
         }
     }
+}
+
+/// The pages a source answered, as ids, in order.
+final class PageLog: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var answered: [[String]] = []
+    func append(_ page: [String]) { lock.withLock { answered.append(page) } }
+    var pages: [[String]] { lock.withLock { answered } }
 }
 
 /// A flag shared with a source's closure.

@@ -10,6 +10,7 @@ extension LoopbackServer {
     ///   few hundred in a home feed: older ones are gone (an empty page, without links).
     /// - `/mastodon/home/reset?count=N&keep=K`: a timeline of N statuses (default 100), keeping K.
     /// - `/mastodon/home/publish?count=N`: N new statuses on top.
+    /// - `/mastodon/home/delete?n=N`: status number N is deleted (its author deleted the post).
     static let mastodonHomeRoutes = #"""
         HOME = {"statuses": [], "next": 0, "keep": 400}
 
@@ -40,6 +41,12 @@ extension LoopbackServer {
             home_publish(int(one("count", query, "1")))
             handler.send(200, {})
 
+        def mastodon_home_delete(handler, query):
+            gone = status(int(one("n", query, "0")))["id"]
+            with lock:
+                HOME["statuses"] = [s for s in HOME["statuses"] if s["id"] != gone]
+            handler.send(200, {})
+
         def mastodon_home(handler, query):
             with lock:
                 kept = HOME["statuses"][:HOME["keep"]]
@@ -56,6 +63,6 @@ extension LoopbackServer {
             handler.send(200, items, [("Link", ", ".join(links))] if links else [])
 
         ROUTES.update({"/mastodon/home": mastodon_home, "/mastodon/home/reset": mastodon_home_reset,
-                       "/mastodon/home/publish": mastodon_home_publish})
+                       "/mastodon/home/publish": mastodon_home_publish, "/mastodon/home/delete": mastodon_home_delete})
         """#
 }

@@ -34,7 +34,7 @@ extension Feed {
     public func insert(_ item: Item, at row: Int) throws {
         let encoded = try encode([item]).encoded[0]
         _ = try edit { store, feed in
-            let position = try store.insertItem(encoded, atRow: row, in: &feed)
+            let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
             return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
         }
     }

@@ -93,14 +93,15 @@ extension Feed {
                     message: "The server answered a gap's page with nothing new and the cursor it was asked with; "
                         + "stopped to avoid a loop")
             }
-            let change = RowChange(inserted: Array(fill.firstRow..<(fill.firstRow + fill.rows.count)))
+            let change = RowChange(
+                deleted: fill.deletedRows, inserted: Array(fill.firstRow..<(fill.firstRow + fill.rows.count)))
             return (Commit(record: feed, change: change, window: .reload), nil)
         }
         guard let commit = outcome.commit else {
             resync(with: outcome.file)
             return nil
         }
-        try countFillWithoutNewRows(gap: id, commit.change.inserted.isEmpty)
+        try countFillWithoutNewRows(gap: id, commit.change.inserted.isEmpty && commit.change.deleted.isEmpty)
         return commit
     }
 

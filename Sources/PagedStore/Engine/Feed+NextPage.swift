@@ -129,7 +129,9 @@ extension Feed {
             // bottom (it merged on top) does not make the page stale, one that replaced it does.
             guard feed.oldestCursor == cursor else { return .superseded(feed) }
             let commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
-            if let next = page.olderCursor, commit.change.inserted.isEmpty { return .advanced(feed, cursor: next) }
+            if let next = page.olderCursor, commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
+                return .advanced(feed, cursor: next)
+            }
             return .committed(commit)
         }
     }
@@ -139,6 +141,7 @@ extension Feed {
         _ encoded: [EncodedItem], items: [Item], page: PageWrite, to feed: inout FeedRecord, store: PageStore
     ) throws -> Commit {
         let oldCount = feed.rowCount
+        let oldBottom = feed.bottomPosition
         // A page with nothing new stores no page row: it only moves the cursor on (see NextPageOutcome).
         let written = try store.appendPage(encoded, page: page, to: &feed, storingEmptyPage: false)
         var keys: [RowKey] = []
@@ -149,8 +152,44 @@ extension Feed {
         }
         let rows = LoadedRows(
             items: written.count == items.count ? items : written.map { items[$0.offset] }, keys: keys)
+        if written.count < encoded.count, let bottom = oldBottom {
+            let deleted = try deleteRowsSkipped(by: encoded, above: bottom, in: &feed, store: store)
+            if !deleted.isEmpty {
+                let firstNew = oldCount - deleted.count
+                return Commit(
+                    record: feed,
+                    change: RowChange(deleted: deleted, inserted: Array(firstNew..<(firstNew + written.count))),
+                    window: .reload)
+            }
+        }
         return Commit(
             record: feed, change: RowChange(inserted: Array(oldCount..<(oldCount + written.count))),
             window: .append(rows, oldCount: oldCount))
+    }
+
+    /// Deletes the rows that a page repeating rows above the bottom (a page-numbered list that
+    /// shifted down) skipped (see ``PageStore/deleteRows(notIn:after:through:attachedAt:limit:in:)``).
+    ///
+    /// The page lists the server's rows without a hole from the first row it repeats: down to the
+    /// old bottom when new items follow the repeated rows (the bottom would have come before them),
+    /// and only down to the last repeated row when the page ends there.
+    /// - Returns: The deleted rows' indices, ascending.
+    private static func deleteRowsSkipped(
+        by encoded: [EncodedItem], above bottom: Int64, in feed: inout FeedRecord, store: PageStore
+    ) throws -> [Int] {
+        let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
+        // The rows the feed had before this page, in page order; out of the feed's order, the
+        // server's order changed and the page proves nothing.
+        let repeated = encoded.indices.compactMap { offset -> (offset: Int, position: Int64)? in
+            guard let position = known[encoded[offset].itemID]?.position, position <= bottom else { return nil }
+            return (offset, position)
+        }
+        guard let first = repeated.first, let last = repeated.last,
+            zip(repeated, repeated.dropFirst()).allSatisfy({ $0.position < $1.position })
+        else { return [] }
+        let endsOnRepeatedRow = last.offset == encoded.count - 1
+        return try store.deleteRows(
+            notIn: Set(encoded.map(\.itemID)), after: first.position,
+            through: endsOnRepeatedRow ? last.position : bottom, attachedAt: .lower, limit: encoded.count, in: &feed)
     }
 }

@@ -62,7 +62,7 @@ extension Feed {
         let encoded = try encode([item]).encoded[0]
         _ = try edit { store, feed in
             try Self.refuseSecondEdit(of: encoded.itemID, in: feed, store: store)
-            let position = try store.insertItem(encoded, atRow: row, in: &feed)
+            let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
             let newRow = try store.rowIndex(ofPosition: position, in: feed)
             let around = try store.neighbours(of: position, in: feed)
             try store.savePendingEdit(
@@ -172,7 +172,8 @@ extension Feed {
                     let row = try Self.row(for: pending, in: feed, store)
                 else { return nil }
                 let item = EncodedItem(itemID: storedID, section: pending.baseSection, payload: base)
-                let position = try store.insertItem(item, atRow: row, in: &feed)
+                // The server's row, put back: pages that no longer list it prove it deleted.
+                let position = try store.insertItem(item, atRow: row, local: false, in: &feed)
                 return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
             }
         }
@@ -248,7 +249,7 @@ extension Feed {
                     let item = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: edited)
                     // Kept in sight even when the rows around it are gone: the user just posted it.
                     let row = try Self.row(for: edit, in: feed, store) ?? 0
-                    let position = try store.insertItem(item, atRow: row, in: &feed)
+                    let position = try store.insertItem(item, atRow: row, local: true, in: &feed)
                     (edit.above, edit.below) = try store.neighbours(of: position, in: feed)
                     commit.change.addInsertion(ofNewRow: try store.rowIndex(ofPosition: position, in: feed))
                 default:

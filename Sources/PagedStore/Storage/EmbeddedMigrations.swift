@@ -22,5 +22,9 @@ enum EmbeddedMigrations {
             version: 4, name: "0004_pending_edits.sql",
             sql: "-- Optimistic local edits whose server call has not answered yet, so that they survive a relaunch,\n-- refreshes re-apply them, and pagedb lists them. Independent of every other table but feed.\n--\n-- pending_edit: one per feed and item at a time.\n--   kind           'update', 'insert' or 'remove'\n--   base           the server's payload to roll back to (NULL for an insert: rolling back removes it)\n--   base_section   its section key\n--   edited         the payload shown while the edit is pending (NULL for a remove)\n--   above_id, below_id   the ids of the rows around a removed or inserted item: a rollback or a refresh\n--                  puts it back between them, and leaves it out when both are gone (the list was\n--                  replaced: the server's pages bring it back in order)\n--   created_at     ms since 1970\nCREATE TABLE pending_edit (\n    feed_id INTEGER NOT NULL REFERENCES feed (id) ON DELETE CASCADE,\n    item_id TEXT NOT NULL,\n    kind TEXT NOT NULL,\n    base ANY,\n    base_section TEXT,\n    edited ANY,\n    above_id TEXT,\n    below_id TEXT,\n    created_at INTEGER NOT NULL,\n    PRIMARY KEY (feed_id, item_id)\n) STRICT, WITHOUT ROWID;\n"
         ),
+        Migration(
+            version: 5, name: "0005_local_items.sql",
+            sql: "-- Rows the app inserted, told apart from rows a server listed.\n--\n-- A page that the server returned contiguously (a filled gap, a next page overlapping known rows)\n-- proves that the cached server rows it skips were deleted on the server. Rows the app inserted\n-- (Feed.insert, an optimistic insert) were never listed by the server, so a page skipping them\n-- proves nothing: they stay.\n--\n-- item.local   1 for a row the app inserted; 0 for a row a server page (or a seed fixture) wrote.\nALTER TABLE item ADD COLUMN local INTEGER NOT NULL DEFAULT 0;\n"
+        ),
     ]
 }

@@ -21,9 +21,13 @@ extension PageStore {
     ///
     /// The row takes a position halfway between its neighbours; when they are adjacent, the rows
     /// below are moved down first (rare: rows are written `positionStep` apart).
+    /// - Parameter local: Whether the app made the row up (a local or optimistic insert), rather
+    ///   than putting back a row a server listed: pages that skip a local row do not delete it.
     /// - Returns: The new row's position.
     @discardableResult
-    package func insertItem(_ item: EncodedItem, atRow row: Int, in feed: inout FeedRecord) throws -> Int64 {
+    package func insertItem(
+        _ item: EncodedItem, atRow row: Int, local: Bool, in feed: inout FeedRecord
+    ) throws -> Int64 {
         let clampedRow = min(max(row, 0), feed.rowCount)
         let below = clampedRow < feed.rowCount ? try position(ofRow: clampedRow, in: feed) : nil
         let above = clampedRow > 0 ? try position(ofRow: clampedRow - 1, in: feed) : nil
@@ -51,6 +55,14 @@ extension PageStore {
         }
         if try !insert(item, position: position, pageNo: pageNo, into: feed, ignoringDuplicate: true) {
             throw StorageError(.constraint, message: "The feed already has an item with this id")
+        }
+        if local {
+            try connection.withStatement("UPDATE item SET local = 1 WHERE feed_id = ? AND position = ?") {
+                statement throws(StorageError) in
+                try statement.bind(1, feed.id)
+                try statement.bind(2, position)
+                try statement.step()
+            }
         }
         try connection.withStatement("UPDATE page SET row_count = row_count + 1 WHERE feed_id = ? AND page_no = ?") {
             statement throws(StorageError) in

@@ -17,6 +17,8 @@ extension PageStore {
         package var closed: Bool
         /// Whether the gap stays but cannot be filled: the server has nothing more between its edges.
         package var unfillable = false
+        /// The rows the page proved deleted on the server, as row indices before the fill, ascending.
+        package var deletedRows: [Int] = []
     }
 
     /// Records a gap right below `position`; `cursor` fills it from its top, `newerCursor` (the
@@ -112,7 +114,8 @@ extension PageStore {
             guard let position = known[items[offset].itemID]?.position else { return false }
             return end == .top ? position > above : position <= above
         }
-        let reached: Int? = end == .top ? items.indices.first(where: isFar) : items.indices.last(where: isFar)
+        let far = items.indices.filter(isFar)
+        let reached: Int? = end == .top ? far.first : far.last
         let candidates = end == .top ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
         let fresh = candidates.filter { known[items[$0].itemID] == nil }
         let limit = try boundary(below: above, in: feed)
@@ -123,6 +126,9 @@ extension PageStore {
         let reachedFarSide = reached != nil || !rowsOnFarSide
         let unfillable = !reachedFarSide && items.isEmpty && cursor == nil
         let closed = reachedFarSide || (cursor == nil && !items.isEmpty)
+        let deletedRows = try deleteRowsSkipped(
+            by: items, farSide: far.compactMap { known[items[$0].itemID]?.position }, gapAt: above, from: end,
+            in: &feed)
         let rows = try insertRows(fresh.map { items[$0] }, offsets: fresh, below: above, limit: limit, in: &feed)
         if closed {
             try removeGap(id: id, in: feed)
@@ -136,7 +142,25 @@ extension PageStore {
         }
         return GapFill(
             firstRow: try rowCount(throughPosition: above, in: feed), rows: rows, closed: closed,
-            unfillable: unfillable)
+            unfillable: unfillable, deletedRows: deletedRows)
+    }
+
+    /// Deletes the rows on the gap's far side that the page skipped: between the gap and the
+    /// farthest row of the far side the page lists (see ``deleteRows(notIn:after:through:attachedAt:limit:in:)``).
+    /// - Parameter farSide: The positions of the page's items the feed has on the far side, in page
+    ///   order. When they are not in the feed's order, the server's order changed and the page
+    ///   proves nothing.
+    private func deleteRowsSkipped(
+        by items: [EncodedItem], farSide: [Int64], gapAt above: Int64, from end: GapEnd, in feed: inout FeedRecord
+    ) throws -> [Int] {
+        guard let first = farSide.first, let last = farSide.last, zip(farSide, farSide.dropFirst()).allSatisfy(<)
+        else { return [] }
+        let listed = Set(items.map(\.itemID))
+        return end == .top
+            ? try deleteRows(
+                notIn: listed, after: above, through: last, attachedAt: .upper, limit: items.count, in: &feed)
+            : try deleteRows(
+                notIn: listed, after: first, through: above, attachedAt: .lower, limit: items.count, in: &feed)
     }
 
     /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit`, spread

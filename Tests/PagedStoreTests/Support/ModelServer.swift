@@ -49,4 +49,21 @@ final class ModelServer: @unchecked Sendable {
     var source: ScriptedSource<Post> {
         ScriptedSource { [self] request in page(for: request) }
     }
+
+    /// A source paging the same list by page number (the cursor is the next page's number), as
+    /// GitHub's REST API pages: items added on top shift every page down, so a next page repeats
+    /// rows a feed has.
+    var pageNumberSource: ScriptedSource<Post> {
+        ScriptedSource { [self] request in
+            let items = self.items
+            let number: Int
+            switch request {
+            case .olderThan(let cursor): number = Int(cursor) ?? 1
+            case .first, .newerThan: number = 1
+            }
+            let start = min((number - 1) * pageSize, items.count)
+            let end = min(start + pageSize, items.count)
+            return Page(items: Array(items[start..<end]), olderCursor: end < items.count ? "\(number + 1)" : nil)
+        }
+    }
 }

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Rows a server's answer proves deleted on the server.
+///
+/// A page lists a stretch of the server's list without holes. When a page reaches rows the feed
+/// already has (a gap's fill that meets the rows on its far side, a next page that repeats rows
+/// above the bottom), the cached rows inside that stretch which the page does not list are no
+/// longer on the server: the cache must stop showing them.
+///
+/// Two guards keep a server that lies, or whose order changed, from emptying the feed:
+/// - a page proves at most as many deletions as it has items (a page of 20 posts skipping 500
+///   cached rows is an item that moved, not 500 deletions);
+/// - the stretch never crosses another gap, whose rows are still unknown.
+///
+/// Rows the app inserted (`item.local`) were never listed by the server, so no page proves them
+/// deleted.
+extension PageStore {
+    /// Which end of a stretch the page is known to be attached to.
+    package enum StretchEnd: Sendable {
+        /// The page starts right below the stretch's upper edge (a gap filled from its top).
+        case upper
+        /// The page ends right above the stretch's lower edge (a gap filled from its bottom, a next
+        /// page that continues below the bottom row).
+        case lower
+    }
+
+    /// Deletes the server rows with positions in `after+1...through` whose ids are not in `listed`.
+    ///
+    /// - Parameters:
+    ///   - listed: The ids of every item on the page.
+    ///   - attachedAt: The edge the page is attached to: another gap inside the stretch cuts it
+    ///     there, and rows beyond that gap stay (the page says nothing about them).
+    ///   - limit: The most rows one page may prove deleted (its item count).
+    /// - Returns: The deleted rows' indices before the deletion, ascending; empty when nothing was
+    ///   deleted (nothing missing, or more missing than the page can prove).
+    package func deleteRows(
+        notIn listed: Set<String>, after: Int64, through: Int64, attachedAt end: StretchEnd, limit: Int,
+        in feed: inout FeedRecord
+    ) throws -> [Int] {
+        var (upper, lower) = (after, through)
+        let cuts = try gaps(of: feed).map(\.abovePosition).filter { $0 > upper && $0 < lower }
+        switch end {
+        case .upper: lower = cuts.min() ?? lower
+        case .lower: upper = cuts.max() ?? upper
+        }
+        guard upper < lower, limit > 0 else { return [] }
+        // A stretch longer than the page, its local rows and some slack is not one the page listed.
+        let cap = listed.count + limit + 64
+        let rows = try stretch(after: upper, through: lower, limit: cap + 1, in: feed)
+        guard rows.count <= cap else { return [] }
+        let missing = rows.indices.filter { !rows[$0].local && !listed.contains(rows[$0].itemID) }
+        guard !missing.isEmpty, missing.count <= limit else { return [] }
+        let firstRow = try rowCount(throughPosition: upper, in: feed)
+        for index in missing {
+            _ = try deleteRows(in: feed, from: rows[index].position, through: rows[index].position)
+        }
+        let deletedPositions = Set(missing.map { rows[$0].position })
+        feed.rowCount = try Self.count(feed.rowCount, adding: -missing.count)
+        if let top = feed.topPosition, deletedPositions.contains(top) {
+            feed.topPosition = try firstPosition(after: top, in: feed)
+        }
+        if let bottom = feed.bottomPosition, deletedPositions.contains(bottom) {
+            feed.bottomPosition = try window(of: feed, from: .before(position: bottom), limit: 1).first?.position
+        }
+        try save(feed)
+        return try missing.map { try Self.count(firstRow, adding: $0) }
+    }
+
+    /// The rows with positions in `after+1...through`, top first, at most `limit` of them.
+    private func stretch(
+        after: Int64, through: Int64, limit: Int, in feed: FeedRecord
+    ) throws(StorageError) -> [(itemID: String, position: Int64, local: Bool)] {
+        let sql = """
+            SELECT item_id, position, local FROM item WHERE feed_id = ? AND position > ? AND position <= ?
+            ORDER BY position LIMIT ?
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, after)
+            try statement.bind(3, through)
+            try statement.bind(4, limit)
+            var rows: [(itemID: String, position: Int64, local: Bool)] = []
+            while try statement.step() {
+                rows.append((statement.string(0) ?? "", statement.int64(1), statement.int64(2) != 0))
+            }
+            return rows
+        }
+    }
+}
