@@ -12,7 +12,7 @@ extension PagedDB {
                 state, activities, the change's index paths and the scroll anchor that keeps the reader's \
                 row still. The story: a refresh that asks only for what is newer than the cached head, a \
                 long absence that leaves a gap, and the gap filled from its bottom, where the reader left \
-                off. Run it twice: the second run shows the cached rows before any fetch (offline first), \
+                off, removing a post deleted on the server meanwhile. Run it twice: the second run shows the cached rows before any fetch (offline first), \
                 at the saved reading position, then merges the new posts on top.
 
                 Examples:
@@ -71,8 +71,11 @@ extension PagedDB {
                 await feed.refresh()
             }
             await printer.run(
-                counting: server, "Fill the gap from its bottom, where the reader left off, until it closes."
+                counting: server,
+                "Row 8, above the gap, is deleted on the server. Fill the gap from its bottom, where the reader "
+                    + "left off, until it closes: the page that reaches row 8's neighbours removes it."
             ) {
+                await server.delete(at: 8)
                 for _ in 0..<5 {
                     guard let gap = await feed.snapshot.gaps.first else { break }
                     await feed.loadGap(gap, from: gap.canFillFromBottom ? .bottom : .top)

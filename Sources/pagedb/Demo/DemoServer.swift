@@ -40,6 +40,11 @@ actor DemoServer: PageSource {
         }
     }
 
+    /// Deletes the post at `index` (its author deleted it).
+    func delete(at index: Int) {
+        if posts.indices.contains(index) { posts.remove(at: index) }
+    }
+
     /// Adds a like to the post at `index` (its payload changes: a refresh reloads its row).
     func like(at index: Int) {
         if posts.indices.contains(index) { posts[index].likes += 1 }
