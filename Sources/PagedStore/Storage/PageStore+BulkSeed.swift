@@ -14,6 +14,15 @@ extension PageStore {
     /// Fewer items than this are seeded row by row: their id index pages stay in the page cache.
     package static let bulkSeedMinimum = 50_000
 
+    private static let stageGroup = 25
+    private static let stageOneSQL = stageSQL(rows: 1)
+    private static let stageGroupSQL = stageSQL(rows: stageGroup)
+
+    private static func stageSQL(rows: Int) -> String {
+        "INSERT INTO temp.seed_stage (item_id, position, page_no, section, payload, offset) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
     /// A bulk seed in progress (see ``beginBulkSeed(into:)``).
     package struct BulkSeed {
         /// The page number of the last staged page.
@@ -75,19 +84,27 @@ extension PageStore {
     ) throws(StorageError) {
         bulk.pageNo = try Self.sum(bulk.pageNo, 1)
         let first = try Self.position(bulk.position, movedBy: 1)
-        for (index, item) in items.enumerated() {
-            bulk.position = try Self.position(bulk.position, movedBy: 1)
-            try connection.withStatement(
-                "INSERT INTO temp.seed_stage (item_id, position, page_no, section, payload, offset) VALUES (?, ?, ?, ?, ?, ?)"
-            ) { statement throws(StorageError) in
-                try statement.bind(1, item.itemID)
-                try statement.bind(2, bulk.position)
-                try statement.bind(3, bulk.pageNo)
-                try statement.bind(4, item.section)
-                try statement.bind(5, item.payload, asText: textPayloads)
-                try statement.bind(6, index < offsets.count ? offsets[index] : 0)
+        // Rows go in by groups of `stageGroup` in one statement, the rest one by one: a statement's
+        // look-up, step and reset cost as much as a staged row does.
+        var index = items.startIndex
+        while index < items.endIndex {
+            let count = items.endIndex - index >= Self.stageGroup ? Self.stageGroup : 1
+            try connection.withStatement(count == 1 ? Self.stageOneSQL : Self.stageGroupSQL) {
+                statement throws(StorageError) in
+                for row in 0..<count {
+                    let item = items[index + row]
+                    let column = Int32(row * 6)
+                    bulk.position = try Self.position(bulk.position, movedBy: 1)
+                    try statement.bind(column + 1, item.itemID)
+                    try statement.bind(column + 2, bulk.position)
+                    try statement.bind(column + 3, bulk.pageNo)
+                    try statement.bind(column + 4, item.section)
+                    try statement.bind(column + 5, item.payload, asText: textPayloads)
+                    try statement.bind(column + 6, index + row < offsets.count ? offsets[index + row] : 0)
+                }
                 try statement.step()
             }
+            index += count
         }
         try insertPage(page, pageNo: bulk.pageNo, rowCount: items.count, into: feed)
         if !items.isEmpty {
