@@ -126,11 +126,13 @@ package struct FixtureReader: Sendable {
     ///   - body: Called with each page, in order, and the byte offset of each of its items (a page
     ///     object's own for items inside one). A ``FixtureProblem`` it throws becomes a
     ///     ``FixtureError`` at that offset's line and column.
+    ///   - finish: Called once after the last page, while the file is still open, so that a
+    ///     ``FixtureProblem`` found only at the end (a bulk seed's repeated id) is located too.
     /// - Returns: The file's format.
     @discardableResult
     package func stream(
         contentsOf path: String, pageSize: Int, checkingDuplicates: Bool,
-        _ body: (FixturePage, _ offsets: [Int]) throws -> Void
+        _ body: (FixturePage, _ offsets: [Int]) throws -> Void, finish: () throws -> Void = {}
     ) throws -> FixtureFormat {
         let file = try MappedFile(path: path)
         let seen = checkingDuplicates ? try SeenIDs(onDisk: ()) : nil
@@ -165,6 +167,9 @@ package struct FixtureReader: Sendable {
                 } catch {
                     failure = error
                 }
+            }
+            if failure == nil {
+                do { try finish() } catch { failure = error }
             }
             if let problem = failure as? FixtureProblem {
                 let (line, column) = file.location(of: problem.offset)

@@ -35,16 +35,22 @@ extension PageStore {
         fileprivate var skippedBefore: SeenIDs?
         fileprivate let fetchedAt: Date
         fileprivate var firstNewer: String??
-        /// Items written so far (ids already in the feed are skipped).
+        /// Set when the rows are staged and written in id order at the end (see ``PageStore/BulkSeed``).
+        fileprivate var bulk: BulkSeed?
+        /// Items written so far (ids already in the feed are skipped); staged ones, for a bulk seed.
         package fileprivate(set) var written = 0
     }
 
     /// Starts seeding the feed `key` (created when missing).
-    package func beginSeed(into key: String, fetchedAt: Date = Date()) throws -> SeedRun {
+    /// - Parameter expectedItems: How many items will follow, when known (a fixture's first pass
+    ///   counted them): enough of them into an empty feed take the bulk path, which needs the byte
+    ///   offsets of ``seed(_:offsets:_:)``.
+    package func beginSeed(into key: String, fetchedAt: Date = Date(), expectedItems: Int? = nil) throws -> SeedRun {
         let feed = try ensureFeed(key: key)
+        let bulk = try expectedItems.map { try prefersBulkSeed(of: $0, into: feed) } ?? false
         return SeedRun(
             feed: feed, wasEmpty: feed.rowCount == 0, bottomBefore: feed.bottomPosition, skippedBefore: nil,
-            fetchedAt: fetchedAt, firstNewer: nil)
+            fetchedAt: fetchedAt, firstNewer: nil, bulk: bulk ? try beginBulkSeed(into: feed) : nil)
     }
 
     /// Appends one fixture page below the feed's rows, keeping its cursors.
@@ -52,11 +58,26 @@ extension PageStore {
     ///   already, before the seed or written by it (see ``seeded(_:by:)``).
     @discardableResult
     package func seed(_ page: FixturePage, _ run: inout SeedRun) throws -> [Int] {
+        try seed(page, offsets: [], &run)
+    }
+
+    /// Appends one fixture page whose items start at the byte `offsets` of the fixture, which a bulk
+    /// seed reports a repeated id with (see ``finishSeed(_:)``).
+    /// - Returns: The indexes in `page.items` of the items not written (none for a bulk seed, which
+    ///   finds repeats at the end).
+    @discardableResult
+    package func seed(_ page: FixturePage, offsets: [Int], _ run: inout SeedRun) throws -> [Int] {
         let items = page.items.map { EncodedItem(itemID: $0.id, section: $0.section, payload: $0.json) }
         let write = PageWrite(
             request: .seed, requestCursor: run.feed.oldestCursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor, fetchedAt: run.fetchedAt)
         if run.firstNewer == nil { run.firstNewer = .some(page.newerCursor) }
+        if var bulk = run.bulk {
+            try stageBulkSeed(items, offsets: offsets, page: write, &bulk, feed: &run.feed)
+            run.bulk = bulk
+            run.written = bulk.staged
+            return []
+        }
         let written = try appendPage(items, page: write, to: &run.feed)
         run.written += written.count
         guard written.count < items.count else { return [] }
@@ -93,12 +114,23 @@ extension PageStore {
         return run.bottomBefore.map { position > $0 } ?? true
     }
 
-    /// Records the seeded feed as loaded.
+    /// Records the seeded feed as loaded (and writes a bulk seed's rows).
     /// - Returns: The number of items written.
+    /// - Throws: ``FixtureProblem`` at the first line of a bulk seed that repeats an id; the caller's
+    ///   transaction must then roll back.
     package func finishSeed(_ run: inout SeedRun) throws -> Int {
         if run.wasEmpty, let first = run.firstNewer { run.feed.newestCursor = first }
         run.feed.loaded = true
         run.feed.lastRefreshAt = run.feed.lastRefreshAt ?? run.fetchedAt
+        if var bulk = run.bulk {
+            if let repeated = try finishBulkSeed(&bulk, feed: run.feed) {
+                throw FixtureProblem(
+                    offset: repeated.offset,
+                    reason: "duplicate id \(repeated.itemID.debugDescription) (on an earlier line)")
+            }
+            run.bulk = nil
+            return run.written
+        }
         try save(run.feed)
         return run.written
     }

@@ -68,20 +68,25 @@ extension PagedDB {
                 queue = try DatabaseQueue(path: path)
                 progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
                 // Item lists are split into pages of --page-size; page objects keep their own.
+                // Many items into an empty feed are staged and written in id order at the end (see
+                // PageStore.BulkSeed); a repeated id is then found by that last step.
                 written = try queue.write { store in
-                    var run = try store.beginSeed(into: feed)
-                    try reader.stream(contentsOf: file, pageSize: pageSize, checkingDuplicates: false) {
-                        page, offsets in
-                        for index in try store.seed(page, &run) {
-                            let id = page.items[index].id
-                            guard try store.isRepeat(id, at: offsets[index], in: &run) else { continue }
-                            throw FixtureProblem(
-                                offset: offsets[index],
-                                reason: "duplicate id \(id.debugDescription) (on an earlier line)")
-                        }
-                        progress.update(run.written)
-                    }
-                    return try store.finishSeed(&run)
+                    var run = try store.beginSeed(into: feed, expectedItems: total)
+                    var written = 0
+                    try reader.stream(
+                        contentsOf: file, pageSize: pageSize, checkingDuplicates: false,
+                        { page, offsets in
+                            for index in try store.seed(page, offsets: offsets, &run) {
+                                let id = page.items[index].id
+                                guard try store.isRepeat(id, at: offsets[index], in: &run) else { continue }
+                                throw FixtureProblem(
+                                    offset: offsets[index],
+                                    reason: "duplicate id \(id.debugDescription) (on an earlier line)")
+                            }
+                            progress.update(run.written)
+                        },
+                        finish: { written = try store.finishSeed(&run) })
+                    return written
                 }
             } else {
                 total = generate ?? 0
