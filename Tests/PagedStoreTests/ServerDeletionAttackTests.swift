@@ -55,6 +55,25 @@ import Testing
         try await ReferenceModelTests.check(recorder, feed, test, "since_id-style bottom fill, nothing new")
     }
 
+    /// A ranked, page-numbered list (a "hot" list): p30 dropped in rank into page 3, after new rows.
+    /// The page repeats one row, preceded by rows the feed does not have: its order is not the
+    /// feed's (those rows are appended below p39), so it proves nothing about p31…p39.
+    @Test func aNextPageWithOneMovedRowAfterNewRowsDeletesNothing() async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 20)
+        let feed = try test.feed(server.pageNumberSource)
+        await feed.refresh()
+        await feed.loadNextPage()
+        let recorder = await SnapshotRecorder(feed)
+        var items = server.items
+        let moved = items.remove(at: 30)
+        items.insert(moved, at: 45)
+        server.items = items
+        await feed.loadNextPage()
+        let ids = await feed.snapshot.ids
+        #expect((31..<40).allSatisfy { ids.contains("p\($0)") }, "p31…p39 are still on the server")
+        try await ReferenceModelTests.check(recorder, feed, test, "moved row")
+    }
+
     /// p0 in section a, p1 and p2 in b, p3… in c: deleting p1 and p2 empties section b.
     @Test func aFillThatEmptiesASectionGivesABatchUIKitAccepts() async throws {
         var old = [Post].posts("p", 30, section: "c")
