@@ -172,7 +172,8 @@ extension Feed {
     ///
     /// The page lists the server's rows without a hole from the first row it repeats: down to the
     /// old bottom when new items follow the repeated rows (the bottom would have come before them),
-    /// and only down to the last repeated row when the page ends there.
+    /// and only down to the last repeated row when the page ends there. The page must open with a
+    /// repeated row, and its repeated rows be in the feed's order; otherwise it proves nothing.
     /// - Returns: The deleted rows' indices, ascending.
     private static func deleteRowsSkipped(
         by encoded: [EncodedItem], above bottom: Int64, in feed: inout FeedRecord, store: PageStore
@@ -184,7 +185,10 @@ extension Feed {
             guard let position = known[encoded[offset].itemID]?.position, position <= bottom else { return nil }
             return (offset, position)
         }
-        guard let first = repeated.first, let last = repeated.last,
+        // A page-numbered list that shifted down repeats rows from the page's first item on. A page
+        // that opens with items the feed does not have (appended below the bottom) and repeats a row
+        // after them is out of the feed's order: an item that moved down a ranked list.
+        guard let first = repeated.first, let last = repeated.last, first.offset == 0,
             zip(repeated, repeated.dropFirst()).allSatisfy({ $0.position < $1.position })
         else { return [] }
         let endsOnRepeatedRow = last.offset == encoded.count - 1

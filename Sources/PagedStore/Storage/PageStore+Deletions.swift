@@ -49,7 +49,10 @@ extension PageStore {
         let rows = try stretch(after: upper, through: lower, limit: cap + 1, in: feed)
         guard rows.count <= cap else { return [] }
         let missing = rows.indices.filter { !rows[$0].local && !listed.contains(rows[$0].itemID) }
-        guard !missing.isEmpty, missing.count <= limit else { return [] }
+        let removed = try pendingRemovals(provenDeletedBy: listed, from: upper, through: lower, in: feed)
+        guard !missing.isEmpty || !removed.isEmpty, missing.count + removed.count <= limit else { return [] }
+        for itemID in removed { try deletePendingEdit(itemID: itemID, in: feed) }
+        guard !missing.isEmpty else { return [] }
         let firstRow = try rowCount(throughPosition: upper, in: feed)
         for index in missing {
             _ = try deleteRows(in: feed, from: rows[index].position, through: rows[index].position)
@@ -64,6 +67,27 @@ extension PageStore {
         }
         try save(feed)
         return try missing.map { try Self.count(firstRow, adding: $0) }
+    }
+
+    /// The items removed by a pending optimistic edit that the page proves gone from the server: it
+    /// lists both rows the item was removed from, inside the stretch, and not the item. Their edits
+    /// are settled by the server's own list: a rollback (the call failed, or its answer was lost
+    /// after the server deleted the item) must not bring back an item the server no longer has.
+    private func pendingRemovals(
+        provenDeletedBy listed: Set<String>, from upper: Int64, through lower: Int64, in feed: FeedRecord
+    ) throws(StorageError) -> [String] {
+        let removals = try pendingEdits(of: feed).filter { edit in
+            guard edit.kind == .remove, !listed.contains(edit.itemID), let above = edit.above, let below = edit.below
+            else { return false }
+            return listed.contains(above) && listed.contains(below)
+        }
+        guard !removals.isEmpty else { return [] }
+        let around = try items(withIDs: removals.flatMap { [$0.above ?? "", $0.below ?? ""] }, in: feed)
+        return removals.filter { edit in
+            [edit.above, edit.below].allSatisfy { id in
+                id.flatMap { around[$0]?.position }.map { (upper...lower).contains($0) } ?? false
+            }
+        }.map(\.itemID)
     }
 
     /// The rows with positions in `after+1...through`, top first, at most `limit` of them.

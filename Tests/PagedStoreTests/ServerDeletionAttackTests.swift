@@ -1,0 +1,303 @@
+import Foundation
+import PagedStoreTesting
+import Testing
+
+@testable import PagedStore
+
+/// Server deletions where features meet and where the server is hostile: pages that are not
+/// attached where the engine assumes, items that moved, sections, the reader's place, a small row
+/// window.
+@Suite struct ServerDeletionAttackTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// p0…p29 on the server with p0…p9 cached, then 25 new posts (`newPosts` sections them): a
+    /// keepGap refresh leaves n0…n9, a gap, and p0…p9.
+    func feedWithAGap(
+        _ old: [Post] = .posts("p", 30), policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap),
+        answering: (@Sendable (PageRequest, ModelServer) -> Page<Post>?)? = nil
+    ) async throws -> (Feed<Post>, ModelServer, SnapshotRecorder) {
+        let server = ModelServer(old, pageSize: 10)
+        let source = ScriptedSource<Post> { request in answering?(request, server) ?? server.page(for: request) }
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        server.items = .posts("n", 25) + server.items
+        await feed.refresh()
+        return (feed, server, await SnapshotRecorder(feed))
+    }
+
+    /// A bottom fill answered since_id-style (the newest page, not the page right above the
+    /// cursor) reaches rows above the gap but is not attached to the gap's lower edge: it says
+    /// nothing of the rows between its last item and the gap.
+    @Test func aBottomFillAnsweredWithTheNewestPageDeletesNothingItDidNotList() async throws {
+        let (feed, _, recorder) = try await feedWithAGap { request, _ in
+            guard case .newerThan = request else { return nil }
+            // Five posts arrived on top meanwhile; the server ignores min_id and answers its top.
+            let top = [Post].posts("m", 5) + [Post].posts("n", 5)
+            return Page(items: top, olderCursor: "n4", newerCursor: "new:m0")
+        }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)
+        let ids = await feed.snapshot.ids
+        #expect(Array(ids.prefix(10)) == (0..<10).map { "n\($0)" }, "n5…n9 are still on the server")
+        try await ReferenceModelTests.check(recorder, feed, test, "since_id-style bottom fill")
+    }
+
+    /// The same with nothing new on top: the newest page is n0…n4, the top half of the rows above
+    /// the gap. Nothing follows its last row, so it says nothing of n5…n9.
+    @Test func aBottomFillAnsweredWithTheNewestPageAndNothingNewDeletesNothingBelowIt() async throws {
+        let (feed, _, recorder) = try await feedWithAGap { request, _ in
+            guard case .newerThan = request else { return nil }
+            return Page(items: .posts("n", 5), olderCursor: "n4", newerCursor: "new:n0")
+        }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)
+        let ids = await feed.snapshot.ids
+        #expect(Array(ids.prefix(10)) == (0..<10).map { "n\($0)" }, "n5…n9 are still on the server")
+        try await ReferenceModelTests.check(recorder, feed, test, "since_id-style bottom fill, nothing new")
+    }
+
+    /// A ranked, page-numbered list (a "hot" list): p30 dropped in rank into page 3, after new rows.
+    /// The page repeats one row, preceded by rows the feed does not have: its order is not the
+    /// feed's (those rows are appended below p39), so it proves nothing about p31…p39.
+    @Test func aNextPageWithOneMovedRowAfterNewRowsDeletesNothing() async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 20)
+        let feed = try test.feed(server.pageNumberSource)
+        await feed.refresh()
+        await feed.loadNextPage()
+        let recorder = await SnapshotRecorder(feed)
+        var items = server.items
+        let moved = items.remove(at: 30)
+        items.insert(moved, at: 45)
+        server.items = items
+        await feed.loadNextPage()
+        let ids = await feed.snapshot.ids
+        #expect((31..<40).allSatisfy { ids.contains("p\($0)") }, "p31…p39 are still on the server")
+        try await ReferenceModelTests.check(recorder, feed, test, "moved row")
+    }
+
+    /// p0 in section a, p1 and p2 in b, p3… in c: deleting p1 and p2 empties section b.
+    @Test func aFillThatEmptiesASectionGivesABatchUIKitAccepts() async throws {
+        var old = [Post].posts("p", 30, section: "c")
+        old[0].section = "a"
+        old[1].section = "b"
+        old[2].section = "b"
+        let (feed, server, recorder) = try await feedWithAGap(old)
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        server.items.removeAll { $0.id == "p1" || $0.id == "p2" }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        #expect(await !feed.snapshot.ids.contains("p1"))
+        try await ReferenceModelTests.check(recorder, feed, test, "emptied section")
+    }
+
+    /// p0 and p2 in section a, p1 in b: deleting p1 joins the two a sections into one.
+    @Test func aFillThatJoinsTwoSectionsGivesABatchUIKitAccepts() async throws {
+        var old = [Post].posts("p", 30, section: "a")
+        old[1].section = "b"
+        let (feed, server, recorder) = try await feedWithAGap(old)
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        server.items.removeAll { $0.id == "p1" }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        #expect(await !feed.snapshot.ids.contains("p1"))
+        try await ReferenceModelTests.check(recorder, feed, test, "joined sections")
+    }
+
+    /// The row on top of the screen is deleted by a fill; the place saved on it survives a relaunch.
+    @Test func aFillThatDeletesTheAnchorRowKeepsTheReaderNearIt() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, keepsReadingPosition: true)
+        let (feed, server, recorder) = try await feedWithAGap(policy: policy)
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        await feed.setVisibleRows(21..<26)  // p1…p5
+        try await feed.saveReadingPosition()
+        server.items.removeAll { $0.id == "p1" || $0.id == "p3" }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        try await ReferenceModelTests.check(recorder, feed, test, "anchor deleted")
+        let place = try #require(await feed.readingPosition)
+        #expect(place.itemID != "p1")
+        try await feed.saveReadingPosition()
+        let reopened = try test.feed(server.source, policy: policy)
+        let snapshot = await reopened.snapshot
+        #expect(!snapshot.ids.contains("p1") && !snapshot.ids.contains("p3"))
+        if let anchor = snapshot.anchor {
+            #expect(snapshot.ids.indices.contains(anchor.rowAfter) && snapshot.ids[anchor.rowAfter] == anchor.itemID)
+        }
+    }
+
+    /// A feed far bigger than its row window: a next page that deletes reloads the window, and the
+    /// rows on screen (at the top, then at the bottom) are right.
+    @Test func aNextPageThatDeletesInAFeedBiggerThanTheWindow() async throws {
+        let server = ModelServer(.posts("p", 80), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, prefetchDistance: 0, windowSize: 8, firstScreenRows: 4)
+        let feed = try test.feed(server.pageNumberSource, policy: policy)
+        await feed.refresh()
+        for _ in 0..<3 { await feed.loadNextPage() }
+        await feed.setVisibleRows(0..<3)
+        server.items = .posts("x", 6) + server.items.filter { $0.id != "p35" && $0.id != "p37" }
+        let before = await feed.snapshot
+        await feed.loadNextPage()
+        var snapshot = await feed.snapshot
+        try expectLoadedRowsMatchTheFile(snapshot, after: before)
+        #expect(try test.idsOnDisk() == (0..<46).filter { $0 != 35 && $0 != 37 }.map { "p\($0)" })
+        await feed.setVisibleRows(38..<42)
+        // Four more on top shift page 6 back over p41…p45, and p44 is gone.
+        server.items = .posts("y", 4) + server.items.filter { $0.id != "p44" }
+        let before2 = await feed.snapshot
+        try expectLoadedRowsMatchTheFile(before2, after: nil)
+        await feed.loadNextPage()
+        snapshot = await feed.snapshot
+        try expectLoadedRowsMatchTheFile(snapshot, after: before2)
+        #expect(try !test.idsOnDisk().contains("p44"))
+    }
+
+    func expectLoadedRowsMatchTheFile(
+        _ snapshot: FeedSnapshot<Post>, after previous: FeedSnapshot<Post>?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let disk = try test.idsOnDisk()
+        #expect(snapshot.rows.count == disk.count, sourceLocation: sourceLocation)
+        for row in snapshot.rows.loadedRange {
+            #expect(snapshot.rows.id(at: row) == disk[row], "row \(row)", sourceLocation: sourceLocation)
+        }
+        if let previous {
+            let change = snapshot.change
+            #expect(
+                previous.rows.count - change.deletedRows.count + change.insertedRows.count == snapshot.rows.count,
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    /// `local` edited with sqlite3 to 2 (or any non-zero) reads as a row the app inserted.
+    @Test func aLocalFlagEditedOutsideTheAppIsReadAsLocal() async throws {
+        let (feed, server, _) = try await feedWithAGap()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        try Connection(path: test.path, mode: .readWrite).execute("UPDATE item SET local = 2 WHERE item_id = 'p1'")
+        server.items.removeAll { $0.id == "p1" || $0.id == "p2" }
+        let reopened = try test.feed(
+            server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        let recorder = await SnapshotRecorder(reopened)
+        await reopened.loadGap(try #require(await reopened.snapshot.gaps.first))
+        let ids = await reopened.snapshot.ids
+        #expect(ids.contains("p1") && !ids.contains("p2"))
+        try await ReferenceModelTests.check(recorder, reopened, test, "local = 2")
+        _ = feed
+    }
+}
+
+/// A file written before migration 0005 (no `item.local`), opened by this build.
+@Suite struct ServerDeletionMigrationTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// A pending optimistic insert from before the upgrade is the app's row: a fill that skips it
+    /// does not delete it (only to have the pending edit put it back, as a delete and an insert).
+    @Test func aPendingInsertFromBeforeTheUpgradeSurvivesAFillThatSkipsIt() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let feed = try test.feed(server.source, policy: policy)
+        await feed.refresh()
+        server.items = .posts("n", 25) + server.items
+        await feed.refresh()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // n10…n19
+        // An optimistic insert whose call is still out when the app is upgraded.
+        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
+        let posting = Task { try await feed.insert(Post(id: "posting"), at: 24) { _ in for await _ in stream {} } }
+        while try await !feed.pendingEdits().contains(where: { $0.itemID == "posting" }) { await Task.yield() }
+        // The file as the build before 0005 left it.
+        let connection = try Connection(path: test.path, mode: .readWrite)
+        try connection.execute("ALTER TABLE item DROP COLUMN local")
+        try connection.execute("PRAGMA user_version = 4")
+        server.items.removeAll { $0.id == "p1" }
+        let upgraded = try test.feed(server.source, policy: policy)
+        let recorder = await SnapshotRecorder(upgraded)
+        await upgraded.loadGap(try #require(await upgraded.snapshot.gaps.first))
+        let snapshot = await upgraded.snapshot
+        #expect(!snapshot.ids.contains("p1"))
+        let p3 = try #require(snapshot.ids.firstIndex(of: "p3"))
+        #expect(snapshot.ids[p3 + 1] == "posting", "still right below p3")
+        #expect(snapshot.change.deletedRows == [IndexPath(section: 0, row: 21)], "only p1: \(snapshot.change)")
+        try await ReferenceModelTests.check(recorder, upgraded, test, "upgraded file")
+        answer.finish()
+        try await posting.value
+    }
+}
+
+/// Server deletions meeting optimistic edits still waiting for their call.
+@Suite struct ServerDeletionPendingEditTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// A next page that repeats rows and deletes p15 while p16's optimistic removal is pending: the
+    /// page brings p16 back (appended), the pending edit takes it away again.
+    @Test func aNextPageThatDeletesWhileARemovalIsPending() async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let feed = try test.feed(server.pageNumberSource)
+        await feed.refresh()
+        await feed.loadNextPage()
+        let recorder = await SnapshotRecorder(feed)
+        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
+        let removal = Task { try await feed.remove(id: "p17") { _ in for await _ in stream {} } }
+        while try await !feed.pendingEdits().contains(where: { $0.itemID == "p17" }) { await Task.yield() }
+        server.items = .posts("x", 6) + server.items.filter { $0.id != "p15" }
+        await feed.loadNextPage()  // p14, p16, p17, p18…p24
+        let ids = await feed.snapshot.ids
+        #expect(ids == (0..<25).filter { $0 != 15 && $0 != 17 }.map { "p\($0)" })
+        try await ReferenceModelTests.check(recorder, feed, test, "pending removal")
+        answer.finish()
+        _ = try await removal.value
+    }
+
+    /// p1 has an optimistic update pending when a fill proves it deleted; then the call fails and
+    /// the edit rolls back: p1 does not come back.
+    @Test func aRowWithAPendingUpdateDeletedOnTheServerStaysDeletedAfterARollback() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        server.items = .posts("n", 25) + server.items
+        await feed.refresh()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        let recorder = await SnapshotRecorder(feed)
+        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
+        struct Refused: Error {}
+        let update = Task {
+            try await feed.edit(id: "p1", { $0.revision = 9 }) { _ in
+                for await _ in stream {}
+                throw Refused()
+            }
+        }
+        while try await !feed.pendingEdits().contains(where: { $0.itemID == "p1" }) { await Task.yield() }
+        server.items.removeAll { $0.id == "p1" }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        #expect(await !feed.snapshot.ids.contains("p1"))
+        answer.finish()
+        await #expect(throws: Refused.self) { try await update.value }
+        #expect(await !feed.snapshot.ids.contains("p1"))
+        #expect(try await feed.pendingEdits().isEmpty)
+        try await ReferenceModelTests.check(recorder, feed, test, "pending update")
+    }
+
+    /// p1's optimistic removal is pending when a fill lists p0 and p2 without it (the delete reached
+    /// the server; its answer is lost). The call then fails and the edit rolls back: the page proved
+    /// p1 gone from the server, so it does not come back.
+    @Test func aRemovalRolledBackAfterAPageProvedTheItemDeletedDoesNotBringItBack() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        server.items = .posts("n", 25) + server.items
+        await feed.refresh()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        let recorder = await SnapshotRecorder(feed)
+        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
+        struct TimedOut: Error {}
+        let removal = Task {
+            try await feed.remove(id: "p1") { _ in
+                for await _ in stream {}
+                throw TimedOut()
+            }
+        }
+        while try await !feed.pendingEdits().contains(where: { $0.itemID == "p1" }) { await Task.yield() }
+        server.items.removeAll { $0.id == "p1" }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // …, n24, p0, p2, p3…
+        answer.finish()
+        await #expect(throws: TimedOut.self) { try await removal.value }
+        #expect(await !feed.snapshot.ids.contains("p1"), "p1 is not on the server")
+        try await ReferenceModelTests.check(recorder, feed, test, "rolled-back removal")
+    }
+}
