@@ -110,6 +110,25 @@ import Testing
         return try test.feed(answering, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
     }
 
+    @Test func aPostTheAppInsertedIsAServerRowOnceAPageListsIt() async throws {
+        let (feed, server) = try await feedWithTwoPages()  // p0…p19
+        try await feed.insert(Post(id: "mine"), at: 17, commit: { _ in })
+        // Published: the server has it at the same place, and six new posts push page 3 back over it.
+        var items = server.items
+        items.insert(Post(id: "mine"), at: 17)
+        server.items = .posts("x", 6) + items
+        await feed.loadNextPage()  // p14…p16, mine, p17…p22
+        #expect(
+            await feed.snapshot.ids.prefix(24)
+                == ArraySlice((0..<17).map { "p\($0)" } + ["mine"] + (17..<23).map { "p\($0)" }))
+        // Deleted on the server later: the next page that lists the rows around it removes it.
+        server.items = .posts("y", 10) + server.items.filter { $0.id != "mine" }
+        await feed.loadNextPage()
+        let snapshot = await feed.snapshot
+        #expect(!snapshot.ids.contains("mine"))
+        #expect(snapshot.change.deletedRows == [IndexPath(section: 0, row: 17)])
+    }
+
     @Test func aPageCannotProveMoreDeletionsThanItHasItems() async throws {
         // A page of two that jumps to p9: an item that moved, or a server that lies.
         let feed = try await feedWithAGap { request, _ in

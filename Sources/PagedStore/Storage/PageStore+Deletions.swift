@@ -48,6 +48,10 @@ extension PageStore {
         let cap = listed.count + limit + 64
         let rows = try stretch(after: upper, through: lower, limit: cap + 1, in: feed)
         guard rows.count <= cap else { return [] }
+        // A row the app inserted that the page lists is on the server now (the post was published):
+        // from here on, a page that skips it proves it deleted, as for any server row.
+        let published = rows.filter { $0.local && listed.contains($0.itemID) }.map(\.position)
+        if !published.isEmpty { try markServerRows(at: published, in: feed) }
         let missing = rows.indices.filter { !rows[$0].local && !listed.contains(rows[$0].itemID) }
         let removed = try pendingRemovals(provenDeletedBy: listed, from: upper, through: lower, in: feed)
         guard !missing.isEmpty || !removed.isEmpty, missing.count + removed.count <= limit else { return [] }
@@ -88,6 +92,18 @@ extension PageStore {
                 id.flatMap { around[$0]?.position }.map { (upper...lower).contains($0) } ?? false
             }
         }.map(\.itemID)
+    }
+
+    /// Clears the local mark of the rows at `positions`: the server listed them.
+    private func markServerRows(at positions: [Int64], in feed: FeedRecord) throws(StorageError) {
+        for position in positions {
+            try connection.withStatement("UPDATE item SET local = 0 WHERE feed_id = ? AND position = ?") {
+                statement throws(StorageError) in
+                try statement.bind(1, feed.id)
+                try statement.bind(2, position)
+                try statement.step()
+            }
+        }
     }
 
     /// The rows with positions in `after+1...through`, top first, at most `limit` of them.
