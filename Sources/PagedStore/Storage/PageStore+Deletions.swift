@@ -13,7 +13,7 @@ import Foundation
 /// - the stretch never crosses another gap, whose rows are still unknown.
 ///
 /// Rows the app inserted (`item.local`) were never listed by the server, so no page proves them
-/// deleted.
+/// deleted, until a page lists one: the post was published, and it is a server row from then on.
 extension PageStore {
     /// Which end of a stretch the page is known to be attached to.
     package enum StretchEnd: Sendable {
@@ -25,6 +25,10 @@ extension PageStore {
     }
 
     /// Deletes the server rows with positions in `after+1...through` whose ids are not in `listed`.
+    ///
+    /// What else the stretch proves is recorded in the same transaction: local rows it lists become
+    /// server rows, and a pending optimistic removal whose two neighbours it lists, without the item,
+    /// is settled (the server deleted the item too).
     ///
     /// - Parameters:
     ///   - listed: The ids of every item on the page.
