@@ -144,6 +144,18 @@ extension Feed {
         let oldBottom = feed.bottomPosition
         // A page with nothing new stores no page row: it only moves the cursor on (see NextPageOutcome).
         let written = try store.appendPage(encoded, page: page, to: &feed, storingEmptyPage: false)
+        // Only a page that repeats rows can prove deletions: the usual page pays no look-up.
+        if written.count < encoded.count, let bottom = oldBottom {
+            let deleted = try deleteRowsSkipped(by: encoded, above: bottom, in: &feed, store: store)
+            if !deleted.isEmpty {
+                // The rows above moved up: the window is read again rather than appended to.
+                let firstNew = oldCount - deleted.count
+                return Commit(
+                    record: feed,
+                    change: RowChange(deleted: deleted, inserted: Array(firstNew..<(firstNew + written.count))),
+                    window: .reload)
+            }
+        }
         var keys: [RowKey] = []
         keys.reserveCapacity(written.count)
         for row in written {
@@ -152,16 +164,6 @@ extension Feed {
         }
         let rows = LoadedRows(
             items: written.count == items.count ? items : written.map { items[$0.offset] }, keys: keys)
-        if written.count < encoded.count, let bottom = oldBottom {
-            let deleted = try deleteRowsSkipped(by: encoded, above: bottom, in: &feed, store: store)
-            if !deleted.isEmpty {
-                let firstNew = oldCount - deleted.count
-                return Commit(
-                    record: feed,
-                    change: RowChange(deleted: deleted, inserted: Array(firstNew..<(firstNew + written.count))),
-                    window: .reload)
-            }
-        }
         return Commit(
             record: feed, change: RowChange(inserted: Array(oldCount..<(oldCount + written.count))),
             window: .append(rows, oldCount: oldCount))
