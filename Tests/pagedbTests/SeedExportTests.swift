@@ -1,4 +1,6 @@
 import Foundation
+import PagedStore
+import PagedStoreFixtures
 import Testing
 
 /// `pagedb seed` and `pagedb export`: round trips, and bad fixtures that change nothing.
@@ -124,6 +126,34 @@ import Testing
         #expect(result.stderr.contains("duplicate id \"x\(9 * 7919 % 60013)\""), "\(result.stderr)")
         #expect(scratch.fingerprint(db) == before)
         #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+    }
+
+    /// A bulk seed stages its rows and sorts them in SQLite's temporary folder, not beside the cache
+    /// file: when that folder is full the error must say so (SQLite's own "database or disk is full"
+    /// sends the reader to the cache file's disk), and nothing is written. The full folder is a
+    /// temporary database of 20 pages (`PRAGMA temp.max_page_count`), as DiskFullTests does for the file.
+    @Test func aFullTemporaryFolderIsNamedAndNothingIsWritten() throws {
+        let db = scratch.path("cache.sqlite")
+        let queue = try DatabaseQueue(path: db)
+        let items = (0..<PageStore.bulkSeedMinimum).map { index in
+            FixtureItem(id: "x\(index * 7919 % 60013)", section: nil, json: Data(#"{"n":\#(index)}"#.utf8))
+        }
+        let error = #expect(throws: StorageError.self) {
+            try queue.write { store in
+                try store.connection.execute("PRAGMA temp.max_page_count = 20")
+                var run = try store.beginSeed(into: "home", expectedItems: items.count)
+                for start in stride(from: 0, to: items.count, by: 50) {
+                    let page = FixturePage(items: Array(items[start..<start + 50]), olderCursor: nil, newerCursor: nil)
+                    try store.seed(page, offsets: Array(repeating: 0, count: 50), &run)
+                }
+                return try store.finishSeed(&run)
+            }
+        }
+        #expect(error?.kind == .storageFull)
+        #expect(
+            error?.message.contains("SQLite's temporary folder (SQLITE_TMPDIR") == true, "\(String(describing: error))")
+        #expect(try queue.read { try $0.feed(key: "home") } == nil, "nothing was written")
+        #expect(try queue.read { try $0.verify() }.isEmpty)
     }
 
     @Test func aTwentyMegabyteLineIsRefusedWithItsLine() throws {
