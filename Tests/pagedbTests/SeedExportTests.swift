@@ -156,6 +156,45 @@ import Testing
         #expect(try queue.read { try $0.verify() }.isEmpty)
     }
 
+    /// On a terminal, a bulk seed's last step (the sorted insert and the index rebuild, about a fifth
+    /// of the seed, with no count of its own) is named: the line used to sit at its last count,
+    /// short of 100 %, until the seed ended. stderr is a real pseudo-terminal here.
+    @Test func aBulkSeedNamesItsLastStepOnATerminal() throws {
+        let db = scratch.path("cache.sqlite")
+        let count = 150_000
+        let lines = (0..<count).map { #"{"id":"k\#(count - $0)","n":\#($0)}"# }
+        let file = try scratch.file("bulk.ndjson", lines.joined(separator: "\n") + "\n")
+        // A pseudo-terminal through /dev/ptmx and its ioctls (Glibc's posix_openpt, unlockpt and
+        // ptsname are not visible to Swift): TIOCSPTLCK unlocks it, TIOCGPTN gives its number.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        var unlock: CInt = 0
+        var number: CInt = 0
+        try #require(ioctl(master, UInt(0x4004_5431), &unlock) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
+        let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        let process = Process()
+        process.executableURL = PagedDBBinary.url
+        process.arguments = ["seed", "home", "--db", db, "--file", file]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        try process.run()
+        close(terminal)
+        var shown = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            // EIO once the seed has exited and no one holds the terminal any more.
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+            if read <= 0 { break }
+            shown.append(contentsOf: buffer[0..<read])
+        }
+        process.waitUntilExit()
+        let text = String(decoding: shown, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("seeding home: \(count) items read; writing them in id order…"), "\(text.suffix(300))")
+    }
+
     @Test func aTwentyMegabyteLineIsRefusedWithItsLine() throws {
         let db = scratch.path("cache.sqlite")
         let huge = "{\"id\": 1}\n{\"id\": 2, \"blob\": \"" + String(repeating: "x", count: 20 << 20) + "\"}\n"
