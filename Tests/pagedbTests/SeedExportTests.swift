@@ -195,6 +195,30 @@ import Testing
         #expect(text.contains("seeding home: \(count) items read; writing them in id order…"), "\(text.suffix(300))")
     }
 
+    /// A feed whose row count says 0 while it has rows (a damaged or edited file, which verify
+    /// names) takes the bulk path; ids of the fixture that its rows have are then no repeat of the
+    /// fixture, and the seed used to blame the fixture with `file:1:1: duplicate id ""`. It is the
+    /// cache that is damaged: status 2, and nothing written.
+    @Test func aBulkSeedIntoAFeedWithUncountedRowsBlamesTheCacheNotTheFixture() throws {
+        let db = scratch.path("cache.sqlite")
+        let file = try unorderedFixture("bulk.ndjson", count: 60_000)
+        let head = try scratch.file(
+            "head.ndjson",
+            (try String(contentsOfFile: file, encoding: .utf8)).split(separator: "\n").prefix(10).joined(
+                separator: "\n"))
+        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", head]).status == 0)
+        try DatabaseQueue(path: db).write { store in
+            try store.connection.execute(
+                "UPDATE feed SET row_count = 0, top_position = NULL, bottom_position = NULL WHERE key = 'home'")
+        }
+        let before = scratch.fingerprint(db)
+        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("duplicate id"), "\(result.stderr)")
+        #expect(result.stderr.contains("pagedb verify"), "\(result.stderr)")
+        #expect(scratch.fingerprint(db) == before)
+    }
+
     @Test func aTwentyMegabyteLineIsRefusedWithItsLine() throws {
         let db = scratch.path("cache.sqlite")
         let huge = "{\"id\": 1}\n{\"id\": 2, \"blob\": \"" + String(repeating: "x", count: 20 << 20) + "\"}\n"

@@ -170,7 +170,7 @@ extension PageStore {
         }
         if connection.changes != bulk.staged {
             // Only on failure: the earliest line whose id an earlier line had.
-            return try connection.withStatement(
+            let repeated: BulkSeedRepeat? = try connection.withStatement(
                 """
                 SELECT item_id, offset FROM (
                     SELECT item_id, offset, position,
@@ -181,7 +181,16 @@ extension PageStore {
             ) { statement throws(StorageError) in
                 guard try statement.step() else { return nil }
                 return BulkSeedRepeat(itemID: statement.string(0) ?? "", offset: statement.int(1))
-            } ?? BulkSeedRepeat(itemID: "", offset: 0)
+            }
+            guard let repeated else {
+                // No line repeats another: the feed had some of the ids although its row count said
+                // it was empty (the bulk path's premise), so the cache is at fault, not the fixture.
+                throw StorageError(
+                    .corrupt,
+                    message: "The feed \(feed.key.debugDescription) has rows its row count leaves out (ids of the "
+                        + "fixture were there already); nothing was written. `pagedb verify` names the damage")
+            }
+            return repeated
         }
         try connection.execute(bulk.positionIndexSQL + "; DROP TABLE temp.seed_stage")
         try save(feed)
