@@ -39,6 +39,8 @@ extension PageStore {
         fileprivate var bulk: BulkSeed?
         /// Items written so far (ids already in the feed are skipped); staged ones, for a bulk seed.
         package fileprivate(set) var written = 0
+        /// Whether the rows are staged and written at the end, by ``finishSeed(_:)``.
+        package var isBulk: Bool { bulk != nil }
     }
 
     /// Starts seeding the feed `key` (created when missing).

@@ -1,4 +1,6 @@
 import Foundation
+import PagedStore
+import PagedStoreFixtures
 import Testing
 
 /// `pagedb seed` and `pagedb export`: round trips, and bad fixtures that change nothing.
@@ -124,6 +126,97 @@ import Testing
         #expect(result.stderr.contains("duplicate id \"x\(9 * 7919 % 60013)\""), "\(result.stderr)")
         #expect(scratch.fingerprint(db) == before)
         #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+    }
+
+    /// A bulk seed stages its rows and sorts them in SQLite's temporary folder, not beside the cache
+    /// file: when that folder is full the error must say so (SQLite's own "database or disk is full"
+    /// sends the reader to the cache file's disk), and nothing is written. The full folder is a
+    /// temporary database of 20 pages (`PRAGMA temp.max_page_count`), as DiskFullTests does for the file.
+    @Test func aFullTemporaryFolderIsNamedAndNothingIsWritten() throws {
+        let db = scratch.path("cache.sqlite")
+        let queue = try DatabaseQueue(path: db)
+        let items = (0..<PageStore.bulkSeedMinimum).map { index in
+            FixtureItem(id: "x\(index * 7919 % 60013)", section: nil, json: Data(#"{"n":\#(index)}"#.utf8))
+        }
+        let error = #expect(throws: StorageError.self) {
+            try queue.write { store in
+                try store.connection.execute("PRAGMA temp.max_page_count = 20")
+                var run = try store.beginSeed(into: "home", expectedItems: items.count)
+                for start in stride(from: 0, to: items.count, by: 50) {
+                    let page = FixturePage(items: Array(items[start..<start + 50]), olderCursor: nil, newerCursor: nil)
+                    try store.seed(page, offsets: Array(repeating: 0, count: 50), &run)
+                }
+                return try store.finishSeed(&run)
+            }
+        }
+        #expect(error?.kind == .storageFull)
+        #expect(
+            error?.message.contains("SQLite's temporary folder (SQLITE_TMPDIR") == true, "\(String(describing: error))")
+        #expect(try queue.read { try $0.feed(key: "home") } == nil, "nothing was written")
+        #expect(try queue.read { try $0.verify() }.isEmpty)
+    }
+
+    /// On a terminal, a bulk seed's last step (the sorted insert and the index rebuild, about a fifth
+    /// of the seed, with no count of its own) is named: the line used to sit at its last count,
+    /// short of 100 %, until the seed ended. stderr is a real pseudo-terminal here.
+    @Test func aBulkSeedNamesItsLastStepOnATerminal() throws {
+        let db = scratch.path("cache.sqlite")
+        let count = 150_000
+        let lines = (0..<count).map { #"{"id":"k\#(count - $0)","n":\#($0)}"# }
+        let file = try scratch.file("bulk.ndjson", lines.joined(separator: "\n") + "\n")
+        // A pseudo-terminal through /dev/ptmx and its ioctls (Glibc's posix_openpt, unlockpt and
+        // ptsname are not visible to Swift): TIOCSPTLCK unlocks it, TIOCGPTN gives its number.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        var unlock: CInt = 0
+        var number: CInt = 0
+        try #require(ioctl(master, UInt(0x4004_5431), &unlock) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
+        let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        let process = Process()
+        process.executableURL = PagedDBBinary.url
+        process.arguments = ["seed", "home", "--db", db, "--file", file]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
+        try process.run()
+        close(terminal)
+        var shown = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            // EIO once the seed has exited and no one holds the terminal any more.
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+            if read <= 0 { break }
+            shown.append(contentsOf: buffer[0..<read])
+        }
+        process.waitUntilExit()
+        let text = String(decoding: shown, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("seeding home: \(count) items read; writing them in id order…"), "\(text.suffix(300))")
+    }
+
+    /// A feed whose row count says 0 while it has rows (a damaged or edited file, which verify
+    /// names) takes the bulk path; ids of the fixture that its rows have are then no repeat of the
+    /// fixture, and the seed used to blame the fixture with `file:1:1: duplicate id ""`. It is the
+    /// cache that is damaged: status 2, and nothing written.
+    @Test func aBulkSeedIntoAFeedWithUncountedRowsBlamesTheCacheNotTheFixture() throws {
+        let db = scratch.path("cache.sqlite")
+        let file = try unorderedFixture("bulk.ndjson", count: 60_000)
+        let head = try scratch.file(
+            "head.ndjson",
+            (try String(contentsOfFile: file, encoding: .utf8)).split(separator: "\n").prefix(10).joined(
+                separator: "\n"))
+        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", head]).status == 0)
+        try DatabaseQueue(path: db).write { store in
+            try store.connection.execute(
+                "UPDATE feed SET row_count = 0, top_position = NULL, bottom_position = NULL WHERE key = 'home'")
+        }
+        let before = scratch.fingerprint(db)
+        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(!result.stderr.contains("duplicate id"), "\(result.stderr)")
+        #expect(result.stderr.contains("pagedb verify"), "\(result.stderr)")
+        #expect(scratch.fingerprint(db) == before)
     }
 
     @Test func aTwentyMegabyteLineIsRefusedWithItsLine() throws {

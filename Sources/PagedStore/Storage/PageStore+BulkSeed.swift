@@ -82,6 +82,14 @@ extension PageStore {
     package func stageBulkSeed(
         _ items: [EncodedItem], offsets: [Int], page: PageWrite, _ bulk: inout BulkSeed, feed: inout FeedRecord
     ) throws(StorageError) {
+        try Self.namingTemporaryFolder { () throws(StorageError) in
+            try stage(items, offsets: offsets, page: page, &bulk, feed: &feed)
+        }
+    }
+
+    private func stage(
+        _ items: [EncodedItem], offsets: [Int], page: PageWrite, _ bulk: inout BulkSeed, feed: inout FeedRecord
+    ) throws(StorageError) {
         bulk.pageNo = try Self.sum(bulk.pageNo, 1)
         let first = try Self.position(bulk.position, movedBy: 1)
         // Rows go in by groups of `stageGroup` in one statement, the rest one by one: a statement's
@@ -126,6 +134,26 @@ extension PageStore {
     /// - Returns: The first line (by offset) that repeats an earlier line's id, when there is one;
     ///   nothing is then complete, and the caller must roll the transaction back.
     package func finishBulkSeed(_ bulk: inout BulkSeed, feed: FeedRecord) throws(StorageError) -> BulkSeedRepeat? {
+        try Self.namingTemporaryFolder { () throws(StorageError) in try finish(&bulk, feed: feed) }
+    }
+
+    /// A storage-full error of a bulk seed names SQLite's temporary folder: the staged rows and the
+    /// sorts live there, so SQLite's own "database or disk is full" sends a reader to the cache
+    /// file's disk, which may have room to spare.
+    private static func namingTemporaryFolder<T>(_ body: () throws(StorageError) -> T) throws(StorageError) -> T {
+        do throws(StorageError) {
+            return try body()
+        } catch let error where error.kind == .storageFull {
+            throw StorageError(
+                .storageFull,
+                message: "\(error.message): a seed of this size stages its rows and sorts them in SQLite's temporary "
+                    + "folder (SQLITE_TMPDIR, TMPDIR, else /var/tmp, /tmp), which needs free space of about twice "
+                    + "the rows' size besides the cache file's own disk; nothing was written",
+                resultCode: error.resultCode, extendedResultCode: error.extendedResultCode, sql: error.sql)
+        }
+    }
+
+    private func finish(_ bulk: inout BulkSeed, feed: FeedRecord) throws(StorageError) -> BulkSeedRepeat? {
         // The sort runs on this thread in runs of the page cache's size: a helper thread (`PRAGMA
         // threads`) measured no faster on 3M lines (six interleaved runs) and a larger cache_size
         // slower, both with a higher peak.
@@ -142,7 +170,7 @@ extension PageStore {
         }
         if connection.changes != bulk.staged {
             // Only on failure: the earliest line whose id an earlier line had.
-            return try connection.withStatement(
+            let repeated: BulkSeedRepeat? = try connection.withStatement(
                 """
                 SELECT item_id, offset FROM (
                     SELECT item_id, offset, position,
@@ -153,7 +181,16 @@ extension PageStore {
             ) { statement throws(StorageError) in
                 guard try statement.step() else { return nil }
                 return BulkSeedRepeat(itemID: statement.string(0) ?? "", offset: statement.int(1))
-            } ?? BulkSeedRepeat(itemID: "", offset: 0)
+            }
+            guard let repeated else {
+                // No line repeats another: the feed had some of the ids although its row count said
+                // it was empty (the bulk path's premise), so the cache is at fault, not the fixture.
+                throw StorageError(
+                    .corrupt,
+                    message: "The feed \(feed.key.debugDescription) has rows its row count leaves out (ids of the "
+                        + "fixture were there already); nothing was written. `pagedb verify` names the damage")
+            }
+            return repeated
         }
         try connection.execute(bulk.positionIndexSQL + "; DROP TABLE temp.seed_stage")
         try save(feed)

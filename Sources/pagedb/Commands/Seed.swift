@@ -85,7 +85,13 @@ extension PagedDB {
                             }
                             progress.update(run.written)
                         },
-                        finish: { written = try store.finishSeed(&run) })
+                        finish: {
+                            // The staged rows are written now, in one step with no count of its own.
+                            if run.isBulk {
+                                progress.phase("\(run.written) items read; writing them in id order")
+                            }
+                            written = try store.finishSeed(&run)
+                        })
                     return written
                 }
             } else {

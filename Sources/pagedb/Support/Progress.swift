@@ -25,6 +25,14 @@ final class Progress {
         FileHandle.standardError.write(Data("\r\(label) \(done)\(of)…".utf8))
     }
 
+    /// Replaces the count with `text`: a last step that reports no count of its own (a bulk seed's
+    /// sorted insert and index rebuild), so the line does not sit at its last count meanwhile.
+    func phase(_ text: String) {
+        guard Terminal.stderrIsTerminal, Date().timeIntervalSince(started) > 0.5 else { return }
+        shown = true
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(label) \(text)…".utf8))
+    }
+
     /// Ends the progress line, if one was shown.
     func finish() {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
