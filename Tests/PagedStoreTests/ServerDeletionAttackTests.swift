@@ -11,18 +11,12 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// p0…p29 on the server with p0…p9 cached, then 25 new posts (`newPosts` sections them): a
-    /// keepGap refresh leaves n0…n9, a gap, and p0…p9.
+    /// See ``FeedTestCase/timelineWithAGap(_:policy:answering:)``.
     func feedWithAGap(
         _ old: [Post] = .posts("p", 30), policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap),
         answering: (@Sendable (PageRequest, ModelServer) -> Page<Post>?)? = nil
     ) async throws -> (Feed<Post>, ModelServer, SnapshotRecorder) {
-        let server = ModelServer(old, pageSize: 10)
-        let source = ScriptedSource<Post> { request in answering?(request, server) ?? server.page(for: request) }
-        let feed = try test.feed(source, policy: policy)
-        await feed.refresh()
-        server.items = .posts("n", 25) + server.items
-        await feed.refresh()
+        let (feed, server, _) = try await test.timelineWithAGap(old, policy: policy, answering: answering)
         return (feed, server, await SnapshotRecorder(feed))
     }
 
@@ -249,11 +243,7 @@ import Testing
     /// p1 has an optimistic update pending when a fill proves it deleted; then the call fails and
     /// the edit rolls back: p1 does not come back.
     @Test func aRowWithAPendingUpdateDeletedOnTheServerStaysDeletedAfterARollback() async throws {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 25) + server.items
-        await feed.refresh()
+        let (feed, server, _) = try await test.timelineWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
         let recorder = await SnapshotRecorder(feed)
         let (stream, answer) = AsyncStream.makeStream(of: Void.self)
@@ -279,11 +269,7 @@ import Testing
     /// the server; its answer is lost). The call then fails and the edit rolls back: the page proved
     /// p1 gone from the server, so it does not come back.
     @Test func aRemovalRolledBackAfterAPageProvedTheItemDeletedDoesNotBringItBack() async throws {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 25) + server.items
-        await feed.refresh()
+        let (feed, server, _) = try await test.timelineWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
         let recorder = await SnapshotRecorder(feed)
         let (stream, answer) = AsyncStream.makeStream(of: Void.self)

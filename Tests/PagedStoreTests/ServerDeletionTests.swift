@@ -11,14 +11,9 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// p0…p29 on the server with p0…p9 cached, then 25 new posts: a keepGap refresh leaves n0…n9,
-    /// a gap, and p0…p9.
+    /// See ``FeedTestCase/timelineWithAGap(_:policy:answering:)``.
     func feedWithAGap() async throws -> (Feed<Post>, ModelServer, SnapshotRecorder) {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 25) + server.items
-        await feed.refresh()
+        let (feed, server, _) = try await test.timelineWithAGap()
         return (feed, server, await SnapshotRecorder(feed))
     }
 
@@ -99,17 +94,6 @@ import Testing
         try await ReferenceModelTests.check(recorder, feed, test, "local rows")
     }
 
-    /// The same file reopened with `source` after ``feedWithAGap()``.
-    func feedWithAGap(
-        answeringWith source: @escaping @Sendable (PageRequest, ModelServer) -> Page<Post>?
-    )
-        async throws -> Feed<Post>
-    {
-        let (_, server, _) = try await feedWithAGap()
-        let answering = ScriptedSource<Post> { request in source(request, server) ?? server.page(for: request) }
-        return try test.feed(answering, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-    }
-
     @Test func aPostTheAppInsertedIsAServerRowOnceAPageListsIt() async throws {
         let (feed, server) = try await feedWithTwoPages()  // p0…p19
         try await feed.insert(Post(id: "mine"), at: 17, commit: { _ in })
@@ -131,20 +115,20 @@ import Testing
 
     @Test func aPageCannotProveMoreDeletionsThanItHasItems() async throws {
         // A page of two that jumps to p9: an item that moved, or a server that lies.
-        let feed = try await feedWithAGap { request, _ in
+        let feed = try await test.timelineWithAGap { request, _ in
             guard case .olderThan("n9") = request else { return nil }
             return Page(items: [Post(id: "n10"), Post(id: "p9")], olderCursor: "p9")
-        }
+        }.feed
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
         #expect(await feed.snapshot.ids.filter { $0.hasPrefix("p") } == (0..<10).map { "p\($0)" })
     }
 
     @Test func aPageWhoseKnownRowsAreOutOfTheFeedsOrderProvesNothing() async throws {
-        let feed = try await feedWithAGap { request, _ in
+        let feed = try await test.timelineWithAGap { request, _ in
             guard case .newerThan = request else { return nil }
             return Page(
                 items: [Post(id: "n5"), Post(id: "n2")] + Array([Post].posts("n", 25).suffix(15)), olderCursor: nil)
-        }
+        }.feed
         await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)
         #expect(await feed.snapshot.ids.prefix(10) == ArraySlice((0..<10).map { "n\($0)" }))
     }

@@ -9,18 +9,11 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// A cached head of p0…p9, then 25 new posts: a keepGap refresh leaves n0…n9 on top and a gap
-    /// above p0.
+    /// See ``FeedTestCase/timelineWithAGap(_:policy:answering:)``.
     func feedWithAGap(
         policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
     ) async throws -> (Feed<Post>, ModelServer, ScriptedSource<Post>) {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let source = server.source
-        let feed = try test.feed(source, policy: policy)
-        await feed.refresh()
-        server.items = .posts("n", 25) + server.items
-        await feed.refresh()
-        return (feed, server, source)
+        try await test.timelineWithAGap(policy: policy)
     }
 
     @Test func aGapFilledFromTheBottomGoesRightAboveTheRowsBelowWithItsOwnRows() async throws {

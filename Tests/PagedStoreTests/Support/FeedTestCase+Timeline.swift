@@ -1,0 +1,23 @@
+import Foundation
+import PagedStoreTesting
+
+@testable import PagedStore
+
+extension FeedTestCase {
+    /// The timeline the gap tests start from: `old` (p0…p29) on a server of pages of 10, with its
+    /// first page cached; then 25 new posts n0…n24 on top, and a refresh that leaves n0…n9, a gap,
+    /// and p0…p9 (with the keepGap policy).
+    /// - Parameter answering: Answers a request instead of the server, when it returns a page.
+    func timelineWithAGap(
+        _ old: [Post] = .posts("p", 30), policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap),
+        answering: (@Sendable (PageRequest, ModelServer) -> Page<Post>?)? = nil
+    ) async throws -> (feed: Feed<Post>, server: ModelServer, source: ScriptedSource<Post>) {
+        let server = ModelServer(old, pageSize: 10)
+        let source = ScriptedSource<Post> { request in answering?(request, server) ?? server.page(for: request) }
+        let feed = try self.feed(source, policy: policy)
+        await feed.refresh()
+        server.items = .posts("n", 25) + server.items
+        await feed.refresh()
+        return (feed, server, source)
+    }
+}
