@@ -170,19 +170,14 @@ extension Feed {
     }
 
     /// Deletes the rows that a page repeating rows above the bottom (a page-numbered list that
-    /// shifted down) skipped (see ``PageStore/deleteRows(notIn:after:through:attachedAt:limit:in:)``).
-    ///
-    /// The page lists the server's rows without a hole from the first row it repeats: down to the
-    /// old bottom when new items follow the repeated rows (the bottom would have come before them),
-    /// and only down to the last repeated row when the page ends there. The page must open with a
-    /// repeated row, and its repeated rows be in the feed's order; otherwise it proves nothing.
+    /// shifted down) skipped, from the first repeated row down to the old bottom (see
+    /// ``PageStore/deleteRows(skippedBy:known:attachedAt:edge:in:)``).
     /// - Returns: The deleted rows' indices, ascending.
     private static func deleteRowsSkipped(
         by encoded: [EncodedItem], above bottom: Int64, in feed: inout FeedRecord, store: PageStore
     ) throws -> [Int] {
         let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
-        // The rows the feed had before this page, in page order; out of the feed's order, the
-        // server's order changed and the page proves nothing.
+        // The rows the feed had before this page (not the ones it just appended), in page order.
         let repeated = encoded.indices.compactMap { offset -> (offset: Int, position: Int64)? in
             guard let position = known[encoded[offset].itemID]?.position, position <= bottom else { return nil }
             return (offset, position)
@@ -190,12 +185,7 @@ extension Feed {
         // A page-numbered list that shifted down repeats rows from the page's first item on. A page
         // that opens with items the feed does not have (appended below the bottom) and repeats a row
         // after them is out of the feed's order: an item that moved down a ranked list.
-        guard let first = repeated.first, let last = repeated.last, first.offset == 0,
-            zip(repeated, repeated.dropFirst()).allSatisfy({ $0.position < $1.position })
-        else { return [] }
-        let endsOnRepeatedRow = last.offset == encoded.count - 1
-        return try store.deleteRows(
-            notIn: Set(encoded.map(\.itemID)), after: first.position,
-            through: endsOnRepeatedRow ? last.position : bottom, attachedAt: .lower, limit: encoded.count, in: &feed)
+        guard repeated.first?.offset == 0 else { return [] }
+        return try store.deleteRows(skippedBy: encoded, known: repeated, attachedAt: .lower, edge: bottom, in: &feed)
     }
 }

@@ -24,6 +24,39 @@ extension PageStore {
         case lower
     }
 
+    /// Deletes the rows a page skipped between the rows it lists that the feed has and the edge the
+    /// page is attached to (a gap's place, or the bottom row before a next page).
+    ///
+    /// Attached at the ``StretchEnd/upper`` edge (a gap filled from its top), the stretch runs from
+    /// the edge down to the last known row the page lists. Attached at the ``StretchEnd/lower`` edge
+    /// (a gap filled from its bottom, a next page), it runs from the first known row down to the edge
+    /// when items follow the last known row, and only down to that row when the page ends there: a
+    /// page that ends on known rows (a server's newest page answered instead of the one asked for)
+    /// says nothing of what lies between them and the edge. Known rows out of the feed's order (an
+    /// item that moved, a server that lies) prove nothing.
+    /// - Parameter known: The page offsets and positions of the page's items that the feed has, in
+    ///   page order.
+    /// - Returns: The deleted rows' indices before the deletion, ascending.
+    package func deleteRows(
+        skippedBy items: [EncodedItem], known: [(offset: Int, position: Int64)], attachedAt end: StretchEnd,
+        edge: Int64, in feed: inout FeedRecord
+    ) throws -> [Int] {
+        guard let first = known.first, let last = known.last,
+            zip(known, known.dropFirst()).allSatisfy({ $0.position < $1.position })
+        else { return [] }
+        let listed = Set(items.map(\.itemID))
+        switch end {
+        case .upper:
+            return try deleteRows(
+                notIn: listed, after: edge, through: last.position, attachedAt: .upper, limit: items.count, in: &feed)
+        case .lower:
+            let reachesTheEdge = last.offset < items.count - 1
+            return try deleteRows(
+                notIn: listed, after: first.position, through: reachesTheEdge ? edge : last.position,
+                attachedAt: .lower, limit: items.count, in: &feed)
+        }
+    }
+
     /// Deletes the server rows with positions in `after+1...through` whose ids are not in `listed`.
     ///
     /// What else the stretch proves is recorded in the same transaction: local rows it lists become
@@ -37,7 +70,7 @@ extension PageStore {
     ///   - limit: The most rows one page may prove deleted (its item count).
     /// - Returns: The deleted rows' indices before the deletion, ascending; empty when nothing was
     ///   deleted (nothing missing, or more missing than the page can prove).
-    package func deleteRows(
+    private func deleteRows(
         notIn listed: Set<String>, after: Int64, through: Int64, attachedAt end: StretchEnd, limit: Int,
         in feed: inout FeedRecord
     ) throws -> [Int] {

@@ -126,7 +126,11 @@ extension PageStore {
         let reachedFarSide = reached != nil || !rowsOnFarSide
         let unfillable = !reachedFarSide && items.isEmpty && cursor == nil
         let closed = reachedFarSide || (cursor == nil && !items.isEmpty)
-        let deletedRows = try deleteRowsSkipped(by: items, far: far, known: known, gapAt: above, from: end, in: &feed)
+        // The far side's rows the page lists prove which rows between them and the gap are gone.
+        let deletedRows = try deleteRows(
+            skippedBy: items,
+            known: far.compactMap { offset in known[items[offset].itemID].map { (offset, $0.position) } },
+            attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed)
         let rows = try insertRows(fresh.map { items[$0] }, offsets: fresh, below: above, limit: limit, in: &feed)
         if closed {
             try removeGap(id: id, in: feed)
@@ -141,34 +145,6 @@ extension PageStore {
         return GapFill(
             firstRow: try rowCount(throughPosition: above, in: feed), rows: rows, closed: closed,
             unfillable: unfillable, deletedRows: deletedRows)
-    }
-
-    /// Deletes the rows on the gap's far side that the page skipped: between the gap and the
-    /// farthest row of the far side the page lists (see ``deleteRows(notIn:after:through:attachedAt:limit:in:)``).
-    ///
-    /// When the far-side rows it lists are out of the feed's order, the server's order changed and
-    /// the page proves nothing. Filling from the bottom, the page reaches the gap's lower edge only
-    /// when items follow its last row of the far side: a page that ends on such a row (the server's
-    /// newest page, answered since_id-style instead of the page right above the cursor) says nothing
-    /// of the rows between that row and the gap.
-    /// - Parameter far: The offsets of the page's items the feed has on the far side, ascending.
-    private func deleteRowsSkipped(
-        by items: [EncodedItem], far: [Int], known: [String: StoredItem], gapAt above: Int64, from end: GapEnd,
-        in feed: inout FeedRecord
-    ) throws -> [Int] {
-        let farSide = far.compactMap { known[items[$0].itemID]?.position }
-        guard let lastOffset = far.last, let first = farSide.first, let last = farSide.last,
-            zip(farSide, farSide.dropFirst()).allSatisfy(<)
-        else { return [] }
-        let listed = Set(items.map(\.itemID))
-        if end == .top {
-            return try deleteRows(
-                notIn: listed, after: above, through: last, attachedAt: .upper, limit: items.count, in: &feed)
-        }
-        let reachesTheGap = lastOffset < items.count - 1
-        return try deleteRows(
-            notIn: listed, after: first, through: reachesTheGap ? above : last, attachedAt: .lower,
-            limit: items.count, in: &feed)
     }
 
     /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit`, spread
