@@ -27,6 +27,9 @@ package final class Connection {
     /// For a read-only open of a file this process cannot write, read as immutable: the file's stamp
     /// when it was opened, checked after every read transaction (see ``checkStillUnchanged()``).
     let immutableStamp: FileStamp?
+    /// The integer in the first column of the probe's first row (nil when it had none): the open's
+    /// first read, kept so that a caller probing with a value it needs does not read it twice.
+    package private(set) var probeValue: Int64?
     private var statements: [String: Statement] = [:]
 
     /// Opens a connection and runs a first query at once, so that a file which is not a database
@@ -47,7 +50,8 @@ package final class Connection {
     ///   - mode: Read-write (creating the file) or read-only.
     ///   - busyTimeout: How long a statement waits for another connection's lock before failing with
     ///     ``StorageError/Kind/busy``. Finite by design: never an endless retry.
-    ///   - probe: The first query, run at once (its prepared statement stays cached for reuse).
+    ///   - probe: The first query, run at once (its prepared statement stays cached for reuse; its
+    ///     first value is ``probeValue``).
     /// - Throws: ``StorageError`` when the path is refused, the file cannot be opened (or written, in
     ///   read-write mode), or it is not a database.
     ///
@@ -111,8 +115,10 @@ package final class Connection {
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil)
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
         if mode == .readOnly { try execute("PRAGMA query_only = ON") }
-        // The first read of the schema: a picture or random bytes fail here, at open.
-        try withStatement(probe) { statement throws(StorageError) in _ = try statement.step() }
+        // The first read of the file: a picture or random bytes fail here, at open.
+        probeValue = try withStatement(probe) { statement throws(StorageError) in
+            try statement.step() ? statement.int64(0) : nil
+        }
     }
 
     /// Whether `file` has a `-wal` beside it. A `-wal` without its `-shm` is usually a writer closing

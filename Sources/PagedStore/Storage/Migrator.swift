@@ -43,9 +43,13 @@ package struct Migrator: Sendable {
     /// The newest schema version this build knows.
     package var latestVersion: Int { migrations.last?.version ?? 0 }
 
-    /// The connection's first query: it reads the schema, so a file that is not a database fails at
-    /// once, and it is reused by ``probe(_:)``.
-    package static let probeSQL = "SELECT count(*) FROM sqlite_schema"
+    /// A store's first query on a new connection: the file's marker. Reading it reads the file's
+    /// header, so a file that is not a database fails at once, without parsing the schema (the first
+    /// statement that needs the schema parses it anyway).
+    package static let markerSQL = "PRAGMA application_id"
+
+    /// How many schema objects the file has: tells an empty file from another program's.
+    static let schemaObjectsSQL = "SELECT count(*) FROM sqlite_schema"
 
     /// What ``probe(_:)`` reads.
     package struct Probe: Sendable, Equatable {
@@ -69,19 +73,26 @@ package struct Migrator: Sendable {
     /// transaction's BEGIN and ROLLBACK and the schema count on every open (W3 cold). Any other file is
     /// read in one read transaction: read one by one, another process creating the file meanwhile
     /// could show its schema without its marker, a foreign file to this reader.
-    package static func probe(_ connection: Connection) throws(StorageError) -> Probe {
-        if connection.isAutocommit, let marker = try connection.int64("PRAGMA application_id"), marker == applicationID
-        {
-            let version = Int(try connection.int64("PRAGMA user_version") ?? 0)
-            return Probe(version: version, applicationID: marker, schemaObjects: 1)
+    ///
+    /// - Parameter knownMarker: The marker this connection read already (its open's probe), so the
+    ///   common case costs one read less; another value than PagedStore's is read again with the rest.
+    package static func probe(_ connection: Connection, marker knownMarker: Int64? = nil) throws(StorageError) -> Probe
+    {
+        if connection.isAutocommit {
+            var marker = knownMarker
+            if marker == nil { marker = try connection.int64(markerSQL) }
+            if marker == applicationID {
+                let version = Int(try connection.int64("PRAGMA user_version") ?? 0)
+                return Probe(version: version, applicationID: applicationID, schemaObjects: 1)
+            }
         }
         let ownsTransaction = connection.isAutocommit
         if ownsTransaction { try connection.execute("BEGIN DEFERRED") }
         defer { if ownsTransaction, !connection.isAutocommit { try? connection.execute("ROLLBACK") } }
         return Probe(
             version: Int(try connection.int64("PRAGMA user_version") ?? 0),
-            applicationID: try connection.int64("PRAGMA application_id") ?? 0,
-            schemaObjects: Int(try connection.int64(probeSQL) ?? 0))
+            applicationID: try connection.int64(markerSQL) ?? 0,
+            schemaObjects: Int(try connection.int64(schemaObjectsSQL) ?? 0))
     }
 
     /// Reads the file's schema version and marker without writing anything.

@@ -35,9 +35,9 @@ package final class PageStore {
     package init(
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
     ) throws {
-        let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout, probe: Migrator.probeSQL)
+        let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout, probe: Migrator.markerSQL)
         let migrator = Migrator()
-        let probe = try Migrator.probe(connection)
+        let probe = try Migrator.probe(connection, marker: connection.probeValue)
         let status = migrator.status(of: probe)
         try Migrator.refuse(status, path: path, latest: migrator.latestVersion)
         switch mode {
