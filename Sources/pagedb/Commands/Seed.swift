@@ -70,7 +70,9 @@ extension PagedDB {
                 // Item lists are split into pages of --page-size; page objects keep their own.
                 // Many items into an empty feed are staged and written in id order at the end (see
                 // PageStore.BulkSeed); a repeated id is then found by that last step.
-                written = try queue.write { store in
+                // A bulk seed into a file without items (a new cache) writes its pages once, with a
+                // rollback journal instead of the log (see DatabaseQueue.writeFillingEmptyFile).
+                let seedAll = { (store: PageStore) throws -> Int in
                     var run = try store.beginSeed(into: feed, expectedItems: total)
                     var written = 0
                     try reader.stream(
@@ -94,6 +96,9 @@ extension PagedDB {
                         })
                     return written
                 }
+                written =
+                    total >= PageStore.bulkSeedMinimum
+                    ? try queue.writeFillingEmptyFile(seedAll) : try queue.write(seedAll)
             } else {
                 total = generate ?? 0
                 // Canonical payloads (sorted keys), as a fixture's: generate → export → seed → export is
