@@ -60,11 +60,7 @@ extension PagedDB {
                 // index, a fifth of the seed's time; now only ids the feed had before are kept.)
                 try FixtureFile.checkExists(file)
                 let reader = FixtureReader(idKey: idKey, sectionKey: sectionKey, format: format?.format)
-                var count = 0
-                try reader.stream(contentsOf: file, pageSize: pageSize, checkingDuplicates: false) { page, _ in
-                    count += page.items.count
-                }
-                total = count
+                total = try reader.count(contentsOf: file)
                 queue = try DatabaseQueue(path: path)
                 progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
                 // Item lists are split into pages of --page-size; page objects keep their own.
