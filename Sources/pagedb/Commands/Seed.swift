@@ -46,6 +46,8 @@ extension PagedDB {
         }
 
         func run() async throws {
+            // Before anything opens SQLite: its allocation counters take a lock on every allocation.
+            SQLiteLibrary.turnOffMemoryStatistics()
             let path = try database.path()
             let queue: DatabaseQueue
             let progress: Progress
