@@ -1,5 +1,6 @@
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 import Testing
 
 /// A bulk seed into a file without items runs with a rollback journal instead of the log (its pages
@@ -118,5 +119,32 @@ import Testing
         #expect(headerJournalMode(db) == 2)
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
         #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+    }
+
+    /// The sorts of a bulk seed run with a helper thread (`PRAGMA threads = 1`); the connection gets
+    /// its own setting back afterwards, and the rows are whole and in the file's order.
+    @Test func aBulkSeedGivesTheConnectionItsThreadsSettingBack() throws {
+        let queue = try DatabaseQueue(path: scratch.path("cache.sqlite"))
+        let count = PageStore.bulkSeedMinimum
+        let items = (0..<count).map { index in
+            FixtureItem(id: "x\(index * 7919 % count)", section: nil, json: Data(#"{"n":\#(index)}"#.utf8))
+        }
+        let before = try queue.read { try $0.connection.int64("PRAGMA threads") }
+        let written = try queue.write { store in
+            var run = try store.beginSeed(into: "home", expectedItems: count)
+            #expect(run.isBulk)
+            for start in stride(from: 0, to: count, by: 50) {
+                let page = FixturePage(items: Array(items[start..<start + 50]), olderCursor: nil, newerCursor: nil)
+                try store.seed(page, offsets: Array(repeating: 0, count: 50), &run)
+            }
+            return try store.finishSeed(&run)
+        }
+        #expect(written == count)
+        #expect(try queue.read { try $0.connection.int64("PRAGMA threads") } == before)
+        let firstRows = try queue.read { store in
+            try store.window(of: try #require(try store.feed(key: "home")), from: .top, limit: 3).map(\.itemID)
+        }
+        #expect(firstRows == items.prefix(3).map(\.id))
+        #expect(try queue.read { try $0.verify() }.isEmpty)
     }
 }
