@@ -25,14 +25,14 @@ extension Connection {
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_journal_mode>
     package func withRollbackJournal<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
         guard file != ":memory:", isAutocommit, try leaveWAL() else { return try body() }
-        // FULL: with a rollback journal NORMAL may corrupt the file on a power cut (the journal is
-        // not synced before pages are overwritten); in WAL mode NORMAL only loses the last commits.
-        try execute("PRAGMA synchronous = FULL")
         defer {
             // Best effort: the result was committed (or rolled back) already, and a file left in
             // rollback mode is switched by its next read-write open.
             if (try? enableWAL(timeout: timeout)) != nil { try? execute("PRAGMA synchronous = NORMAL") }
         }
+        // FULL: with a rollback journal NORMAL may corrupt the file on a power cut (the journal is
+        // not synced before pages are overwritten); in WAL mode NORMAL only loses the last commits.
+        try execute("PRAGMA synchronous = FULL")
         return try body()
     }
 
