@@ -22,4 +22,10 @@ static inline int csqlite_db_config_int(sqlite3 *db, int op, int value, int *res
     return sqlite3_db_config(db, op, value, result);
 }
 
+/* sqlite3_config() is variadic too: this wraps SQLITE_CONFIG_MEMSTATUS, which must be set before
+   SQLite is initialized (it returns SQLITE_MISUSE afterwards). */
+static inline int csqlite_config_memstatus(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}
+
 #endif /* CSQLITE_SHIM_H */

@@ -18,6 +18,12 @@ enum CanonicalJSON {
     /// The id under `idKey` of the object `bytes[range]`, when those bytes are canonical and the id is
     /// a non-empty string without escapes or an integer; nil when unsure.
     static func id(of bytes: UnsafeRawBufferPointer, in range: Range<Int>, idKey: [UInt8]) -> String? {
+        idText(of: bytes, in: range, idKey: idKey).map { String(decoding: bytes[$0], as: UTF8.self) }
+    }
+
+    /// Where the id's text is in `bytes`, under the same conditions as ``id(of:in:idKey:)``: a check
+    /// that makes no string (a seed's counting pass).
+    static func idText(of bytes: UnsafeRawBufferPointer, in range: Range<Int>, idKey: [UInt8]) -> Range<Int>? {
         var scanner = Scanner(bytes: bytes, index: range.lowerBound, end: range.upperBound, idKey: idKey)
         guard scanner.object(depth: 0), scanner.index == range.upperBound else { return nil }
         return scanner.id
@@ -28,7 +34,7 @@ enum CanonicalJSON {
         var index: Int
         let end: Int
         let idKey: [UInt8]
-        var id: String?
+        var id: Range<Int>?
 
         init(bytes: UnsafeRawBufferPointer, index: Int, end: Int, idKey: [UInt8]) {
             self.bytes = bytes
@@ -136,14 +142,13 @@ enum CanonicalJSON {
             return matches
         }
 
-        /// The id: a non-empty string without escapes, or an integer (as its digits).
-        mutating func idValue() -> String? {
+        /// The id's text: a non-empty string without escapes, or an integer (as its digits).
+        mutating func idValue() -> Range<Int>? {
             if current == UInt8(ascii: "\"") {
                 guard let text = string(), !text.isEmpty, !bytes[text].contains(UInt8(ascii: "\\")) else { return nil }
-                return String(decoding: bytes[text], as: UTF8.self)
+                return text
             }
-            guard let text = number() else { return nil }
-            return String(decoding: bytes[text], as: UTF8.self)
+            return number()
         }
 
         private func isKeyText(_ key: Range<Int>) -> Bool {

@@ -180,6 +180,26 @@ package struct FixtureReader: Sendable {
         }
     }
 
+    /// Checks every item of a fixture file, as ``stream(contentsOf:pageSize:checkingDuplicates:_:finish:)``
+    /// does, and counts them, without keeping canonical items' ids and bytes: a seed's first pass,
+    /// which only needs to know that the file is valid and how many items it holds.
+    package func count(contentsOf path: String) throws -> Int {
+        let file = try MappedFile(path: path)
+        return try file.withBytes { bytes throws(FixtureError) in
+            var count = 0
+            _ = try scan(
+                bytes, file: path, seen: nil, keepsItems: false, release: file.release, locate: file.location
+            ) {
+                element throws(FixtureError) in
+                switch element {
+                case .item: count += 1
+                case .page(let page, _): count += page.items.count
+                }
+            }
+            return count
+        }
+    }
+
     /// One element of a fixture as the scan meets it, with its byte offset.
     enum Element {
         case item(FixtureItem, at: Int)
@@ -190,10 +210,12 @@ package struct FixtureReader: Sendable {
     /// the shape from the file as a whole, and calls `emit` with each; `release` is told how far the
     /// scan has read, so that mapped pages behind it can be dropped.
     private func scan(
-        _ bytes: UnsafeRawBufferPointer, file: String, seen: SeenIDs?, release: (Int) -> Void = { _ in },
-        locate: ((Int) -> (line: Int, column: Int))? = nil,
+        _ bytes: UnsafeRawBufferPointer, file: String, seen: SeenIDs?, keepsItems: Bool = true,
+        release: (Int) -> Void = { _ in }, locate: ((Int) -> (line: Int, column: Int))? = nil,
         emit: (Element) throws(FixtureError) -> Void
     ) throws(FixtureError) -> FixtureFormat {
+        // Once per file, not per item (it was an allocation for each line).
+        let keys = CanonicalKeys(idKey: Array(idKey.utf8), keepsItems: keepsItems)
         // Lines and columns are counted only when an error needs them: no table of line starts.
         let fail = { (offset: Int, reason: String) -> FixtureError in
             let (line, column) = locate?(offset) ?? TextLocator.location(of: offset, in: bytes)
@@ -210,7 +232,7 @@ package struct FixtureReader: Sendable {
             if format == nil { pages = try isArrayOfPages(bytes, fail) }
             // Page objects hold many items: the 1 MiB limit applies to each item, not to a page.
             try JSONArrayScanner.forEachElement(of: bytes, fail: fail) { range throws(FixtureError) in
-                if !pages, let item = try canonicalItem(bytes, range, seen: seen, fail) {
+                if !pages, let item = try canonicalItem(bytes, range, keys, seen: seen, fail) {
                     try emit(.item(item, at: range.lowerBound))
                     release(range.upperBound)
                     return true
@@ -240,7 +262,7 @@ package struct FixtureReader: Sendable {
             var start = 0
             while start < bytes.count {
                 let end = Self.lineEnd(bytes, from: start)
-                if let item = try canonicalItem(bytes, start..<end, seen: seen, fail) {
+                if let item = try canonicalItem(bytes, start..<end, keys, seen: seen, fail) {
                     try emit(.item(item, at: start))
                 } else if JSONArrayScanner.skipSpace(bytes, from: start) < end {
                     let line = try object(bytes, start..<end, fail, limit: Self.maxItemBytes)
@@ -322,14 +344,21 @@ package struct FixtureReader: Sendable {
     /// they are, without the parse and rewrite; nil when it must take that path (which also reports
     /// every error). Items with a section key always take it.
     private func canonicalItem(
-        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, seen: SeenIDs?, _ fail: (Int, String) -> FixtureError
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ keys: CanonicalKeys, seen: SeenIDs?,
+        _ fail: (Int, String) -> FixtureError
     ) throws(FixtureError) -> FixtureItem? {
         guard sectionKey == nil, range.count <= Self.maxItemBytes,
-            let id = CanonicalJSON.id(of: bytes, in: range, idKey: Array(idKey.utf8))
+            let idText = CanonicalJSON.idText(of: bytes, in: range, idKey: keys.idKey)
         else { return nil }
+        // A counting pass checks no repeats (see `count(contentsOf:)`): neither the id nor the bytes.
+        guard keys.keepsItems || seen != nil else { return Self.counted }
+        let id = String(decoding: bytes[idText], as: UTF8.self)
         try Self.checkFirst(id, at: range.lowerBound, seen: seen, fail)
         return FixtureItem(id: id, section: nil, json: Data(UnsafeRawBufferPointer(rebasing: bytes[range])))
     }
+
+    /// What a counting pass gets for a canonical item: nothing of it is kept.
+    private static let counted = FixtureItem(id: "", section: nil, json: Data())
 
     /// Records `id` as seen at `offset`, or throws when the file had it before.
     private static func checkFirst(
@@ -422,4 +451,12 @@ package struct FixtureReader: Sendable {
     private static func isBoolean(_ number: NSNumber) -> Bool {
         String(cString: number.objCType) == "c"
     }
+}
+
+/// What the canonical fast path of a scan needs, made once per file.
+private struct CanonicalKeys {
+    /// The id key's bytes.
+    let idKey: [UInt8]
+    /// Whether items keep their id and bytes (false while only counting).
+    let keepsItems: Bool
 }

@@ -15,6 +15,8 @@ final class MappedFile {
     /// Bytes read from something that cannot be mapped (a pipe): held whole, as before streaming.
     private let fallback: Data?
     private var released = 0
+    /// The system's memory page size, asked once.
+    private static let pageSize = max(Int(sysconf(Int32(_SC_PAGESIZE))), 1)
 
     /// Maps `path`, refusing a file larger than ``FixtureReader/maxFileBytes`` before reading it.
     init(path: String) throws(FixtureError) {
@@ -99,7 +101,7 @@ final class MappedFile {
     private func drop(_ range: Range<Int>) {
         #if os(Linux)
         guard let base else { return }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pageSize = Self.pageSize
         let start = (range.lowerBound + pageSize - 1) / pageSize * pageSize
         let end = range.upperBound / pageSize * pageSize
         if end > start { _ = madvise(base + start, end - start, MADV_DONTNEED) }
@@ -110,10 +112,9 @@ final class MappedFile {
     /// 8 MiB, are dropped from memory (read again from the file if they are ever touched).
     func release(upTo offset: Int) {
         #if os(Linux)
-        guard let base else { return }
-        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let end = min(offset, size) / pageSize * pageSize
-        guard end - released >= 8 << 20 else { return }
+        // Called for every item: the common case returns before any system call.
+        guard let base, min(offset, size) - released >= (8 << 20) + Self.pageSize else { return }
+        let end = min(offset, size) / Self.pageSize * Self.pageSize
         _ = madvise(base + released, end - released, MADV_DONTNEED)
         released = end
         #endif

@@ -86,12 +86,21 @@ package final class Connection {
                         "\(path) has a write-ahead log without its -shm index (a copied or crashed cache); replaying "
                         + "it needs a write: open it once with the app or run `pagedb migrate --db` on it")
             }
-            if hasLog || Self.exists(file + "-journal") {
+            if hasLog {
                 // A writer is live (or crashed): read through its side files, as any reader does.
                 opened = try Self.open(file, named: path, flags: SQLITE_OPEN_READONLY)
             } else {
+                // A `-journal` is a rollback-mode writer's (a bulk seed into a new file): live, it is
+                // waited for like any lock; left by a crash (hot), SQLite plays it back on the first
+                // read, which needs write access, as a WAL reader's recovery does.
+                let journal = Self.exists(file + "-journal")
                 let idle = try Self.open(file, named: path, flags: SQLITE_OPEN_READWRITE)
-                if sqlite3_db_readonly(idle, "main") == 1 {
+                if sqlite3_db_readonly(idle, "main") == 1 && journal {
+                    // Without write access a hot journal cannot be played back: SQLite reports it,
+                    // where reading the file as immutable would show a half-written transaction.
+                    sqlite3_close_v2(idle)
+                    opened = try Self.open(file, named: path, flags: SQLITE_OPEN_READONLY)
+                } else if sqlite3_db_readonly(idle, "main") == 1 {
                     // No write access: SQLite could only leave side files that nobody can use.
                     sqlite3_close_v2(idle)
                     stamp = FileStamp(file)

@@ -14,12 +14,15 @@ package final class DatabaseQueue: @unchecked Sendable {
     private var openStore: PageStore?
     /// Where the feeds of this store run (see ``StorageExecutor``).
     let executor: StorageExecutor
+    /// How long a statement waits for another connection's lock.
+    private let busyTimeout: Duration
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
     ) throws {
         openStore = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
+        self.busyTimeout = busyTimeout
         executor = StorageExecutor(label: "PagedStore.storage")
     }
 
@@ -50,6 +53,24 @@ package final class DatabaseQueue: @unchecked Sendable {
         defer { lock.unlock() }
         let store = try store()
         return try store.connection.writeTransaction { try body(store) }
+    }
+
+    /// Runs `body` inside one write transaction, as ``write(_:)``, with a rollback journal instead of the
+    /// log when the file holds no items yet and no other connection has it open (see
+    /// ``Connection/withRollbackJournal(timeout:_:)``): for writing a whole new cache (a bulk seed),
+    /// whose pages then reach the file once instead of through the log and its checkpoint.
+    package func writeFillingEmptyFile<T>(_ body: (PageStore) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        let store = try store()
+        let connection = store.connection
+        // A file with items may have readers (an app) that must keep reading while this writes.
+        guard try connection.int64("SELECT EXISTS (SELECT 1 FROM item)") == 0 else {
+            return try connection.writeTransaction { try body(store) }
+        }
+        return try connection.withRollbackJournal(timeout: busyTimeout) {
+            try connection.writeTransaction { try body(store) }
+        }
     }
 
     /// Runs `body` with the store outside any transaction: for work that manages its own, such as

@@ -46,6 +46,8 @@ extension PagedDB {
         }
 
         func run() async throws {
+            // Before anything opens SQLite: its allocation counters take a lock on every allocation.
+            SQLiteLibrary.turnOffMemoryStatistics()
             let path = try database.path()
             let queue: DatabaseQueue
             let progress: Progress
@@ -60,17 +62,15 @@ extension PagedDB {
                 // index, a fifth of the seed's time; now only ids the feed had before are kept.)
                 try FixtureFile.checkExists(file)
                 let reader = FixtureReader(idKey: idKey, sectionKey: sectionKey, format: format?.format)
-                var count = 0
-                try reader.stream(contentsOf: file, pageSize: pageSize, checkingDuplicates: false) { page, _ in
-                    count += page.items.count
-                }
-                total = count
+                total = try reader.count(contentsOf: file)
                 queue = try DatabaseQueue(path: path)
                 progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
                 // Item lists are split into pages of --page-size; page objects keep their own.
                 // Many items into an empty feed are staged and written in id order at the end (see
                 // PageStore.BulkSeed); a repeated id is then found by that last step.
-                written = try queue.write { store in
+                // A bulk seed into a file without items (a new cache) writes its pages once, with a
+                // rollback journal instead of the log (see DatabaseQueue.writeFillingEmptyFile).
+                let seedAll = { (store: PageStore) throws -> Int in
                     var run = try store.beginSeed(into: feed, expectedItems: total)
                     var written = 0
                     try reader.stream(
@@ -94,6 +94,9 @@ extension PagedDB {
                         })
                     return written
                 }
+                written =
+                    total >= PageStore.bulkSeedMinimum
+                    ? try queue.writeFillingEmptyFile(seedAll) : try queue.write(seedAll)
             } else {
                 total = generate ?? 0
                 // Canonical payloads (sorted keys), as a fixture's: generate → export → seed → export is
