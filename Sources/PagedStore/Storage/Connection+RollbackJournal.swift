@@ -18,17 +18,17 @@ extension Connection {
     /// file with nothing to read yet. Leaving WAL mode needs every other connection gone; SQLite
     /// answers busy at once when one is there, and the transaction then runs in WAL mode as usual.
     ///
-    /// After `body` the file goes back to WAL mode (waiting up to `timeout` for readers that came
-    /// meanwhile). Should that still fail, the file stays in rollback mode, which is consistent, and
+    /// After `body` the file goes back to WAL mode (waiting up to the busy timeout for readers that
+    /// came meanwhile). Should that still fail, the file stays in rollback mode, which is consistent, and
     /// the next read-write open switches it (see ``PageStore/init(path:mode:migrate:busyTimeout:)``).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_journal_mode>
-    package func withRollbackJournal<T>(timeout: Duration, _ body: () throws -> T) throws -> T {
+    package func withRollbackJournal<T>(_ body: () throws -> T) throws -> T {
         guard file != ":memory:", isAutocommit, try leaveWAL() else { return try body() }
         defer {
             // Best effort: the result was committed (or rolled back) already, and a file left in
             // rollback mode is switched by its next read-write open.
-            if (try? enableWAL(timeout: timeout)) != nil { try? execute("PRAGMA synchronous = NORMAL") }
+            if (try? enableWAL(timeout: busyTimeout)) != nil { try? execute("PRAGMA synchronous = NORMAL") }
         }
         // FULL: with a rollback journal NORMAL may corrupt the file on a power cut (the journal is
         // not synced before pages are overwritten); in WAL mode NORMAL only loses the last commits.

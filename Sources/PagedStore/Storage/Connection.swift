@@ -30,6 +30,8 @@ package final class Connection {
     /// The integer in the first column of the probe's first row (nil when it had none): the open's
     /// first read, kept so that a caller probing with a value it needs does not read it twice.
     package private(set) var probeValue: Int64?
+    /// How long a statement waits for another connection's lock (SQLite's busy timeout).
+    package let busyTimeout: Duration
     private var statements: [String: Statement] = [:]
 
     /// Opens a connection and runs a first query at once, so that a file which is not a database
@@ -116,6 +118,7 @@ package final class Connection {
         self.file = file
         self.createdFile = created
         self.immutableStamp = stamp
+        self.busyTimeout = busyTimeout
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         // Before the first statement: creating, migrating and reading all wait for locks alike.

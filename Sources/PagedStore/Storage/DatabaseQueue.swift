@@ -14,15 +14,12 @@ package final class DatabaseQueue: @unchecked Sendable {
     private var openStore: PageStore?
     /// Where the feeds of this store run (see ``StorageExecutor``).
     let executor: StorageExecutor
-    /// How long a statement waits for another connection's lock.
-    private let busyTimeout: Duration
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
     ) throws {
         openStore = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
-        self.busyTimeout = busyTimeout
         executor = StorageExecutor(label: "PagedStore.storage")
     }
 
@@ -57,7 +54,7 @@ package final class DatabaseQueue: @unchecked Sendable {
 
     /// Runs `body` inside one write transaction, as ``write(_:)``, with a rollback journal instead of the
     /// log when the file holds no items yet and no other connection has it open (see
-    /// ``Connection/withRollbackJournal(timeout:_:)``): for writing a whole new cache (a bulk seed),
+    /// ``Connection/withRollbackJournal(_:)``): for writing a whole new cache (a bulk seed),
     /// whose pages then reach the file once instead of through the log and its checkpoint.
     package func writeFillingEmptyFile<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()
@@ -68,7 +65,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         guard try connection.int64("SELECT EXISTS (SELECT 1 FROM item)") == 0 else {
             return try connection.writeTransaction { try body(store) }
         }
-        return try connection.withRollbackJournal(timeout: busyTimeout) {
+        return try connection.withRollbackJournal {
             try connection.writeTransaction { try body(store) }
         }
     }
