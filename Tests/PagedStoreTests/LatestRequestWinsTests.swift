@@ -64,6 +64,30 @@ import Testing
         #expect(await feed.snapshot.nextPage == .endReached)
     }
 
+    @Test func aNextPageAskedOfAListThatARefreshReplacedIsDroppedThoughTheNewListRepeatsItsCursor() async throws {
+        // A page-numbered server hands out "2" as the next cursor of every list it serves: the cursor
+        // string alone cannot tell the old bottom from the new one.
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        do { await (try test.feed(server.pageNumberSource)).refresh() }
+        let source = ScriptedSource<Post>()
+        let feed = try test.feed(source)
+        await feed.rowDidAppear(9)  // the reader is at the bottom
+        let staleFetch = await source.nextFetch()
+        #expect(staleFetch.request == .olderThan(cursor: "2"))
+        async let refresh: Void = feed.refresh()
+        let refreshFetch = await source.nextFetch()
+        refreshFetch.respond(Page(items: .posts("n", 10), olderCursor: "2"))
+        _ = await refresh
+        staleFetch.respond(Page(items: Array(server.items[10..<20]), olderCursor: "3"))
+        let restarted = await source.nextFetch()
+        #expect(restarted.request == .olderThan(cursor: "2"), "the next page starts again from the new bottom")
+        restarted.respond(Page(items: Array(Array<Post>.posts("n", 20)[10...]), olderCursor: nil))
+        await feed.waitUntilIdle()
+        #expect(try test.idsOnDisk() == (0..<20).map { "n\($0)" }, "no row of the old list lands under the new one")
+        #expect(await feed.snapshot.ids == (try test.idsOnDisk()))
+        #expect(await feed.snapshot.nextPage == .endReached)
+    }
+
     @Test func twoNextPageCallsShareOneFetch() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         do { await (try test.feed(server.source)).refresh() }

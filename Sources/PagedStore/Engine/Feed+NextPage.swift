@@ -55,25 +55,42 @@ extension Feed {
     /// later from inside a task that a refresh may already have superseded.
     @discardableResult
     func startNextPage() -> Task<Void, Never>? {
-        guard !refusedBecauseClosed(.nextPage), !record.endReached, let cursor = record.oldestCursor,
-            let id = activity.nextPageStarted()
-        else {
+        guard !refusedBecauseClosed(.nextPage), !record.endReached, let cursor = record.oldestCursor else {
             return nil
         }
+        let bottom: NextPageBottom
+        do {
+            bottom = NextPageBottom(cursor: cursor, rowID: try bottomRowID())
+        } catch {
+            let failure = FeedError(error)
+            activity.refused(.nextPage, failure: FeedActivity.Failure(error: failure, at: .now))
+            emit()
+            report(.failed, .olderThan(cursor: cursor), generation: activity.generation, error: failure)
+            return nil
+        }
+        guard let id = activity.nextPageStarted() else { return nil }
         let generation = activity.generation
         emit()
-        let task = Task { await self.runNextPage(from: cursor, task: id, generation: generation) }
+        let task = Task { await self.runNextPage(from: bottom, task: id, generation: generation) }
         tasks[id] = task
         return task
     }
 
-    private func runNextPage(from cursor: String, task: FeedActivity.TaskID, generation: Int64) async {
+    /// The id of the bottom row: from the window when it holds it (it does while the reader is near
+    /// the bottom, where next pages start), else from the cache.
+    private func bottomRowID() throws -> String? {
+        if window.end == record.rowCount, let last = window.rows.keys.last { return last.id }
+        let record = self.record
+        return try queue.read { store in try store.bottomRowID(of: record) }
+    }
+
+    private func runNextPage(from bottom: NextPageBottom, task: FeedActivity.TaskID, generation: Int64) async {
         defer { tasks[task] = nil }
-        var cursor = cursor
-        var cursorsSeen: Set<String> = [cursor]
+        var bottom = bottom
+        var cursorsSeen: Set<String> = [bottom.cursor]
         var pagesWithoutNewItems = 0
         while activity.owns(task, .nextPage) {
-            let request = PageRequest.olderThan(cursor: cursor)
+            let request = PageRequest.olderThan(cursor: bottom.cursor)
             report(.requestStarted, request, generation: generation)
             let started = ContinuousClock.now
             let outcome: Result<Commit?, any Error>
@@ -82,7 +99,7 @@ extension Feed {
                 guard activity.owns(task, .nextPage) else {
                     return report(.superseded, request, generation: generation, since: started)
                 }
-                switch try commitNextPage(page, cursor: cursor, generation: generation) {
+                switch try commitNextPage(page, continuing: bottom, generation: generation) {
                 case .committed(let commit): outcome = .success(commit)
                 case .superseded(let file):
                     resync(with: file)
@@ -103,7 +120,7 @@ extension Feed {
                                 + "has; stopped to avoid a loop (retry() goes on from the last cursor)")
                     }
                     report(.committed, request, generation: generation, since: started)
-                    cursor = next
+                    bottom = bottom.advanced(to: next)
                     continue
                 }
             } catch {
@@ -113,8 +130,11 @@ extension Feed {
         }
     }
 
-    /// Writes a next page in one transaction.
-    private func commitNextPage(_ page: Page<Item>, cursor: String, generation: Int64) throws -> NextPageOutcome {
+    /// Writes a next page in one transaction, if the feed still ends at the bottom it continues.
+    private func commitNextPage(
+        _ page: Page<Item>, continuing bottom: NextPageBottom, generation: Int64
+    ) throws -> NextPageOutcome {
+        let cursor = bottom.cursor
         if page.olderCursor == cursor {
             throw FeedError(
                 .paginationLoop,
@@ -127,7 +147,9 @@ extension Feed {
             guard var feed = try store.feed(key: key) else { return .superseded(nil) }
             // The bottom this page continues must still be the feed's bottom; a refresh that kept the
             // bottom (it merged on top) does not make the page stale, one that replaced it does.
-            guard feed.oldestCursor == cursor else { return .superseded(feed) }
+            guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else {
+                return .superseded(feed)
+            }
             let commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
             if let next = page.olderCursor, commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
                 return .advanced(feed, cursor: next)

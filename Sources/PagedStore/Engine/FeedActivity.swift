@@ -102,8 +102,9 @@ struct FeedActivity: Sendable, Equatable {
     ///
     /// Every gap that was loading goes back to idle now (its response will be dropped), so nothing
     /// shows a spinner for a fetch whose result can no longer land. A next page in flight goes on: it
-    /// commits only if the bottom it continues is still the feed's bottom (its cursor is checked
-    /// inside its transaction), so a refresh that did not replace the bottom does not lose it.
+    /// commits only if the bottom it continues is still the feed's bottom (its cursor and the bottom
+    /// row are checked inside its transaction), so a refresh that did not replace the bottom does not
+    /// lose it.
     /// - Returns: The refresh's task and generation, and the tasks it superseded (to cancel); nil
     ///   when the generation cannot grow (a file edited to `Int64.max`).
     mutating func refreshStarted() -> (task: TaskID, generation: Int64, superseded: [TaskID])? {

@@ -209,6 +209,17 @@ extension PageStore {
         }
     }
 
+    /// The id of the feed's bottom row, or nil when it has no rows.
+    package func bottomRowID(of feed: FeedRecord) throws(StorageError) -> String? {
+        guard let position = feed.bottomPosition else { return nil }
+        return try connection.withStatement("SELECT item_id FROM item WHERE feed_id = ? AND position = ?") {
+            statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, position)
+            return try statement.step() ? statement.string(0) : nil
+        }
+    }
+
     /// The page number of the bottom page, or nil when the feed has no pages.
     func lastPageNo(of feed: FeedRecord) throws(StorageError) -> Int64? {
         try optionalInt64("SELECT max(page_no) FROM page WHERE feed_id = ?", feed.id)
