@@ -68,6 +68,34 @@ import Testing
         #expect(snapshot.refresh == .idle)
     }
 
+    @Test func aNewerCursorThatLagsBehindTheHeadIsFollowedToTheNewPosts() async throws {
+        // The server's newest min_id page carries no newer cursor: the feed keeps the one it asked
+        // with, and the next refresh's first answer holds only posts the feed has.
+        let server = TimelineModel(
+            count: 100, pageSize: 20, byPageNumber: false, sectioned: false, headPageHasNewerCursor: false)
+        let source = ScriptedSource<Post> { request in server.page(for: request) }
+        let policy = FeedPolicy(
+            refreshOnOpen: .never, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 5), windowSize: 5_000,
+            firstScreenRows: 5_000)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        server.publish(20)
+        await feed.refresh()
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        server.publish(30)
+        let before = source.requests.count
+        await feed.refresh()
+        #expect(await feed.snapshot.ids == server.items.map(\.id), "the 30 new posts are shown")
+        #expect(await feed.snapshot.gaps.isEmpty)
+        let requests = Array(source.requests[before...])
+        #expect(requests.allSatisfy { if case .newerThan = $0 { true } else { false } })
+        #expect(requests.count == 3, "the known page whose cursor moved on, then two pages of new posts")
+        // Nothing is newer now: a further refresh asks from the newest cursor and adds nothing.
+        await feed.refresh()
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     @Test func aFeedWithNoRowsRefreshesByTheFirstPage() async throws {
         let server = TimelineModel(count: 30, pageSize: 10, byPageNumber: false, sectioned: false)
         let source = ScriptedSource<Post> { request in server.page(for: request) }

@@ -90,6 +90,11 @@ extension Feed {
     /// Asks for what is newer than the cached head, page after page, committing each on top (so the
     /// list grows as pages arrive), until the server answers with nothing newer.
     ///
+    /// Each committed page's newer cursor becomes the feed's. A page that reaches the head without
+    /// one leaves the feed's cursor behind its head, so a later refresh's first answer can hold only
+    /// posts the feed has: when its newer cursor moved on, that is no proof of the head, and it is
+    /// followed like any other page (bounded by `maxPages`, and by never asking a cursor twice).
+    ///
     /// - Returns: `reached`: the last commit once the server said nothing is newer (the caller
     ///   completes the refresh with it); nil when the refresh lost its place or `maxPages` pages did
     ///   not reach the newest items (the caller then fetches the first page). `committed`: whether a
@@ -98,6 +103,7 @@ extension Feed {
         than cursor: String, maxPages: Int, task: FeedActivity.TaskID, generation: Int64
     ) async throws -> (reached: Commit?, committed: Bool) {
         var cursor = cursor
+        var cursorsAsked: Set<String> = [cursor]
         var committed = false
         for _ in 0..<max(maxPages, 1) {
             let request = PageRequest.newerThan(cursor: cursor)
@@ -109,12 +115,16 @@ extension Feed {
                     page, askedWith: cursor, task: task, generation: generation, continuing: committed)
             else { return (nil, committed) }
             committed = true
-            // Nothing new, or no way further up: the server's own answer says the head is the newest.
-            let next = page.newerCursor
-            if commit.change.inserted.isEmpty || next == nil || next == cursor { return (commit, committed) }
-            try apply(commit)
+            // No way further up, or only back to a cursor already asked: the server's own answer
+            // says the head is the newest.
+            guard let next = page.newerCursor, cursorsAsked.insert(next).inserted else { return (commit, committed) }
+            if commit.change.inserted.isEmpty {
+                record = commit.record  // only the newer cursor moved: no row, nothing to emit
+            } else {
+                try apply(commit)
+            }
             report(.committed, request, generation: generation, rows: commit.change.touchedRows, since: started)
-            cursor = next ?? cursor
+            cursor = next
         }
         return (nil, committed)
     }
