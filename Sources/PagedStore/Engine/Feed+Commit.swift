@@ -170,13 +170,40 @@ extension Feed {
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
             let fresh = encoded.indices.filter { known[encoded[$0].itemID] == nil }
+            let deleted = try Self.deleteRowsSkipped(byNewerPage: encoded, known: known, fresh: fresh, in: &feed, store)
             let newItems = fresh.map { encoded[$0] }
             let positions = try store.prependPage(newItems, page: write, to: &feed)
             let rows = Self.newRows(fresh.map { items[$0] }, newItems, positions: positions)
             return Commit(
-                record: feed, change: RowChange(inserted: Array(0..<newItems.count)),
-                window: .prepend(rows, reloads: []))
+                record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<newItems.count)),
+                window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
         }
+    }
+
+    /// Deletes the rows a newer page that repeats rows skipped (see
+    /// ``PageStore/deleteRows(skippedBy:known:attachedAt:edge:in:)``).
+    ///
+    /// A newer page repeats rows when the feed's newer cursor lagged behind its head. It lists a
+    /// stretch of the server's list without holes: from its first item, which is the new top when
+    /// the page brings new items (they go on top), or else its first repeated row, down to its last
+    /// repeated row.
+    /// - Returns: The deleted rows' indices, ascending.
+    private static func deleteRowsSkipped(
+        byNewerPage encoded: [EncodedItem], known: [String: StoredItem], fresh: [Int], in feed: inout FeedRecord,
+        _ store: PageStore
+    ) throws -> [Int] {
+        let repeated = encoded.indices.compactMap { offset in
+            known[encoded[offset].itemID].map { (offset: offset, position: $0.position) }
+        }
+        guard let lastRepeated = repeated.last else { return [] }
+        if fresh.first == 0, let top = feed.topPosition {
+            // From the top row down: the edge is the place right above it.
+            return try store.deleteRows(
+                skippedBy: encoded, known: repeated, attachedAt: .upper, edge: PageStore.position(top, movedBy: -1),
+                in: &feed)
+        }
+        return try store.deleteRows(
+            skippedBy: encoded, known: repeated, attachedAt: .lower, edge: lastRepeated.position, in: &feed)
     }
 
     /// The merge itself: the plan from ``RefreshMerge`` carried out in the store.
@@ -232,8 +259,12 @@ extension Feed {
                 try store.addGap(at: lastNew, cursor: page.olderCursor, newerCursor: oldHeadNewerCursor, in: feed)
             }
             let rows = newRows(items, encoded, positions: positions)
+            // The moved items are deleted and inserted rows: named by id when their content changed.
+            let changed = encoded.filter { item in matches[item.itemID].map { $0.payload != item.payload } ?? false }
             return Commit(
-                record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<encoded.count)),
+                record: feed,
+                change: RowChange(
+                    deleted: deleted, inserted: Array(0..<encoded.count), reloadedIDs: changed.map(\.itemID)),
                 window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
         case .noOverlap:
             try store.replaceFeed(with: encoded, page: page, in: &feed)
