@@ -34,6 +34,22 @@ import Testing
         #expect(snapshot.anchor == ScrollAnchor(itemID: "p6", rowBefore: 7, rowAfter: 6, offset: 0))
     }
 
+    @Test func whenARefreshDeletesTheRowOnTopTheSnapshotNamesItsNeighbourThoughThatRowStaysPut() async throws {
+        let server = ModelServer((0..<100).map { Post(id: "p\(99 - $0)") }, pageSize: 100)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        await feed.setVisibleRows(10..<15)  // row 10 is p89
+        #expect(await feed.snapshot.rows[10]?.id == "p89")
+        // The server deletes p94 (above the screen) and p89 (the row on top), and publishes two.
+        server.items = [Post(id: "new1"), Post(id: "new0")] + server.items.filter { !["p94", "p89"].contains($0.id) }
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.change.insertedRows == [[0, 0], [0, 1]])
+        #expect(snapshot.change.deletedRows == [[0, 5], [0, 10]])
+        // p88 was row 11 and is row 11 again: the row on top changed, so the app must be told.
+        #expect(snapshot.anchor == ScrollAnchor(itemID: "p88", rowBefore: 11, rowAfter: 11, offset: 0))
+    }
+
     @Test func theFeedOpensAtTheSavedPositionWithItsWindowAroundIt() async throws {
         let server = ModelServer(.posts("p", 500), pageSize: 100)
         let policy = FeedPolicy(refreshOnOpen: .never, windowSize: 60, keepsReadingPosition: true)

@@ -131,7 +131,9 @@ extension Feed {
         current.first = after
         current.firstID = anchorID
         visible = current
-        guard after != before else { return nil }
+        // The app keeps its anchor by id (SwiftUI's `scrollPosition(id:)`): a new row on top is news
+        // even where it stands at the old row's place.
+        guard after != before || anchorID != id else { return nil }
         return ScrollAnchor(itemID: anchorID, rowBefore: before, rowAfter: after, offset: current.offset)
     }
 

@@ -1,10 +1,11 @@
 /// The row a list must keep still while rows change above it, so the reader does not lose their place.
 ///
 /// A snapshot carries one when its change moves the first row on screen (rows inserted or removed
-/// above it), and when the feed opens at a saved ``ReadingPosition`` or is moved to one (then
-/// ``rowBefore`` is nil: scroll to ``rowAfter``). In UIKit, apply the batch update, then add the
-/// height of the rows above the anchor that appeared to `contentOffset.y`; in SwiftUI, scroll to
-/// ``itemID`` with `ScrollViewReader` or `scrollPosition(id:)`.
+/// above it), when it removes that row (the anchor then names the nearest row that stayed, even
+/// where that row kept its index), and when the feed opens at a saved ``ReadingPosition`` or is
+/// moved to one (then ``rowBefore`` is nil: scroll to ``rowAfter``). In UIKit, apply the batch
+/// update, then add the height of the rows above the anchor that appeared to `contentOffset.y`; in
+/// SwiftUI, scroll to ``itemID`` with `ScrollViewReader` or `scrollPosition(id:)`.
 public struct ScrollAnchor: Sendable, Equatable {
     /// The id of the row to keep still: the first row on screen, as the app last reported it with
     /// ``Feed/setVisibleRows(_:offset:)`` or ``Feed/rowDidAppear(_:)``.
