@@ -33,6 +33,16 @@ import Testing
         #expect(plan == .prepend(newItems: [Self.item("n0")], reloads: [(row: 1, item: Self.item("c1", "v1"))]))
     }
 
+    @Test func aChangedRowThatMovesIsADeleteAndAnInsertAndIsReconfigured() {
+        // Cached a b c d e; the server moves d up and changes it: a batch gives it a new cell, and a
+        // diffable data source, which sees the same id move, must be told to reconfigure it.
+        let head = Self.head(["a", "b", "c", "d", "e"])
+        let plan = Self.plan(
+            [Self.item("a"), Self.item("d", "v1"), Self.item("b"), Self.item("c"), Self.item("e")], head)
+        let expected = RowChange(deleted: [3], inserted: [1], reloadedIDs: ["d"])
+        #expect(plan == .rewrite(throughPosition: 40, relocated: [], change: expected))
+    }
+
     @Test func noSharedIdIsNoOverlap() {
         #expect(Self.plan([Self.item("x"), Self.item("y")], Self.head(["a", "b"])) == .noOverlap)
     }

@@ -43,9 +43,11 @@ public struct FeedChange: Sendable, Equatable {
     /// did not: pass them to `NSDiffableDataSourceSnapshot.reconfigureItems(_:)`, which updates the
     /// cell in place and keeps its state, where a reload replaces it.
     ///
-    /// Every id here names a row of both snapshots. It covers the rows of ``reloadedRows`` and also a
-    /// changed row that moved to another section (which a batch lists as a deletion and an insertion).
-    /// With ``isFullReload`` it may be empty: reconfigure every row then.
+    /// Every id here names a row of both snapshots. It covers the rows of ``reloadedRows`` and also
+    /// every changed row that moved, within its section or to another one (a batch lists such a row
+    /// as a deletion and an insertion, which gives it a new cell; a diffable data source sees the id
+    /// move and keeps the cell, so it needs the id here). With ``isFullReload`` it may be empty:
+    /// reconfigure every row then.
     public var reconfiguredIDs: [String]
     /// Rows that moved.
     public var movedRows: [Move]
@@ -92,7 +94,8 @@ struct RowChange: Sendable, Equatable {
     var deleted: [Int] = []
     var inserted: [Int] = []
     var reloaded: [Int] = []
-    /// The ids of `reloaded`'s rows, in the same order.
+    /// The ids of every row whose item changed: `reloaded`'s rows, and changed rows that moved (a
+    /// batch lists those as a deletion and an insertion). ``FeedChange/reconfiguredIDs`` comes from it.
     var reloadedIDs: [String] = []
     var moved: [(from: Int, to: Int)] = []
     var isFullReload = false

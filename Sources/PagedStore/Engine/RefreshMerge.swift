@@ -71,12 +71,14 @@ enum RefreshMerge {
         for entry in shared {
             if !stable.contains(entry.oldRow) {
                 // A moved row whose content also changed is a delete and an insert: tables refuse to
-                // reload and move one row in the same batch.
+                // reload and move one row in the same batch. A diffable data source sees the same id
+                // move instead, so it is told by id to reconfigure the cell.
                 if overlap[entry.oldRow].payload == entry.item.payload {
                     change.moved.append((entry.oldRow, entry.newRow))
                 } else {
                     change.deleted.append(entry.oldRow)
                     change.inserted.append(entry.newRow)
+                    change.reloadedIDs.append(entry.item.itemID)
                 }
             } else if overlap[entry.oldRow].payload != entry.item.payload {
                 change.reloaded.append(entry.oldRow)
@@ -84,6 +86,11 @@ enum RefreshMerge {
             }
         }
         change.inserted += page.indices.filter { headIndex[page[$0].itemID].map { $0 > deepest } ?? true }
+        // A relocated row is a deletion and an insertion too: named by id when its content changed.
+        let relocatedIDs = Set(relocated.map(\.itemID))
+        change.reloadedIDs += page.filter { item in
+            relocatedIDs.contains(item.itemID) && matches[item.itemID].map { $0.payload != item.payload } ?? false
+        }.map(\.itemID)
         change.deleted.sort()
         change.inserted.sort()
         return .rewrite(throughPosition: overlap[deepest].position, relocated: relocated, change: change)
