@@ -13,10 +13,12 @@ import Testing
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
-/// rows, relaunches that trim by age, and `retry()`; one fetch in eight fails and responses complete
+/// rows, relaunches that trim by age, `retry()`, and a next page whose answer lands after a refresh
+/// replaced the list it was read from; one fetch in eight fails and responses complete
 /// out of order. Servers page by
-/// cursor (`max_id`, and `min_id` for refreshes by the newer cursor) or by page number; gap policy,
-/// refresh mode and row limits vary by sequence.
+/// cursor (`max_id`, and `min_id` for refreshes by the newer cursor, whose newest page may carry no
+/// newer cursor) or by page number (so every list's second page is `2`, and posts get bumped to the
+/// top with new content); gap policy, refresh mode and row limits vary by sequence.
 ///
 /// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
 /// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
@@ -48,12 +50,15 @@ import Testing
         let test = try FeedTestCase()
         let server = TimelineModel(
             count: Int.random(in: 0...40, using: &random), pageSize: Int.random(in: 3...10, using: &random),
-            byPageNumber: Int.random(in: 0..<4, using: &random) == 0, sectioned: Bool.random(using: &random))
+            byPageNumber: Int.random(in: 0..<4, using: &random) == 0, sectioned: Bool.random(using: &random),
+            headPageHasNewerCursor: Bool.random(using: &random))
         let faults = DelaySchedule(seed: random.next())
         let failing = Flag(true)
         let scrolled = PageLog()
+        let gate = FetchGate()
         let source = ScriptedSource<Post> { request in
             let page = server.page(for: request)  // the list as it is when the request arrives
+            if case .olderThan = request { await gate.pass() }
             try await Task.sleep(for: .microseconds(faults.next() / 2))
             if failing.value, faults.shouldFail() { throw URLError(.timedOut) }
             if !failing.value { scrolled.append(page.items.map(\.id)) }
@@ -82,7 +87,7 @@ import Testing
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<15, using: &random)
+            let operation = Int.random(in: 0..<16, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -132,6 +137,20 @@ import Testing
                     }
                 }
             case 10: try await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
+            case 15:
+                // A next page read from the old list answers after a refresh replaced the list (more
+                // new posts than a page: no overlap). Page-numbered lists then repeat its cursor.
+                gate.arm()
+                let next = Task {
+                    await current.loadNextPage()
+                    gate.finished()
+                }
+                if await gate.arrival() {
+                    server.publish(server.pageSize * 2 + 1)
+                    await current.refresh()
+                }
+                gate.release()
+                await next.value
             case 11: await feed.retry()
             case 12:
                 if let edited = try await optimisticEdit(
@@ -282,6 +301,19 @@ import Testing
                 Issue.record("\(context): UIKit would reject the change: \(error)")
             }
             #expect(Set(next.ids).count == next.ids.count, "\(context): an id appears twice")
+            if !next.change.isFullReload {
+                // A diffable data source keeps a cell while its id stays: every item whose content
+                // changed must be named, whether its row moved or not.
+                let before = Dictionary(
+                    previous.rows.loadedRange.compactMap { row in previous.rows[row].map { ($0.id, $0) } },
+                    uniquingKeysWith: { first, _ in first })
+                let changed = next.rows.loadedRange.compactMap { row -> String? in
+                    guard let item = next.rows[row], let old = before[item.id], old != item else { return nil }
+                    return item.id
+                }
+                let missing = Set(changed).subtracting(next.change.reconfiguredIDs)
+                #expect(missing.isEmpty, "\(context): changed items not reconfigured: \(missing)")
+            }
             if let anchor = next.anchor, let before = anchor.rowBefore {
                 // The anchor names where the row on top of the screen was and is: the app keeps it still.
                 #expect(next.ids.indices.contains(anchor.rowAfter) && next.ids[anchor.rowAfter] == anchor.itemID)
@@ -338,11 +370,15 @@ final class TimelineModel: @unchecked Sendable {
     let byPageNumber: Bool
     /// Whether items carry a section key (a "day": runs of a few items, recurring keys never touch).
     let sectioned: Bool
+    /// Whether the `min_id` page that reaches the newest item carries a newer cursor. Some servers
+    /// give one only while there is more above, so a feed's newer cursor can lag behind its head.
+    let headPageHasNewerCursor: Bool
 
-    init(count: Int, pageSize: Int, byPageNumber: Bool, sectioned: Bool) {
+    init(count: Int, pageSize: Int, byPageNumber: Bool, sectioned: Bool, headPageHasNewerCursor: Bool = true) {
         self.pageSize = pageSize
         self.byPageNumber = byPageNumber
         self.sectioned = sectioned
+        self.headPageHasNewerCursor = headPageHasNewerCursor
         nextSerial = 1_000
         publish(count)
     }
@@ -362,11 +398,17 @@ final class TimelineModel: @unchecked Sendable {
         }
     }
 
-    /// Edits an item, or (paging by cursor) deletes one to three, among the top 40.
+    /// Edits an item, or (paging by cursor) deletes one to three, or (paging by number) moves one to
+    /// the top with new content (a post bumped in a ranked list), among the top 40.
     func editOrDelete(using random: inout SplitMix64) {
         lock.withLock {
             guard !list.isEmpty else { return }
-            if !byPageNumber, Bool.random(using: &random) {
+            if byPageNumber, Int.random(in: 0..<3, using: &random) == 0 {
+                // Cursors are page numbers, so moving an item up only repeats rows on the next page.
+                var bumped = list.remove(at: Int.random(in: 0..<min(list.count, 40), using: &random))
+                bumped.post.revision += 1
+                list.insert(bumped, at: 0)
+            } else if !byPageNumber, Bool.random(using: &random) {
                 for _ in 0..<Int.random(in: 1...3, using: &random) where !list.isEmpty {
                     let index = Int.random(in: 0..<min(list.count, 40), using: &random)
                     deletedIDs.insert(list.remove(at: index).post.id)
@@ -386,7 +428,10 @@ final class TimelineModel: @unchecked Sendable {
                 let serial = Int(cursor.dropFirst()) ?? 0
                 let end = list.firstIndex { $0.serial <= serial } ?? list.count
                 let slice = list[max(end - pageSize, 0)..<end].map(\.post)
-                return Page(items: slice, olderCursor: slice.last?.id, newerCursor: slice.first?.id)
+                let reachesHead = end <= pageSize
+                return Page(
+                    items: slice, olderCursor: slice.last?.id,
+                    newerCursor: reachesHead && !headPageHasNewerCursor ? nil : slice.first?.id)
             case .first, .newerThan: start = 0
             case .olderThan(let cursor):
                 if byPageNumber {
