@@ -31,6 +31,11 @@ extension LoopbackServer {
         return try JSONDecoder().decode([SeenRequest].self, from: data).filter { $0.path != "/seen" }
     }
 
+    /// Calls a control route (`mastodon/home/reset`, `…/publish`): changes what the server answers next.
+    public func control(_ path: String, _ query: [String: String]) async throws {
+        _ = try await URLSession.shared.data(from: url(path, query))
+    }
+
     /// A route's URL with a query, every value encoded.
     public func url(_ path: String, _ query: [String: String]) -> URL {
         var components = URLComponents(url: url(path), resolvingAgainstBaseURL: false)
