@@ -34,6 +34,7 @@ package struct CanonicalJSON {
     private var members: [Int] = []
     private var scratch: [UInt8] = []
     private var hasID = false
+    private var sortingKeys = true
     // The text being read; the string reader (`CanonicalJSON+Strings.swift`) shares it.
     var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
     var index = 0
@@ -48,7 +49,13 @@ package struct CanonicalJSON {
 
     /// Writes the canonical JSON of the object `bytes[range]` into ``output``, with its ``id`` and
     /// ``section``; false when unsure or invalid (Foundation's path decides and reports).
-    package mutating func write(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Bool {
+    ///
+    /// With `sortingKeys` false, only checks it: ``output`` keeps the keys in the order read. What
+    /// sorting adds is only a "not sure" for a repeated key, which Foundation accepts too, so a
+    /// check tells valid from invalid as a write does (a seed's counting pass).
+    package mutating func write(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, sortingKeys: Bool = true) -> Bool
+    {
+        self.sortingKeys = sortingKeys
         self.bytes = bytes
         index = range.lowerBound
         end = min(range.upperBound, bytes.count)
@@ -127,7 +134,7 @@ package struct CanonicalJSON {
             output.append(UInt8(ascii: ","))
             skipSpace()
         }
-        guard sortMembers(from: base, openedAt: open) else { return false }
+        guard !sortingKeys || sortMembers(from: base, openedAt: open) else { return false }
         members.removeSubrange(base...)
         output.append(UInt8(ascii: "}"))
         return true

@@ -288,7 +288,7 @@ package struct FixtureReader: Sendable {
         _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ canonical: inout CanonicalJSON, keepsItems: Bool,
         seen: SeenIDs?, _ fail: (Int, String) -> FixtureError
     ) throws(FixtureError) -> FixtureItem? {
-        guard range.count <= Self.maxItemBytes, canonical.write(bytes, range),
+        guard range.count <= Self.maxItemBytes, canonical.write(bytes, range, sortingKeys: keepsItems),
             canonical.output.count <= Self.maxItemBytes
         else { return nil }
         // A counting pass checks no repeats (see `count(contentsOf:)`): neither the id nor the bytes.
