@@ -4,7 +4,7 @@ public import Foundation
 import FoundationNetworking
 #endif
 
-/// One request the loopback server received, with the headers a test checks for leaks.
+/// One request the loopback server received, with the headers a test checks for leaks or looks for.
 public struct SeenRequest: Decodable, Sendable {
     /// The path, without the query.
     public let path: String
@@ -16,11 +16,14 @@ public struct SeenRequest: Decodable, Sendable {
     public let ifNoneMatch: String?
     /// The `X-Signed` header a request hook adds in the tests.
     public let xSigned: String?
+    /// The `User-Agent` header.
+    public let userAgent: String?
 
     enum CodingKeys: String, CodingKey {
         case path, host, authorization
         case ifNoneMatch = "if_none_match"
         case xSigned = "x_signed"
+        case userAgent = "user_agent"
     }
 }
 

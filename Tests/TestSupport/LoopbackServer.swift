@@ -114,7 +114,8 @@ public final class LoopbackServer: Sendable {
                     SEEN.append({"path": url.path, "host": self.headers.get("Host"),
                                  "authorization": self.headers.get("Authorization"),
                                  "if_none_match": self.headers.get("If-None-Match"),
-                                 "x_signed": self.headers.get("X-Signed")})
+                                 "x_signed": self.headers.get("X-Signed"),
+                                 "user_agent": self.headers.get("User-Agent")})
                 if url.path in ROUTES:
                     ROUTES[url.path](self, query)
                 elif url.path == "/body":
