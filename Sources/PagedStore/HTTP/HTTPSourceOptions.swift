@@ -4,7 +4,8 @@ public import Foundation
 public import FoundationNetworking
 #endif
 
-/// Limits, trust and hooks of an ``HTTPPageSource``. Every property has a safe default.
+/// Limits, trust, hooks and the app's network settings of an ``HTTPPageSource``. Every property has a
+/// safe default.
 ///
 /// ```swift
 /// var options = HTTPSourceOptions()
