@@ -61,6 +61,20 @@ import FoundationNetworking
         await #expect(throws: HTTPSourceError.deadlineExceeded(seconds: 1)) { try await source.fetch(.first) }
     }
 
+    // FoundationNetworking has no background configurations.
+    #if canImport(Darwin)
+    @Test func aBackgroundConfigurationGivesWayToTheSourcesOwn() async throws {
+        let server = try LoopbackServer()
+        let configuration = URLSessionConfiguration.background(withIdentifier: "PagedStoreTests.background")
+        configuration.httpAdditionalHeaders = ["X-Signed": "background"]
+        let source = HTTPPageSource<Item>(
+            url: server.url("body"), convention: Self.jsonBody,
+            options: HTTPSourceOptions(sessionConfiguration: configuration))
+        #expect(try await source.fetch(.first).items.count == 10)
+        #expect(try await server.seen().map(\.xSigned) == [nil], "none of its settings applied")
+    }
+    #endif
+
     @Test func aURLCacheInTheAppsConfigurationIsNotUsed() async throws {
         let server = try LoopbackServer()
         let configuration = URLSessionConfiguration.default

@@ -44,7 +44,8 @@ public struct HTTPSourceOptions: Sendable {
     /// network: cellular and, on Apple platforms, Low Data Mode and expensive networks
     /// (`allowsCellularAccess`, `allowsConstrainedNetworkAccess`, `allowsExpensiveNetworkAccess`), a
     /// proxy, cookies, `httpAdditionalHeaders`, or `URLProtocol` classes in the app's tests. Nil (the
-    /// default) is an ephemeral configuration without cookies or credential storage.
+    /// default) is an ephemeral configuration without cookies or credential storage, and so is a
+    /// background configuration (one with an `identifier`), which cannot run the source's data tasks.
     ///
     /// The options keep a copy, so changing the configuration afterwards changes nothing (read it
     /// back to get another copy). On the copy the source keeps what its guarantees need: its own

@@ -16,8 +16,10 @@ final class HTTPTransport: Sendable {
 
     init(options: HTTPSourceOptions) {
         // The app's configuration (a copy of it) keeps its network choices; only the limits, the
-        // delegate and the cache below are the source's own.
-        let configuration = options.sessionConfiguration ?? Self.privateConfiguration()
+        // delegate and the cache below are the source's own. A background configuration cannot run
+        // data tasks (Apple platforms raise an exception): the source then uses its own.
+        let given = options.sessionConfiguration
+        let configuration = given.flatMap { $0.identifier == nil ? $0 : nil } ?? Self.privateConfiguration()
         // FoundationNetworking converts these to Int milliseconds, which traps on inf, nan or 1e300.
         configuration.timeoutIntervalForRequest = Self.seconds(options.idleTimeout, default: 30)
         configuration.timeoutIntervalForResource = Self.seconds(options.requestDeadline, default: 60)
