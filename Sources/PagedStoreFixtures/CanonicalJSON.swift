@@ -1,180 +1,265 @@
 import Foundation
 
-/// Recognizes an item that is already canonical JSON, so seeding can store its bytes as they are.
+/// Writes an item's canonical JSON in one pass over its bytes: what `JSONSerialization` writes with
+/// `.sortedKeys` and `.withoutEscapingSlashes` after reading the item, byte for byte, without the
+/// Foundation objects in between.
 ///
-/// Seeding stores canonical JSON (sorted keys, no escaped slashes), which it made by parsing every
-/// item with `JSONSerialization` and writing it back: about 80% of `pagedb seed`'s time (perf, 200k
-/// lines). A file written by `pagedb export` or `--generate` is canonical already. This scanner
-/// accepts only text that the writer provably reproduces byte for byte, and says "not sure" (nil)
-/// for everything else, which then takes the parse-and-rewrite path: no whitespace; ASCII strings
-/// whose only escapes are `\"` and `\\`; integers of at most 15 digits (no fraction, exponent or
-/// `-0`); `true`, `false`, `null`; keys made of `a-z`, `0-9` and `_`, in an order that the writer's
-/// sort (case-insensitive, numeric) and byte order agree on: neighbours differ first at two
-/// lowercase letters, or the shorter is a prefix of the longer followed by a letter.
-enum CanonicalJSON {
-    /// The most nested arrays and objects accepted; deeper text takes the slow path.
-    static let maxDepth = 32
+/// Parsing every item into `NSDictionary`s and writing it back was nearly all of a seed's time for
+/// ordinary JSON (spaces, keys in any order, `\u` escapes). This writer copies what needs no change
+/// and rewrites the rest by Foundation's rules: whitespace dropped; strings with only `"`, `\`,
+/// `\b`, `\f`, `\n`, `\r`, `\t` and other control characters (`\u00xx`) escaped, everything else as
+/// UTF-8; integers as their digits (`-0` as `0`); other numbers as Swift prints the `Double` (without
+/// a final `.0`); keys in the order of ``CanonicalKeyOrder``.
+///
+/// It answers only what it is sure of: anything Foundation might read or write differently (a
+/// trailing comma, an integer too long for 64 bits, a number that Foundation keeps as a `Decimal`, a
+/// raw byte order mark, a repeated key) and anything invalid makes it say "not sure" (false), and
+/// the caller then takes Foundation's path, which also reports every error.
+package struct CanonicalJSON {
+    /// The most nested arrays and objects written here; deeper text takes Foundation's path.
+    package static let maxDepth = 64
 
-    /// The id under `idKey` of the object `bytes[range]`, when those bytes are canonical and the id is
-    /// a non-empty string without escapes or an integer; nil when unsure.
-    static func id(of bytes: UnsafeRawBufferPointer, in range: Range<Int>, idKey: [UInt8]) -> String? {
-        idText(of: bytes, in: range, idKey: idKey).map { String(decoding: bytes[$0], as: UTF8.self) }
+    /// The canonical JSON of the last item written.
+    package internal(set) var output: [UInt8] = []
+    /// The last item's id: a string's contents (without escapes), or an integer's digits.
+    package private(set) var id: ArraySlice<UInt8> = []
+    /// The last item's section, when the reader has a section key and the item a string under it.
+    package private(set) var section: ArraySlice<UInt8>?
+
+    private let idKey: [UInt8]
+    private let sectionKey: [UInt8]?
+    private var keyOrder = CanonicalKeyOrder()
+    /// For each object being written, from the outermost: where each member starts, where its key
+    /// ends, and where it ends, in ``output``.
+    private var members: [Int] = []
+    private var scratch: [UInt8] = []
+    private var hasID = false
+    private var sortingKeys = true
+    /// Whether the last value written was a number Foundation reads as an integer (an id may be one).
+    var lastNumberWasInteger = false
+    // The text being read, shared with the readers of strings and numbers (the other two files).
+    var bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+    var index = 0
+    var end = 0
+
+    /// A writer for items whose id is under `idKey`, and their section under `sectionKey`.
+    package init(idKey: String, sectionKey: String? = nil) {
+        self.idKey = Self.escaped(idKey)
+        self.sectionKey = sectionKey.map(Self.escaped)
+        output.reserveCapacity(4096)
     }
 
-    /// Where the id's text is in `bytes`, under the same conditions as ``id(of:in:idKey:)``: a check
-    /// that makes no string (a seed's counting pass).
-    static func idText(of bytes: UnsafeRawBufferPointer, in range: Range<Int>, idKey: [UInt8]) -> Range<Int>? {
-        var scanner = Scanner(bytes: bytes, index: range.lowerBound, end: range.upperBound, idKey: idKey)
-        guard scanner.object(depth: 0), scanner.index == range.upperBound else { return nil }
-        return scanner.id
+    /// Writes the canonical JSON of the object `bytes[range]` into ``output``, with its ``id`` and
+    /// ``section``; false when unsure or invalid (Foundation's path decides and reports).
+    ///
+    /// With `sortingKeys` false, only checks it: ``output`` keeps the keys in the order read. What
+    /// sorting adds is only a "not sure" for a repeated key, which Foundation accepts too, so a
+    /// check tells valid from invalid as a write does (a seed's counting pass).
+    package mutating func write(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, sortingKeys: Bool = true) -> Bool
+    {
+        guard range.lowerBound >= 0 else { return false }
+        self.sortingKeys = sortingKeys
+        self.bytes = bytes
+        index = range.lowerBound
+        end = min(range.upperBound, bytes.count)
+        output.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        hasID = false
+        section = nil
+        skipSpace()
+        guard current == UInt8(ascii: "{"), object(depth: 1), hasID else { return false }
+        skipSpace()
+        return index == end
     }
 
-    private struct Scanner {
-        let bytes: UnsafeRawBufferPointer
-        var index: Int
-        let end: Int
-        let idKey: [UInt8]
-        var id: Range<Int>?
+    // MARK: - Structure
 
-        init(bytes: UnsafeRawBufferPointer, index: Int, end: Int, idKey: [UInt8]) {
-            self.bytes = bytes
-            self.index = index
-            self.end = end
-            self.idKey = idKey
-        }
+    var current: UInt8? { index < end ? bytes[index] : nil }
 
-        private var current: UInt8? { index < end ? bytes[index] : nil }
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard current == byte else { return false }
+        index += 1
+        return true
+    }
 
-        private mutating func take(_ byte: UInt8) -> Bool {
-            guard current == byte else { return false }
+    /// JSON's whitespace: space, tab, line feed, carriage return.
+    private mutating func skipSpace() {
+        while let byte = current,
+            byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        {
             index += 1
+        }
+    }
+
+    private mutating func value(depth: Int) -> Bool {
+        guard let byte = current else { return false }
+        switch byte {
+        case UInt8(ascii: "{"): return object(depth: depth + 1)
+        case UInt8(ascii: "["): return array(depth: depth + 1)
+        case UInt8(ascii: "\""): return string()
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number() != nil
+        default: return false
+        }
+    }
+
+    private mutating func object(depth: Int) -> Bool {
+        guard depth <= Self.maxDepth else { return false }
+        index += 1
+        let open = output.count
+        output.append(UInt8(ascii: "{"))
+        skipSpace()
+        if take(UInt8(ascii: "}")) {
+            output.append(UInt8(ascii: "}"))
             return true
         }
+        let base = members.count
+        while true {
+            let start = output.count
+            guard current == UInt8(ascii: "\""), string() else { return false }
+            let keyEnd = output.count
+            skipSpace()
+            guard take(UInt8(ascii: ":")) else { return false }
+            output.append(UInt8(ascii: ":"))
+            skipSpace()
+            let valueStart = output.count
+            guard value(depth: depth) else { return false }
+            if depth == 1, !record(key: (start + 1)..<(keyEnd - 1), value: valueStart..<output.count) { return false }
+            members.append(start)
+            members.append(keyEnd)
+            members.append(output.count)
+            skipSpace()
+            if take(UInt8(ascii: "}")) { break }
+            // A trailing comma, which Foundation accepts, takes its path: the next byte is no key.
+            guard take(UInt8(ascii: ",")) else { return false }
+            output.append(UInt8(ascii: ","))
+            skipSpace()
+        }
+        guard !sortingKeys || sortMembers(from: base, openedAt: open) else { return false }
+        members.removeSubrange(base...)
+        output.append(UInt8(ascii: "}"))
+        return true
+    }
 
-        mutating func value(depth: Int) -> Bool {
-            switch current {
-            case UInt8(ascii: "{"): return object(depth: depth + 1)
-            case UInt8(ascii: "["): return array(depth: depth + 1)
-            case UInt8(ascii: "\""): return string() != nil
-            case UInt8(ascii: "t"): return literal("true")
-            case UInt8(ascii: "f"): return literal("false")
-            case UInt8(ascii: "n"): return literal("null")
-            default: return number() != nil
+    /// Puts the members written since `base` in Foundation's key order; false when two keys are one
+    /// to Foundation (a repeated key: which one it keeps is its own business).
+    private mutating func sortMembers(from base: Int, openedAt open: Int) -> Bool {
+        let count = (members.count - base) / 3
+        guard count > 1 else { return true }
+        if inProvableOrder(from: base, count: count) { return true }
+        scratch.removeAll(keepingCapacity: true)
+        for member in 0..<count {
+            let start = members[base + member * 3]
+            let keyEnd = members[base + member * 3 + 1]
+            if member > 0 { scratch.append(CanonicalKeyOrder.separator) }
+            scratch.append(contentsOf: output[(start + 1)..<(keyEnd - 1)])
+        }
+        guard let order = keyOrder.order(ofKeys: scratch, count: count) else { return false }
+        if order.elementsEqual(0..<count) { return true }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: output[(open + 1)...])
+        output.removeSubrange((open + 1)...)
+        for (position, member) in order.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            let start = members[base + member * 3] - open - 1
+            let memberEnd = members[base + member * 3 + 2] - open - 1
+            output.append(contentsOf: scratch[start..<memberEnd])
+        }
+        return true
+    }
+
+    /// Whether the keys written since `base` are in Foundation's order already, by a rule cheap enough
+    /// for every object of canonical input: each key is made of `a-z`, `0-9` and `_`, and differs
+    /// from the next first at two lowercase letters, in order, or is a prefix of it followed by a
+    /// letter. Any other list asks ``CanonicalKeyOrder``.
+    private func inProvableOrder(from base: Int, count: Int) -> Bool {
+        for member in 1..<count {
+            let first = (members[base + member * 3 - 3] + 1)..<(members[base + member * 3 - 2] - 1)
+            let second = (members[base + member * 3] + 1)..<(members[base + member * 3 + 1] - 1)
+            guard Self.isPlainKey(output[first]), Self.isPlainKey(output[second]),
+                Self.provablyBefore(output[first], output[second])
+            else { return false }
+        }
+        return true
+    }
+
+    private static func isPlainKey(_ key: ArraySlice<UInt8>) -> Bool {
+        key.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") }
+    }
+
+    private static func provablyBefore(_ first: ArraySlice<UInt8>, _ second: ArraySlice<UInt8>) -> Bool {
+        var a = first.startIndex
+        var b = second.startIndex
+        while a < first.endIndex, b < second.endIndex, first[a] == second[b] {
+            a += 1
+            b += 1
+        }
+        guard b < second.endIndex else { return false }
+        guard a < first.endIndex else { return isLetter(second[b]) }
+        return isLetter(first[a]) && isLetter(second[b]) && first[a] < second[b]
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+    }
+
+    /// Keeps the id and the section of the item (a top-level member); false when they are not a
+    /// plain string or an integer (Foundation's path then says what is wrong with them).
+    private mutating func record(key: Range<Int>, value: Range<Int>) -> Bool {
+        let isID = output[key].elementsEqual(idKey)
+        let isSection = sectionKey.map { output[key].elementsEqual($0) } ?? false
+        guard isID || isSection else { return true }
+        var text = output[value]
+        if text.first == UInt8(ascii: "\"") {
+            text = text.dropFirst().dropLast()
+            // An escaped character would have to be unescaped to be the id; rare enough for Foundation.
+            guard !text.contains(UInt8(ascii: "\\")) else { return false }
+        } else {
+            // Only a number starts with a digit or a minus, and the last number written is this one.
+            let isNumber = text.first.map { Self.isDigit($0) || $0 == UInt8(ascii: "-") } ?? false
+            guard isID, isNumber, lastNumberWasInteger else { return false }
+        }
+        if isID {
+            guard !text.isEmpty else { return false }
+            id = text
+            hasID = true
+        }
+        if isSection { section = text }
+        return true
+    }
+
+    private mutating func array(depth: Int) -> Bool {
+        guard depth <= Self.maxDepth else { return false }
+        index += 1
+        output.append(UInt8(ascii: "["))
+        skipSpace()
+        if take(UInt8(ascii: "]")) {
+            output.append(UInt8(ascii: "]"))
+            return true
+        }
+        while true {
+            guard value(depth: depth) else { return false }
+            skipSpace()
+            if take(UInt8(ascii: "]")) {
+                output.append(UInt8(ascii: "]"))
+                return true
             }
+            guard take(UInt8(ascii: ",")) else { return false }
+            output.append(UInt8(ascii: ","))
+            skipSpace()
         }
+    }
 
-        mutating func object(depth: Int) -> Bool {
-            guard depth <= CanonicalJSON.maxDepth, take(UInt8(ascii: "{")) else { return false }
-            if take(UInt8(ascii: "}")) { return true }
-            var previous: Range<Int>?
-            while true {
-                guard let key = string(), isKeyText(key), take(UInt8(ascii: ":")) else { return false }
-                if let previous, !inOrder(previous, key) { return false }
-                previous = key
-                if depth == 0, key.count == idKey.count, bytes[key].elementsEqual(idKey) {
-                    guard let id = idValue() else { return false }
-                    self.id = id
-                } else if !value(depth: depth) {
-                    return false
-                }
-                if take(UInt8(ascii: "}")) { return true }
-                guard take(UInt8(ascii: ",")) else { return false }
-            }
-        }
-
-        mutating func array(depth: Int) -> Bool {
-            guard depth <= CanonicalJSON.maxDepth, take(UInt8(ascii: "[")) else { return false }
-            if take(UInt8(ascii: "]")) { return true }
-            while true {
-                guard value(depth: depth) else { return false }
-                if take(UInt8(ascii: "]")) { return true }
-                guard take(UInt8(ascii: ",")) else { return false }
-            }
-        }
-
-        /// A string's contents (between the quotes), or nil when it is not canonical.
-        mutating func string() -> Range<Int>? {
-            guard take(UInt8(ascii: "\"")) else { return nil }
-            let start = index
-            while index < end {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    index += 1
-                    return start..<(index - 1)
-                }
-                if byte == UInt8(ascii: "\\") {
-                    // The writer escapes only these two among printable ASCII (slashes are not escaped).
-                    guard index + 1 < end,
-                        bytes[index + 1] == UInt8(ascii: "\"") || bytes[index + 1] == UInt8(ascii: "\\")
-                    else { return nil }
-                    index += 2
-                    continue
-                }
-                // Control characters, DEL and non-ASCII: the writer's rules for them are not assumed.
-                guard byte >= 0x20, byte < 0x7F else { return nil }
-                index += 1
-            }
-            return nil
-        }
-
-        /// An integer's text, or nil when it is not a canonical integer.
-        mutating func number() -> Range<Int>? {
-            let start = index
-            _ = take(UInt8(ascii: "-"))
-            let digits = index
-            while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") { index += 1 }
-            let count = index - digits
-            guard count > 0, count <= 15, bytes[digits] != UInt8(ascii: "0") || count == 1 else { return nil }
-            // "-0" reads back as 0; a fraction or exponent may be written differently.
-            if digits > start, count == 1, bytes[digits] == UInt8(ascii: "0") { return nil }
-            if let byte = current, byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-                return nil
-            }
-            return start..<index
-        }
-
-        mutating func literal(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard end - index >= count else { return false }
-            let matches = UnsafeBufferPointer(start: word.utf8Start, count: count).elementsEqual(
-                bytes[index..<(index + count)])
-            if matches { index += count }
-            return matches
-        }
-
-        /// The id's text: a non-empty string without escapes, or an integer (as its digits).
-        mutating func idValue() -> Range<Int>? {
-            if current == UInt8(ascii: "\"") {
-                guard let text = string(), !text.isEmpty, !bytes[text].contains(UInt8(ascii: "\\")) else { return nil }
-                return text
-            }
-            return number()
-        }
-
-        private func isKeyText(_ key: Range<Int>) -> Bool {
-            bytes[key].allSatisfy { byte in
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-            }
-        }
-
-        /// Whether `first` sorts before `second` in both the writer's order and byte order, provably.
-        private func inOrder(_ first: Range<Int>, _ second: Range<Int>) -> Bool {
-            var offset = 0
-            while true {
-                let a = first.lowerBound + offset
-                let b = second.lowerBound + offset
-                guard b < second.upperBound else { return false }
-                guard a < first.upperBound else { return Self.isLetter(bytes[b]) }
-                if bytes[a] != bytes[b] {
-                    return Self.isLetter(bytes[a]) && Self.isLetter(bytes[b]) && bytes[a] < bytes[b]
-                }
-                offset += 1
-            }
-        }
-
-        private static func isLetter(_ byte: UInt8) -> Bool {
-            byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
-        }
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard end - index >= count,
+            UnsafeBufferPointer(start: word.utf8Start, count: count).elementsEqual(bytes[index..<(index + count)])
+        else { return false }
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + count)]))
+        index += count
+        lastNumberWasInteger = false
+        return true
     }
 }

@@ -152,8 +152,8 @@ package struct FixtureReader: Sendable {
         release: (Int) -> Void = { _ in }, locate: ((Int) -> (line: Int, column: Int))? = nil,
         emit: (Element) throws(FixtureError) -> Void
     ) throws(FixtureError) -> FixtureFormat {
-        // Once per file, not per item (it was an allocation for each line).
-        let keys = CanonicalKeys(idKey: Array(idKey.utf8), keepsItems: keepsItems)
+        // One writer per file: it keeps its buffers and the key orders it has learnt.
+        var canonical = CanonicalJSON(idKey: idKey, sectionKey: sectionKey)
         // Lines and columns are counted only when an error needs them: no table of line starts.
         let fail = { (offset: Int, reason: String) -> FixtureError in
             let (line, column) = locate?(offset) ?? TextLocator.location(of: offset, in: bytes)
@@ -170,7 +170,9 @@ package struct FixtureReader: Sendable {
             if format == nil { pages = try isArrayOfPages(bytes, fail) }
             // Page objects hold many items: the 1 MiB limit applies to each item, not to a page.
             try JSONArrayScanner.forEachElement(of: bytes, fail: fail) { range throws(FixtureError) in
-                if !pages, let item = try canonicalItem(bytes, range, keys, seen: seen, fail) {
+                if !pages,
+                    let item = try canonicalItem(bytes, range, &canonical, keepsItems: keepsItems, seen: seen, fail)
+                {
                     try emit(.item(item, at: range.lowerBound))
                     release(range.upperBound)
                     return true
@@ -200,7 +202,9 @@ package struct FixtureReader: Sendable {
             var start = 0
             while start < bytes.count {
                 let end = Self.lineEnd(bytes, from: start)
-                if let item = try canonicalItem(bytes, start..<end, keys, seen: seen, fail) {
+                if let item = try canonicalItem(
+                    bytes, start..<end, &canonical, keepsItems: keepsItems, seen: seen, fail)
+                {
                     try emit(.item(item, at: start))
                 } else if JSONArrayScanner.skipSpace(bytes, from: start) < end {
                     let line = try object(bytes, start..<end, fail, limit: Self.maxItemBytes)
@@ -278,21 +282,22 @@ package struct FixtureReader: Sendable {
         return object
     }
 
-    /// The item at `range` when its bytes are canonical already (see ``CanonicalJSON``): stored as
-    /// they are, without the parse and rewrite; nil when it must take that path (which also reports
-    /// every error). Items with a section key always take it.
+    /// The item at `range` written in canonical JSON in one pass (see ``CanonicalJSON``), without
+    /// Foundation; nil when it must take Foundation's path (which also reports every error).
     private func canonicalItem(
-        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ keys: CanonicalKeys, seen: SeenIDs?,
-        _ fail: (Int, String) -> FixtureError
+        _ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, _ canonical: inout CanonicalJSON, keepsItems: Bool,
+        seen: SeenIDs?, _ fail: (Int, String) -> FixtureError
     ) throws(FixtureError) -> FixtureItem? {
-        guard sectionKey == nil, range.count <= Self.maxItemBytes,
-            let idText = CanonicalJSON.idText(of: bytes, in: range, idKey: keys.idKey)
+        guard range.count <= Self.maxItemBytes, canonical.write(bytes, range, sortingKeys: keepsItems),
+            canonical.output.count <= Self.maxItemBytes
         else { return nil }
         // A counting pass checks no repeats (see `count(contentsOf:)`): neither the id nor the bytes.
-        guard keys.keepsItems || seen != nil else { return Self.counted }
-        let id = String(decoding: bytes[idText], as: UTF8.self)
+        guard keepsItems || seen != nil else { return Self.counted }
+        let id = String(decoding: canonical.id, as: UTF8.self)
         try Self.checkFirst(id, at: range.lowerBound, seen: seen, fail)
-        return FixtureItem(id: id, section: nil, json: Data(UnsafeRawBufferPointer(rebasing: bytes[range])))
+        return FixtureItem(
+            id: id, section: canonical.section.map { String(decoding: $0, as: UTF8.self) },
+            json: Data(canonical.output))
     }
 
     /// What a counting pass gets for a canonical item: nothing of it is kept.
@@ -389,12 +394,4 @@ package struct FixtureReader: Sendable {
     private static func isBoolean(_ number: NSNumber) -> Bool {
         String(cString: number.objCType) == "c"
     }
-}
-
-/// What the canonical fast path of a scan needs, made once per file.
-private struct CanonicalKeys {
-    /// The id key's bytes.
-    let idKey: [UInt8]
-    /// Whether items keep their id and bytes (false while only counting).
-    let keepsItems: Bool
 }

@@ -84,11 +84,14 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 90, "a hang guard: it takes about a second when idle")
     }
 
-    @Test func aSmallerLimitIsHonoured() async throws {
+    /// 300,000 bytes arrive in many chunks; 5,000 bytes in one write without a Content-Length, so that
+    /// the first chunk alone is over the limit.
+    @Test(arguments: [(300_000, 100_000), (5000, 1000)])
+    func aSmallerLimitIsHonoured(bytes: Int, limit: Int) async throws {
         let server = try LoopbackServer()
-        let url = server.url("huge", ["bytes": "300000"])
-        let options = HTTPSourceOptions(maximumResponseBytes: 100_000)
-        await #expect(throws: HTTPSourceError.responseTooLarge(limit: 100_000)) {
+        let url = server.url("huge", ["bytes": "\(bytes)"])
+        let options = HTTPSourceOptions(maximumResponseBytes: limit)
+        await #expect(throws: HTTPSourceError.responseTooLarge(limit: limit)) {
             try await source(url, options: options).fetch(.first)
         }
     }

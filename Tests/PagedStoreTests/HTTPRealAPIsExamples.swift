@@ -1,6 +1,10 @@
 import Foundation
 import PagedStore
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 // The "Real APIs" article's examples, verbatim: `HTTPRealAPIsTests` checks that every Swift block of
 // the article appears in this file, and runs them against loopback servers that answer as the real
 // APIs do.
@@ -85,4 +89,18 @@ func cursorPosts(url: URL) -> HTTPPageSource<CursorPost> {
         convention: .jsonBody(
             itemsPath: "data", olderCursorPath: "paging.next", newerCursorPath: "paging.prev",
             cursorParameter: "after", newerCursorParameter: "before"))
+}
+
+// MARK: - The app's network settings
+
+func cursorPostsOffCellular(url: URL) -> HTTPPageSource<CursorPost> {
+    let configuration = URLSessionConfiguration.default
+    configuration.allowsCellularAccess = false
+    configuration.httpAdditionalHeaders = ["User-Agent": "ExampleApp/1.0"]
+    return HTTPPageSource(
+        url: url,
+        convention: .jsonBody(
+            itemsPath: "data", olderCursorPath: "paging.next", newerCursorPath: "paging.prev",
+            cursorParameter: "after", newerCursorParameter: "before"),
+        options: HTTPSourceOptions(sessionConfiguration: configuration))
 }

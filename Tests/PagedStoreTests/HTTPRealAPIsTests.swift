@@ -18,7 +18,7 @@ import Testing
         let blocks = article.components(separatedBy: "```swift\n").dropFirst().compactMap {
             $0.components(separatedBy: "\n```").first
         }
-        #expect(blocks.count == 8)
+        #expect(blocks.count == 9)
         for block in blocks {
             #expect(examples.contains(block), "not in HTTPRealAPIsExamples.swift:\n\(block)")
         }
@@ -80,6 +80,17 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(snapshot.ids == (0..<7).map { "p\($0)" })
         #expect(snapshot.nextPage == .endReached)
+    }
+
+    @Test func theAppsNetworkSettingsReachTheServer() async throws {
+        let server = try LoopbackServer()
+        let test = try FeedTestCase()
+        let feed = try test.store().feed(
+            "posts", source: cursorPostsOffCellular(url: server.url("cursor/posts")),
+            policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        #expect(await feed.snapshot.ids.first == "p0")
+        #expect(try await server.seen().map(\.userAgent) == ["ExampleApp/1.0"])
     }
 
     @Test func describeTellsTheFailuresApart() {

@@ -21,10 +21,6 @@ import FoundationNetworking
         test = try FeedTestCase()
     }
 
-    func control(_ path: String, _ query: [String: String]) async throws {
-        _ = try await URLSession.shared.data(from: server.url(path, query))
-    }
-
     func homeRequests() async throws -> Int {
         try await server.seen().filter { $0.path == "/mastodon/home" }.count
     }
@@ -40,14 +36,14 @@ import FoundationNetworking
     }
 
     @Test func newPostsArriveByTheNewerCursorAndALongAbsenceIsFilledFromTheBottom() async throws {
-        try await control("mastodon/home/reset", ["count": "100"])
+        try await server.control("mastodon/home/reset", ["count": "100"])
         let feed = try feed(
             FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 2)))
         await feed.refresh()
         await feed.loadNextPage()
         #expect(await feed.snapshot.ids == serverIDs(40, newest: 100))
 
-        try await control("mastodon/home/publish", ["count": "5"])
+        try await server.control("mastodon/home/publish", ["count": "5"])
         var before = try await homeRequests()
         await feed.refresh()
         #expect(try await homeRequests() - before == 2, "five new posts, then the empty page that proves the head")
@@ -55,7 +51,7 @@ import FoundationNetworking
 
         // A long absence: 90 posts. Two newer pages (the policy's limit) and the first page leave a
         // gap of 30 in the middle; filling it from the bottom continues where the reader left off.
-        try await control("mastodon/home/publish", ["count": "90"])
+        try await server.control("mastodon/home/publish", ["count": "90"])
         await feed.refresh()
         var snapshot = await feed.snapshot
         #expect(snapshot.gaps.map(\.afterRow) == [19])
@@ -70,13 +66,13 @@ import FoundationNetworking
     }
 
     @Test func postsDeletedBelowAGapDisappearWhenTheGapIsFilled() async throws {
-        try await control("mastodon/home/reset", ["count": "100"])
+        try await server.control("mastodon/home/reset", ["count": "100"])
         let feed = try feed(FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
         await feed.refresh()
         await feed.loadNextPage()  // statuses 100…61
-        try await control("mastodon/home/publish", ["count": "30"])
+        try await server.control("mastodon/home/publish", ["count": "30"])
         await feed.refresh()  // 130…111, a gap of ten, then 100…61
-        for deleted in [100, 98, 105] { try await control("mastodon/home/delete", ["n": "\(deleted)"]) }
+        for deleted in [100, 98, 105] { try await server.control("mastodon/home/delete", ["n": "\(deleted)"]) }
         let rowsBefore = await feed.snapshot.ids
         let before = try await homeRequests()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
@@ -91,10 +87,10 @@ import FoundationNetworking
     }
 
     @Test func aGapOlderThanTheServerKeepsBecomesUnfillable() async throws {
-        try await control("mastodon/home/reset", ["count": "20", "keep": "100"])
+        try await server.control("mastodon/home/reset", ["count": "20", "keep": "100"])
         let feed = try feed(FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
         await feed.refresh()
-        try await control("mastodon/home/publish", ["count": "200"])
+        try await server.control("mastodon/home/publish", ["count": "200"])
         await feed.refresh()
         while let gap = await feed.snapshot.gaps.first, gap.state != .unfillable {
             await feed.loadGap(gap)

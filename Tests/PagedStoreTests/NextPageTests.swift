@@ -54,6 +54,23 @@ import Testing
         #expect(pages.count == 1, "pages of nothing new store no page row")
     }
 
+    @Test(arguments: [[], [Post(id: "p3"), Post(id: "p4")]])
+    func thePageThatEndsTheFeedIsStoredAsAPageOfNoRowsAskedWithTheLastCursor(items: [Post]) async throws {
+        let feed = try await feedWithFirstPage(next: { _ in Page(items: items, olderCursor: nil) })
+        await feed.loadNextPage()
+        #expect(await feed.snapshot.nextPage == .endReached)
+        #expect(await feed.snapshot.ids.count == 5)
+        let pages = try DatabaseQueue(path: test.path).read { store in
+            try store.pages(of: #require(try store.feed(key: "home")))
+        }
+        #expect(pages.map(\.rowCount) == [5, 0])
+        #expect(pages.map(\.olderCursor) == ["c1", nil], "the first page keeps the cursor the server sent")
+        #expect(pages.last?.request == .older)
+        #expect(pages.last?.requestCursor == "c1")
+        #expect(try test.recordOnDisk()?.endReached == true)
+        #expect(try test.recordOnDisk()?.oldestCursor == nil)
+    }
+
     @Test func aNilOlderCursorEndsTheFeedAndPrefetchThenFetchesNothing() async throws {
         let server = ModelServer(.posts("p", 15), pageSize: 10)
         let source = server.source

@@ -2,7 +2,7 @@ extension LoopbackServer {
     /// Routes of a hostile server, each taking its size or target from the query so a test picks
     /// small CI sizes and a person the full ones:
     ///
-    /// - `/seen`: every request so far (path, Host, Authorization, If-None-Match, X-Signed), as JSON.
+    /// - `/seen`: every request so far (path, Host, Authorization, If-None-Match, X-Signed, User-Agent), as JSON.
     /// - `/header?status=S&name=N&value=V`: status S with one header as given, and a page body.
     /// - `/redirect?to=URL[&status=302]`: a redirect to URL; `/loop`: redirects to itself for ever.
     /// - `/linkto?target=URL`: one item, and a `Link: <URL>; rel="next"`.

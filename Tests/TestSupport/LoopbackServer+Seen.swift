@@ -4,7 +4,7 @@ public import Foundation
 import FoundationNetworking
 #endif
 
-/// One request the loopback server received, with the headers a test checks for leaks.
+/// One request the loopback server received, with the headers a test checks for leaks or looks for.
 public struct SeenRequest: Decodable, Sendable {
     /// The path, without the query.
     public let path: String
@@ -16,11 +16,14 @@ public struct SeenRequest: Decodable, Sendable {
     public let ifNoneMatch: String?
     /// The `X-Signed` header a request hook adds in the tests.
     public let xSigned: String?
+    /// The `User-Agent` header.
+    public let userAgent: String?
 
     enum CodingKeys: String, CodingKey {
         case path, host, authorization
         case ifNoneMatch = "if_none_match"
         case xSigned = "x_signed"
+        case userAgent = "user_agent"
     }
 }
 
@@ -29,6 +32,11 @@ extension LoopbackServer {
     public func seen() async throws -> [SeenRequest] {
         let (data, _) = try await URLSession.shared.data(from: url("seen"))
         return try JSONDecoder().decode([SeenRequest].self, from: data).filter { $0.path != "/seen" }
+    }
+
+    /// Calls a control route (`mastodon/home/reset`, `…/publish`): changes what the server answers next.
+    public func control(_ path: String, _ query: [String: String]) async throws {
+        _ = try await URLSession.shared.data(from: url(path, query))
     }
 
     /// A route's URL with a query, every value encoded.

@@ -6,7 +6,8 @@ public import Foundation
 /// `/link` (an array body with RFC 8288 Link headers), `/flaky` (503 with `Retry-After: 1` once, then
 /// `/body`), `/bad` (a body without items), `/race` (the first request answers late with version A,
 /// later ones at once with version B), `/slow` (answers after 3 s). Hostile routes are in
-/// `LoopbackServer+Hostile.swift`, replayed real APIs in `LoopbackServer+APIs.swift`.
+/// `LoopbackServer+Hostile.swift`, replayed real APIs in `LoopbackServer+APIs.swift`, a route that
+/// answers when the test says in `LoopbackServer+Gate.swift`.
 public final class LoopbackServer: Sendable {
     let process: Process
     /// The port the server listens on.
@@ -21,7 +22,10 @@ public final class LoopbackServer: Sendable {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("server.py")
-        let source = [Self.script, Self.hostileRoutes, Self.apiRoutes, Self.mastodonHomeRoutes, Self.serve].joined(
+        let source = [
+            Self.script, Self.hostileRoutes, Self.apiRoutes, Self.mastodonHomeRoutes, Self.gateRoutes,
+            Self.serve,
+        ].joined(
             separator: "\n")
         try Data(source.utf8).write(to: script)
         process = Process()
@@ -110,7 +114,8 @@ public final class LoopbackServer: Sendable {
                     SEEN.append({"path": url.path, "host": self.headers.get("Host"),
                                  "authorization": self.headers.get("Authorization"),
                                  "if_none_match": self.headers.get("If-None-Match"),
-                                 "x_signed": self.headers.get("X-Signed")})
+                                 "x_signed": self.headers.get("X-Signed"),
+                                 "user_agent": self.headers.get("User-Agent")})
                 if url.path in ROUTES:
                     ROUTES[url.path](self, query)
                 elif url.path == "/body":

@@ -2,8 +2,9 @@ import Foundation
 import PagedStoreFixtures
 import Testing
 
-/// Seeding stores an item's bytes as they are when they are canonical already (`CanonicalJSON`):
-/// whatever path an item takes, the stored bytes must be exactly what the canonical writer makes.
+/// Seeding writes each item's canonical JSON in one pass (`CanonicalJSON`), or through Foundation
+/// when that writer is unsure: whatever path an item takes, the stored bytes must be exactly what
+/// Foundation's canonical writer makes.
 @Suite struct CanonicalFastPathTests {
     static let lines = [
         #"{"author":"user_5415","body":"im veniam, quis","created_at":1700000000000,"id":"it_888d842af679498f","title":"Post #0"}"#,

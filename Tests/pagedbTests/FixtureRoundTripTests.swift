@@ -75,6 +75,8 @@ import Testing
         let applied = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", end, "--as", "next"])
         #expect(applied.status == 0, "\(applied.stderr)")
         let exported = try PagedDBBinary.run(["export", "home", "--db", db, "--format", "pages"])
+        #expect(exported.stdout.contains(#"], "next_cursor": "c1""#), "the page above keeps its cursor")
+        #expect(exported.stdout.contains(#"{"items": ["# + "\n  ], \"next_cursor\": null"), "\(exported.stdout)")
         let file = try scratch.file("export.json", exported.stdout)
         let copy = scratch.path("copy.sqlite")
         #expect(try PagedDBBinary.run(["seed", "home", "--db", copy, "--file", file]).status == 0)

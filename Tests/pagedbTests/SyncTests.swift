@@ -97,3 +97,44 @@ import Testing
         #expect(bad.status == 64)
     }
 }
+
+/// The response that ends a feed is recorded as it came, as a page of no rows.
+extension SyncTests {
+    @Test func theResponseThatEndedTheFeedIsAPageThatShowExportAndASeedKeep() async throws {
+        let server = try LoopbackServer()
+        try await server.control("mastodon/home/reset", ["count": "60"])
+        let scratch = try Scratch()
+        let db = scratch.path("sync.sqlite")
+        let url = server.url("mastodon/home", ["limit": "20"]).absoluteString
+        let sync = try PagedDBBinary.run(["sync", "tag", "--db", db, "--url", url, "--link-header", "--pages", "5"])
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("Fetched 4 pages"), "\(sync.stdout)")
+        let pages = try Self.pages(db: db)
+        #expect(pages.map { $0["rows"] as? Int } == [20, 20, 20, 0])
+        let third = pages.dropLast().last?["older_cursor"] as? String
+        #expect(third?.contains("max_id=") == true, "the third response's rel=\"next\" is kept: \(pages)")
+        #expect(pages.last?["request"] as? String == "older")
+        #expect(pages.last?["request_cursor"] as? String == third, "asked with the third page's older cursor")
+        #expect(pages.last?["older_cursor"] is NSNull, "the fourth response had no rel=\"next\"")
+        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+
+        let exported = try PagedDBBinary.run(["export", "tag", "--db", db, "--format", "pages"])
+        #expect(exported.stdout.contains(#"{"items": ["# + "\n  ], \"next_cursor\": null"), "\(exported.stdout)")
+        let copy = scratch.path("copy.sqlite")
+        let file = try scratch.file("tag.json", exported.stdout)
+        #expect(try PagedDBBinary.run(["seed", "tag", "--db", copy, "--file", file]).status == 0)
+        let seeded = try Self.pages(db: copy)
+        #expect(seeded.map { $0["rows"] as? Int } == [20, 20, 20, 0])
+        #expect(seeded.map { $0["older_cursor"] as? String } == pages.map { $0["older_cursor"] as? String })
+        #expect(try PagedDBBinary.run(["verify", "--db", copy]).status == 0)
+        #expect(try PagedDBBinary.run(["export", "tag", "--db", copy, "--format", "pages"]).stdout == exported.stdout)
+    }
+
+    /// `show --json`'s pages of `feed`, with the feed's end state checked on the way.
+    static func pages(db: String, feed: String = "tag") throws -> [[String: Any]] {
+        let shown =
+            try PagedDBBinary.json(try PagedDBBinary.run(["show", feed, "--db", db, "--json"])) as? [String: Any]
+        #expect(shown?["end_reached"] as? Bool == true)
+        return shown?["pages"] as? [[String: Any]] ?? []
+    }
+}

@@ -164,7 +164,8 @@ extension Feed {
     ) throws -> Commit {
         let oldCount = feed.rowCount
         let oldBottom = feed.bottomPosition
-        // A page with nothing new stores no page row: it only moves the cursor on (see NextPageOutcome).
+        // A page with nothing new that goes on stores no page row: it only moves the cursor on (see
+        // NextPageOutcome). The page that ends the feed is stored even with no rows.
         let written = try store.appendPage(encoded, page: page, to: &feed, storingEmptyPage: false)
         // Only a page that repeats rows can prove deletions: the usual page pays no look-up.
         if written.count < encoded.count, let bottom = oldBottom {

@@ -68,7 +68,10 @@ final class HTTPExchange: @unchecked Sendable {
     func receive(_ data: Data) -> Bool {
         let over = lock.withLock { () -> Bool in
             guard failure == nil, !finished else { return false }
-            guard body.count <= policy.maximumBytes - min(data.count, policy.maximumBytes) else { return true }
+            // Also a first chunk larger than the whole limit (a body that arrives in one piece).
+            guard data.count <= policy.maximumBytes, body.count <= policy.maximumBytes - data.count else {
+                return true
+            }
             body.append(data)
             return false
         }

@@ -4,7 +4,8 @@ public import Foundation
 public import FoundationNetworking
 #endif
 
-/// Limits, trust and hooks of an ``HTTPPageSource``. Every property has a safe default.
+/// Limits, trust, hooks and the app's network settings of an ``HTTPPageSource``. Every property has a
+/// safe default.
 ///
 /// ```swift
 /// var options = HTTPSourceOptions()
@@ -39,12 +40,32 @@ public struct HTTPSourceOptions: Sendable {
     /// Receives what the source did that the feed's events do not show: skipped items, `304` answers,
     /// headers withheld from a redirect.
     public var onEvent: (@Sendable (HTTPSourceEvent) -> Void)?
+    /// The `URLSession` configuration the source starts from, for what the app decides about its
+    /// network: cellular and, on Apple platforms, Low Data Mode and expensive networks
+    /// (`allowsCellularAccess`, `allowsConstrainedNetworkAccess`, `allowsExpensiveNetworkAccess`), a
+    /// proxy, cookies, `httpAdditionalHeaders`, or `URLProtocol` classes in the app's tests. Nil (the
+    /// default) is an ephemeral configuration without cookies or credential storage, and so is a
+    /// background configuration (one with an `identifier`), which cannot run the source's data tasks.
+    ///
+    /// The options keep a copy, so changing the configuration afterwards changes nothing (read it
+    /// back to get another copy). On the copy the source keeps what its guarantees need: its own
+    /// delegate (the size limit, deadline and redirect rules above), the timeouts of ``idleTimeout``
+    /// and ``requestDeadline``, and no URL cache (a refresh revalidates with the validators it
+    /// keeps itself). `httpAdditionalHeaders` go with every request the session sends, redirects to
+    /// other origins included: a credential belongs in the source's `headers` or ``prepareRequest``,
+    /// which stay on trusted origins.
+    public var sessionConfiguration: URLSessionConfiguration? {
+        get { sessionConfigurationCopy?.copy() }
+        set { sessionConfigurationCopy = newValue.map(SessionConfigurationCopy.init) }
+    }
+    private var sessionConfigurationCopy: SessionConfigurationCopy?
 
     /// Options with the defaults described on each property.
     public init(
         maximumResponseBytes: Int = 16 << 20, requestDeadline: Double = 60, idleTimeout: Double = 30,
         maximumRetryAfter: Double = 3600, maximumRedirects: Int = 5, trustedOrigins: [URL] = [],
-        skipUndecodableItems: Bool = false, prepareRequest: (@Sendable (inout URLRequest) async throws -> Void)? = nil,
+        skipUndecodableItems: Bool = false, sessionConfiguration: URLSessionConfiguration? = nil,
+        prepareRequest: (@Sendable (inout URLRequest) async throws -> Void)? = nil,
         onEvent: (@Sendable (HTTPSourceEvent) -> Void)? = nil
     ) {
         self.maximumResponseBytes = maximumResponseBytes
@@ -56,6 +77,23 @@ public struct HTTPSourceOptions: Sendable {
         self.skipUndecodableItems = skipUndecodableItems
         self.prepareRequest = prepareRequest
         self.onEvent = onEvent
+        self.sessionConfiguration = sessionConfiguration
+    }
+}
+
+/// A configuration no one else holds: copied in, copied out, never changed in between, so the options
+/// stay `Sendable` whether or not the platform's `URLSessionConfiguration` is.
+private final class SessionConfigurationCopy: @unchecked Sendable {
+    private let configuration: URLSessionConfiguration
+
+    init(_ configuration: URLSessionConfiguration) {
+        self.configuration = Self.copy(of: configuration)
+    }
+
+    func copy() -> URLSessionConfiguration { Self.copy(of: configuration) }
+
+    private static func copy(of configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        (configuration.copy() as? URLSessionConfiguration) ?? .ephemeral
     }
 }
 

@@ -15,14 +15,15 @@ final class HTTPTransport: Sendable {
     private let delegate: HTTPTransportDelegate
 
     init(options: HTTPSourceOptions) {
-        let configuration = URLSessionConfiguration.ephemeral
+        // The app's configuration (a copy of it) keeps its network choices; only the limits, the
+        // delegate and the cache below are the source's own. A background configuration cannot run
+        // data tasks (Apple platforms raise an exception): the source then uses its own.
+        let given = options.sessionConfiguration
+        let configuration = given.flatMap { $0.identifier == nil ? $0 : nil } ?? Self.privateConfiguration()
         // FoundationNetworking converts these to Int milliseconds, which traps on inf, nan or 1e300.
         configuration.timeoutIntervalForRequest = Self.seconds(options.idleTimeout, default: 30)
         configuration.timeoutIntervalForResource = Self.seconds(options.requestDeadline, default: 60)
-        // Credentials go only where the source puts them: no cookie jar, no credential store, no cache.
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCredentialStorage = nil
+        // Refreshes revalidate with their own validators: a cache would answer them from old bytes.
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         delegate = HTTPTransportDelegate()
@@ -30,6 +31,16 @@ final class HTTPTransport: Sendable {
     }
 
     deinit { session.invalidateAndCancel() }
+
+    /// The configuration when the app gives none: credentials go only where the source puts them, so
+    /// no cookie jar and no credential store.
+    private static func privateConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.urlCredentialStorage = nil
+        return configuration
+    }
 
     /// A timeout in seconds that every conversion survives: positive, finite, at most a day.
     static func seconds(_ value: Double, default fallback: Double) -> Double {

@@ -124,13 +124,18 @@ extension PageStore {
     /// The smallest page count of at least `pageCount` (and at least one page) after which the
     /// feed can be cut exactly: the last kept page's older cursor is the one the next page was asked
     /// with, or no page follows. Nil when no cut is possible.
+    ///
+    /// A page of no rows stays with the page above it: cutting it off removes nothing, and when it is
+    /// the page that ended the feed, would make an ended feed fetch again.
     static func exactCut(in pages: [PageRecord], atLeast pageCount: Int) -> Int? {
         var keep = max(pageCount, 1)
         while keep < pages.count {
             let last = pages[keep - 1]
             let next = pages[keep]
             // Seed fixtures without cursors chain nil to nil: nothing below them can be fetched anyway.
-            if next.requestCursor == last.olderCursor, last.olderCursor != nil || next.request == .seed {
+            if next.rowCount > 0, next.requestCursor == last.olderCursor,
+                last.olderCursor != nil || next.request == .seed
+            {
                 return keep
             }
             keep += 1
@@ -160,7 +165,8 @@ extension PageStore {
     @discardableResult
     package func trim(_ feed: inout FeedRecord, fetchedBefore date: Date) throws -> Int {
         let pages = try pages(of: feed)
-        let stale = pages.reversed().prefix { $0.fetchedAt < date }.count
+        // A page of no rows holds nothing to age: the page that ended the feed goes with the pages above.
+        let stale = pages.reversed().prefix { $0.rowCount == 0 || $0.fetchedAt < date }.count
         return try trim(&feed, keepingPages: pages.count - stale)
     }
 

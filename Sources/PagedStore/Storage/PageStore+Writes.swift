@@ -7,9 +7,11 @@ import Foundation
 extension PageStore {
     /// Appends a page under the bottom row, dropping items whose id the feed already has.
     ///
-    /// With `storingEmptyPage` false, a page that adds no row (every item known, or none) stores no
-    /// page row: the feed's older cursor, and its bottom page's, move on to the page's (see
-    /// ``advanceOlderCursor(to:in:)``).
+    /// With `storingEmptyPage` false, a page that adds no row (every item known, or none) and goes on
+    /// (it has an older cursor) stores no page row: the feed's older cursor, and its bottom page's,
+    /// move on to the page's (see ``advanceOlderCursor(to:in:)``). The page that ends the feed is
+    /// always stored, with no rows if it adds none: the file keeps the answer that ended the feed, and
+    /// the page above keeps the older cursor its server sent, which the ending page was asked with.
     ///
     /// - Returns: The rows inserted, in order: which of `items` each holds and its position. Their
     ///   rows are `feed.rowCount` (before the call) onwards.
@@ -29,7 +31,7 @@ extension PageStore {
                 inserted.append(WrittenRow(offset: offset, position: next))
             }
         }
-        if inserted.isEmpty, !storingEmptyPage {
+        if inserted.isEmpty, !storingEmptyPage, page.olderCursor != nil {
             try advanceOlderCursor(to: page.olderCursor, in: &feed)
             return []
         }

@@ -94,8 +94,11 @@ extension PagedDB {
             case .next: await engine.loadNextPage()
             }
             let snapshot = await engine.snapshot
-            if case .failed(let error) = snapshot.refresh { throw Self.failure(error) }
-            if case .failed(let error) = snapshot.nextPage { throw Self.failure(error) }
+            // The cache failing says so with its own status; anything else is the page's fault.
+            if case .failed(let error) = snapshot.refresh { throw CommandFailure.feed(error, sourceStatus: .badInput) }
+            if case .failed(let error) = snapshot.nextPage {
+                throw CommandFailure.feed(error, sourceStatus: .badInput)
+            }
             let after = try DatabaseQueue(path: target).read { try $0.feed(key: feed) }
             try report(snapshot, gapCreated: snapshot.gaps.count > gapsBefore, before: before, after: after)
         }
@@ -127,13 +130,6 @@ extension PagedDB {
                 "  oldest cursor: \(Terminal.short(before?.oldestCursor, 30)) -> \(Terminal.short(after?.oldestCursor, 30))"
             )
             print("  state: \(ChangeReport.states(snapshot)), \(snapshot.rows.count) rows")
-        }
-
-        /// The cache failing (a damaged or edited file) says so with its own status; anything else
-        /// is the page's fault.
-        private static func failure(_ error: FeedError) -> CommandFailure {
-            guard error.kind == .storage else { return CommandFailure(status: .badInput, message: error.message) }
-            return CommandFailure.report(for: error) ?? CommandFailure(status: .storage, message: error.message)
         }
     }
 }

@@ -101,13 +101,11 @@ extension PagedDB {
             }
         }
 
+        /// Throws the feed's failure, if its refresh or next page failed, through the one mapping of
+        /// errors to exit statuses (the server failing is 69).
         static func failIfFailed(_ snapshot: FeedSnapshot<JSONItem>) throws {
-            var failure: FeedError?
-            if case .failed(let error) = snapshot.refresh { failure = error }
-            if case .failed(let error) = snapshot.nextPage { failure = error }
-            if let failure {
-                throw CommandFailure(status: failure.kind == .storage ? .storage : .network, message: failure.message)
-            }
+            if case .failed(let error) = snapshot.refresh { throw CommandFailure.feed(error, sourceStatus: .network) }
+            if case .failed(let error) = snapshot.nextPage { throw CommandFailure.feed(error, sourceStatus: .network) }
         }
     }
 }

@@ -55,10 +55,19 @@ extension CommandFailure {
         case let error as FixtureError:
             CommandFailure(status: .badInput, message: Terminal.escape(error.description))
         case let error as FeedError:
-            CommandFailure(status: error.storageKind.map(status) ?? .storage, message: Terminal.escape(error.message))
+            feed(error, sourceStatus: .storage)
         default:
             nil
         }
+    }
+
+    /// The line and status for a feed's failed refresh or next page: the cache failing is reported
+    /// as every command reports a storage error (busy 5, damaged 2, …); any other kind is the fault
+    /// of what the command fed the engine, and exits with `sourceStatus` (the server's 69 for
+    /// `sync`, the page file's 65 for `apply`).
+    static func feed(_ error: FeedError, sourceStatus: Status) -> CommandFailure {
+        let status = error.kind == .storage ? error.storageKind.map(status) ?? .storage : sourceStatus
+        return CommandFailure(status: status, message: Terminal.escape(error.message))
     }
 
     private static func status(_ kind: StorageError.Kind) -> CommandFailure.Status {
