@@ -13,7 +13,7 @@ import Testing
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
-/// rows, relaunches that trim by age, and `retry()`; one fetch in eight fails and responses complete
+/// rows, relaunches that trim by age, another store opening the feed, and `retry()`; one fetch in eight fails and responses complete
 /// out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor) or by page number; gap policy,
 /// refresh mode and row limits vary by sequence.
@@ -82,7 +82,7 @@ import Testing
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<15, using: &random)
+            let operation = Int.random(in: 0..<17, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -142,6 +142,9 @@ import Testing
                     case .remove(let id): removedLocally.insert(id)
                     }
                 }
+            case 15:
+                try await anotherStoreOpens(
+                    feed, snapshot, policy: policy, revision: 1_000 + step, test, "\(context) step \(step)")
             default:
                 try await check(recorder, feed, test, "\(context) step \(step)")
                 try await feed.saveReadingPosition()
@@ -237,6 +240,24 @@ import Testing
             #expect(try await feed.pendingEdits().isEmpty, "a failed call left its edit pending")
         }
         return nil
+    }
+
+    /// An extension opens the feed on a store of its own (after a feed with another policy, so the
+    /// policy is encoded again): the file is not written, and this feed's next change stays exact.
+    static func anotherStoreOpens(
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, policy: FeedPolicy, revision: Int,
+        _ test: FeedTestCase, _ context: String
+    ) async throws {
+        let other = try test.store()
+        let source = ScriptedSource<Post>()
+        _ = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, prefetchDistance: 1), key: "extension", store: other)
+        _ = try test.feed(source, policy: policy, store: other)
+        guard let id = snapshot.ids.last else { return }
+        let section = snapshot.sections.last?.key
+        guard try await feed.update(Post(id: id, revision: revision, section: section)) else { return }
+        let change = await feed.snapshot.change
+        #expect(!change.isFullReload, "\(context): another store's open turned this feed's change into a full reload")
     }
 
     /// Refreshes, fills every gap, and loads every next page (bounded).
