@@ -1,0 +1,47 @@
+import Foundation
+
+/// Pending edits that cannot be applied (a file edited by hand, a faulty writer): dropped and
+/// reported, never written over the server's value.
+extension Feed {
+    /// The feed's pending edits that can be applied, read in the caller's write transaction; every
+    /// other pending edit row (see ``MalformedPendingEdit``, and a payload `codec` cannot decode) is
+    /// deleted and added to `dropped`, for ``reportDropped(_:)`` once the transaction committed.
+    static func applicablePendingEdits(
+        of feed: FeedRecord, in store: PageStore, codec: ItemCodec<Item>, dropped: inout [MalformedPendingEdit]
+    ) throws -> [PendingEditRecord] {
+        let rows = try store.pendingEditRows(of: feed)
+        var unusable = rows.malformed
+        var applicable: [PendingEditRecord] = []
+        for edit in rows.edits {
+            if let problem = undecodablePayload(of: edit, codec: codec) {
+                unusable.append(MalformedPendingEdit(itemID: edit.itemID, problem: problem))
+            } else {
+                applicable.append(edit)
+            }
+        }
+        for edit in unusable { try store.deletePendingEdit(itemID: edit.itemID, in: feed) }
+        dropped += unusable
+        return applicable
+    }
+
+    /// Reports each dropped pending edit as a ``FeedEvent/Kind/pendingEditDropped`` event.
+    func reportDropped(_ dropped: [MalformedPendingEdit]) {
+        for edit in dropped {
+            let error = FeedError(
+                .storage,
+                message:
+                    "The pending edit of the item \(edit.itemID.debugDescription) was dropped: it is \(edit.problem)",
+                storageKind: .corrupt)
+            report(.pendingEditDropped, nil, generation: activity.generation, error: error)
+        }
+    }
+
+    /// What in `edit` the codec cannot decode, or nil: an edit writes its payloads as items (the
+    /// shown one, or the server's on a rollback), and an undecodable item would stop the feed opening.
+    private static func undecodablePayload(of edit: PendingEditRecord, codec: ItemCodec<Item>) -> String? {
+        func decodes(_ payload: Data?) -> Bool { payload.map { (try? codec.decode($0)) != nil } ?? true }
+        if !decodes(edit.edited) { return "an \(edit.kind.rawValue) whose shown payload cannot be decoded" }
+        if !decodes(edit.base) { return "an \(edit.kind.rawValue) whose server payload cannot be decoded" }
+        return nil
+    }
+}
