@@ -13,7 +13,8 @@ import Testing
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
-/// rows, relaunches that trim by age, another store opening the feed, and `retry()`; one fetch in eight fails and responses complete
+/// rows, relaunches that trim by age, another store opening the feed, callers cancelled while their
+/// fetch is held, and `retry()`; one fetch in eight fails and responses complete
 /// out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor) or by page number; gap policy,
 /// refresh mode and row limits vary by sequence.
@@ -52,7 +53,11 @@ import Testing
         let faults = DelaySchedule(seed: random.next())
         let failing = Flag(true)
         let scrolled = PageLog()
+        // The next fetch is held here while `holding` is set: a caller is cancelled while it waits.
+        let held = ScriptedSource<Post>()
+        let holding = Flag(false)
         let source = ScriptedSource<Post> { request in
+            if holding.take() { return try await held.fetch(request) }
             let page = server.page(for: request)  // the list as it is when the request arrives
             try await Task.sleep(for: .microseconds(faults.next() / 2))
             if failing.value, faults.shouldFail() { throw URLError(.timedOut) }
@@ -142,6 +147,10 @@ import Testing
                     case .remove(let id): removedLocally.insert(id)
                     }
                 }
+            case 16:
+                try await cancelledCaller(
+                    current, snapshot, holding: holding, held: held, server: server, source: source,
+                    using: &random, "\(context) step \(step)")
             case 15:
                 try await anotherStoreOpens(
                     feed, snapshot, policy: policy, revision: 1_000 + step, test, "\(context) step \(step)")
@@ -258,6 +267,40 @@ import Testing
         guard try await feed.update(Post(id: id, revision: revision, section: section)) else { return }
         let change = await feed.snapshot.change
         #expect(!change.isFullReload, "\(context): another store's open turned this feed's change into a full reload")
+    }
+
+    /// A refresh, next page or gap fill whose caller is cancelled while its fetch is held: the caller
+    /// returns at once, nothing is left loading, the late answer changes nothing, and a row appearing
+    /// at the bottom then prefetches.
+    static func cancelledCaller(
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, holding: Flag, held: ScriptedSource<Post>,
+        server: TimelineModel, source: ScriptedSource<Post>, using random: inout SplitMix64, _ context: String
+    ) async throws {
+        let record = await feed.record
+        var operations: [@Sendable () async -> Void] = [{ await feed.refresh() }]
+        if !record.endReached, record.oldestCursor != nil { operations.append { await feed.loadNextPage() } }
+        let fillable = await feed.storedGaps.map(\.record).filter { !$0.unfillable && $0.cursor != nil }.map(\.id)
+        if let gap = snapshot.gaps.first(where: { fillable.contains($0.id) }) {
+            operations.append { await feed.loadGap(gap) }
+        }
+        holding.value = true
+        let operation = operations[Int.random(in: 0..<operations.count, using: &random)]
+        let caller = Task { await operation() }
+        let fetch = await held.nextFetch()
+        caller.cancel()
+        await caller.value
+        let after = await feed.snapshot
+        #expect(after.refresh != .loading, "\(context): a cancelled refresh left its activity loading")
+        #expect(after.nextPage != .loading, "\(context): a cancelled next page left its activity loading")
+        #expect(!after.gaps.contains { $0.state == .loading }, "\(context): a cancelled fill left its gap loading")
+        fetch.respond(server.page(for: fetch.request))
+        let requests = source.requests.count
+        guard after.rows.count > 0 else { return }
+        await feed.rowDidAppear(after.rows.count - 1)
+        await feed.waitUntilIdle()
+        if after.nextPage == .idle, await !feed.record.endReached, await feed.record.oldestCursor != nil {
+            #expect(source.requests.count > requests, "\(context): the row at the bottom did not prefetch")
+        }
     }
 
     /// Refreshes, fills every gap, and loads every next page (bounded).
@@ -441,6 +484,13 @@ final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Bool
     init(_ value: Bool) { current = value }
+    /// The value, which is then cleared: one reader sees each setting.
+    func take() -> Bool {
+        lock.withLock {
+            defer { current = false }
+            return current
+        }
+    }
     var value: Bool {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }

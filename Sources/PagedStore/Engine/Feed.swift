@@ -49,6 +49,8 @@ public actor Feed<Item: FeedItem> {
     var storedGaps: [(record: GapRecord, afterRow: Int)] = []
     /// The tasks in flight, for joining a running next page and cancelling superseded fetches.
     var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
+    /// How many callers wait for each next page that callers started (see ``waitForNextPage(_:_:startedByCaller:)``).
+    var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
     /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
     var optimistic = OptimisticEdits<Item>()
     /// Consecutive fills of each gap that brought nothing new (see ``fillGap(id:from:)``).
