@@ -1,15 +1,21 @@
 import Foundation
 
-/// How a feed waits for what it does not control, so that a cancelled caller ends the wait at once.
+/// How a feed waits for what it does not control, so that a cancelled caller and a closed store
+/// end the wait at once.
 extension Feed {
-    /// Fetches `request` from the source, for as long as the caller waits.
+    /// Fetches `request` from the source, for as long as the caller waits and the store is open.
     ///
     /// The fetch runs in a task of its own, on the feed: when the caller is cancelled (a SwiftUI
     /// `.task` whose view went away) this throws `CancellationError` at once and cancels the fetch,
-    /// even from a source that ignores cancellation. A response that arrives later is dropped.
+    /// and when the store closes it throws ``StorageError/Kind/closed``, even from a source that
+    /// ignores cancellation. A response that arrives later is dropped.
     func fetch(_ request: PageRequest) async throws -> Page<Item> {
         try Task.checkCancellation()
         let answer = FirstAnswer<Page<Item>>()
+        guard let closing = queue.onClose({ answer.give(.failure(StorageError.closed)) }) else {
+            throw StorageError.closed
+        }
+        defer { queue.removeCloseHandler(closing) }
         let fetching = Task { await fetch(request, answering: answer) }
         defer { fetching.cancel() }
         return try await answer.value()
