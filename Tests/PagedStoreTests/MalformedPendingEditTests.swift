@@ -23,6 +23,7 @@ import Testing
     static let malformedRows = [
         Planted(kind: "update", base: true, edited: nil, seenByVerify: true),
         Planted(kind: "update", base: true, edited: "not an item", seenByVerify: false),
+        Planted(kind: "update", base: true, edited: #"{"id":"p3","revision":5}"#, seenByVerify: false),
         Planted(kind: "update", base: false, edited: #"{"id":"p1","revision":5}"#, seenByVerify: true),
         Planted(kind: "insert", base: false, edited: nil, seenByVerify: true),
         Planted(kind: "upsert", base: true, edited: #"{"id":"p1","revision":5}"#, seenByVerify: true),

@@ -4,7 +4,7 @@ import Foundation
 /// reported, never written over the server's value.
 extension Feed {
     /// The feed's pending edits that can be applied, read in the caller's write transaction; every
-    /// other pending edit row (see ``MalformedPendingEdit``, and a payload `codec` cannot decode) is
+    /// other pending edit row (see ``MalformedPendingEdit``, and a payload that is not its item) is
     /// deleted and added to `dropped`, for ``reportDropped(_:)`` once the transaction committed.
     static func applicablePendingEdits(
         of feed: FeedRecord, in store: PageStore, codec: ItemCodec<Item>, dropped: inout [MalformedPendingEdit]
@@ -13,7 +13,7 @@ extension Feed {
         var unusable = rows.malformed
         var applicable: [PendingEditRecord] = []
         for edit in rows.edits {
-            if let problem = undecodablePayload(of: edit, codec: codec) {
+            if let problem = unusablePayload(of: edit, codec: codec) {
                 unusable.append(MalformedPendingEdit(itemID: edit.itemID, problem: problem))
             } else {
                 applicable.append(edit)
@@ -36,12 +36,19 @@ extension Feed {
         }
     }
 
-    /// What in `edit` the codec cannot decode, or nil: an edit writes its payloads as items (the
-    /// shown one, or the server's on a rollback), and an undecodable item would stop the feed opening.
-    private static func undecodablePayload(of edit: PendingEditRecord, codec: ItemCodec<Item>) -> String? {
-        func decodes(_ payload: Data?) -> Bool { payload.map { (try? codec.decode($0)) != nil } ?? true }
-        if !decodes(edit.edited) { return "an \(edit.kind.rawValue) whose shown payload cannot be decoded" }
-        if !decodes(edit.base) { return "an \(edit.kind.rawValue) whose server payload cannot be decoded" }
+    /// What in `edit` is not an item of its row, or nil: an edit writes its payloads as that item (the
+    /// shown one, or the server's on a rollback), and a payload the codec cannot decode would stop the
+    /// feed opening, one of another item would show a second row with that item's id.
+    private static func unusablePayload(of edit: PendingEditRecord, codec: ItemCodec<Item>) -> String? {
+        for (payload, name) in [(edit.edited, "shown"), (edit.base, "server")] {
+            guard let payload else { continue }
+            guard let item = try? codec.decode(payload) else {
+                return "an \(edit.kind.rawValue) whose \(name) payload cannot be decoded"
+            }
+            if item.storedID != edit.itemID {
+                return "an \(edit.kind.rawValue) whose \(name) payload is the item \(item.storedID.debugDescription)"
+            }
+        }
         return nil
     }
 }
