@@ -66,3 +66,55 @@ import Testing
 
     static var closed: FeedError { Feed<Post>.closedError }
 }
+
+extension ClosingTests {
+    @Test(.timeLimit(.minutes(1)))
+    func everyCallWithAFetchInFlightReturnsWhenTheStoreClosesAndNothingIsWritten() async throws {
+        let keys = (0..<4).map { "feed\($0)" }
+        for key in keys {
+            // Each feed: n0…n9, a gap, p0…p9 (see timelineWithAGap), written by a first launch.
+            let server = ModelServer(.posts("p", 30), pageSize: 10)
+            let feed = try test.feed(server.source, policy: Self.gapPolicy, key: key)
+            await feed.refresh()
+            server.items = .posts("n", 25) + server.items
+            await feed.refresh()
+        }
+        let before = try keys.map { try test.idsOnDisk(key: $0) }
+
+        let store = try test.store()
+        var feeds: [Feed<Post>] = []
+        var held: [ScriptedSource<Post>.PendingFetch] = []
+        var calls: [Task<Void, Never>] = []
+        for key in keys {
+            let source = ScriptedSource<Post>()
+            let feed = try test.feed(source, policy: Self.gapPolicy, key: key, store: store)
+            feeds.append(feed)
+            let gap = try #require(await feed.snapshot.gaps.first)
+            calls.append(Task { await feed.loadGap(gap) })
+            held.append(await source.nextFetch())
+            calls.append(Task { await feed.loadNextPage() })
+            held.append(await source.nextFetch())
+            calls.append(Task { await feed.loadNextPage() })  // joins the one in flight
+            calls.append(Task { await feed.refresh() })
+            held.append(await source.nextFetch())
+        }
+        store.close()
+        // No fetch has answered: the close alone ends every call.
+        for call in calls { await call.value }
+        for feed in feeds {
+            let snapshot = await feed.snapshot
+            #expect(snapshot.refresh == .failed(Self.closed) && snapshot.nextPage == .failed(Self.closed))
+            #expect(!snapshot.gaps.contains { $0.state == .loading })
+        }
+        for fetch in held { fetch.respond(Page(items: .posts("x", 10), olderCursor: "x9")) }
+        for feed in feeds { await feed.waitUntilIdle() }
+        #expect(try keys.map { try test.idsOnDisk(key: $0) } == before, "nothing is written after the close")
+        let reopened = try test.store()
+        for (key, ids) in zip(keys, before) {
+            let feed = try reopened.feed(key, source: ScriptedSource<Post>(), policy: Self.gapPolicy)
+            #expect(await feed.snapshot.ids == ids, "the file reopens with the rows from before")
+        }
+    }
+
+    static var gapPolicy: FeedPolicy { FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap) }
+}

@@ -13,8 +13,9 @@ import Testing
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
-/// rows, relaunches that trim by age, `retry()`, and a next page whose answer lands after a refresh
-/// replaced the list it was read from; one fetch in eight fails and responses complete
+/// rows, relaunches that trim by age, another store opening the feed, callers cancelled while their
+/// fetch is held, `retry()`, and a next page whose answer lands after a refresh replaced the list it
+/// was read from; one fetch in eight fails and responses complete
 /// out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor, whose newest page may carry no
 /// newer cursor) or by page number (so every list's second page is `2`, and posts get bumped to the
@@ -56,7 +57,11 @@ import Testing
         let failing = Flag(true)
         let scrolled = PageLog()
         let gate = FetchGate()
+        // The next fetch is held here while `holding` is set: a caller is cancelled while it waits.
+        let held = ScriptedSource<Post>()
+        let holding = Flag(false)
         let source = ScriptedSource<Post> { request in
+            if holding.take() { return try await held.fetch(request) }
             let page = server.page(for: request)  // the list as it is when the request arrives
             if case .olderThan = request { await gate.pass() }
             try await Task.sleep(for: .microseconds(faults.next() / 2))
@@ -87,7 +92,7 @@ import Testing
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<16, using: &random)
+            let operation = Int.random(in: 0..<18, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -137,7 +142,7 @@ import Testing
                     }
                 }
             case 10: try await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
-            case 15:
+            case 17:
                 // A next page read from the old list answers after a refresh replaced the list (more
                 // new posts than a page: no overlap). Page-numbered lists then repeat its cursor.
                 gate.arm()
@@ -161,6 +166,13 @@ import Testing
                     case .remove(let id): removedLocally.insert(id)
                     }
                 }
+            case 16:
+                try await cancelledCaller(
+                    current, snapshot, holding: holding, held: held, server: server, source: source,
+                    using: &random, "\(context) step \(step)")
+            case 15:
+                try await anotherStoreOpens(
+                    feed, snapshot, policy: policy, revision: 1_000 + step, test, "\(context) step \(step)")
             default:
                 try await check(recorder, feed, test, "\(context) step \(step)")
                 try await feed.saveReadingPosition()
@@ -256,6 +268,58 @@ import Testing
             #expect(try await feed.pendingEdits().isEmpty, "a failed call left its edit pending")
         }
         return nil
+    }
+
+    /// An extension opens the feed on a store of its own (after a feed with another policy, so the
+    /// policy is encoded again): the file is not written, and this feed's next change stays exact.
+    static func anotherStoreOpens(
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, policy: FeedPolicy, revision: Int,
+        _ test: FeedTestCase, _ context: String
+    ) async throws {
+        let other = try test.store()
+        let source = ScriptedSource<Post>()
+        _ = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, prefetchDistance: 1), key: "extension", store: other)
+        _ = try test.feed(source, policy: policy, store: other)
+        guard let id = snapshot.ids.last else { return }
+        let section = snapshot.sections.last?.key
+        guard try await feed.update(Post(id: id, revision: revision, section: section)) else { return }
+        let change = await feed.snapshot.change
+        #expect(!change.isFullReload, "\(context): another store's open turned this feed's change into a full reload")
+    }
+
+    /// A refresh, next page or gap fill whose caller is cancelled while its fetch is held: the caller
+    /// returns at once, nothing is left loading, the late answer changes nothing, and a row appearing
+    /// at the bottom then prefetches.
+    static func cancelledCaller(
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, holding: Flag, held: ScriptedSource<Post>,
+        server: TimelineModel, source: ScriptedSource<Post>, using random: inout SplitMix64, _ context: String
+    ) async throws {
+        let record = await feed.record
+        var operations: [@Sendable () async -> Void] = [{ await feed.refresh() }]
+        if !record.endReached, record.oldestCursor != nil { operations.append { await feed.loadNextPage() } }
+        let fillable = await feed.storedGaps.map(\.record).filter { !$0.unfillable && $0.cursor != nil }.map(\.id)
+        if let gap = snapshot.gaps.first(where: { fillable.contains($0.id) }) {
+            operations.append { await feed.loadGap(gap) }
+        }
+        holding.value = true
+        let operation = operations[Int.random(in: 0..<operations.count, using: &random)]
+        let caller = Task { await operation() }
+        let fetch = await held.nextFetch()
+        caller.cancel()
+        await caller.value
+        let after = await feed.snapshot
+        #expect(after.refresh != .loading, "\(context): a cancelled refresh left its activity loading")
+        #expect(after.nextPage != .loading, "\(context): a cancelled next page left its activity loading")
+        #expect(!after.gaps.contains { $0.state == .loading }, "\(context): a cancelled fill left its gap loading")
+        fetch.respond(server.page(for: fetch.request))
+        let requests = source.requests.count
+        guard after.rows.count > 0 else { return }
+        await feed.rowDidAppear(after.rows.count - 1)
+        await feed.waitUntilIdle()
+        if after.nextPage == .idle, await !feed.record.endReached, await feed.record.oldestCursor != nil {
+            #expect(source.requests.count > requests, "\(context): the row at the bottom did not prefetch")
+        }
     }
 
     /// Refreshes, fills every gap, and loads every next page (bounded).
@@ -465,6 +529,13 @@ final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Bool
     init(_ value: Bool) { current = value }
+    /// The value, which is then cleared: one reader sees each setting.
+    func take() -> Bool {
+        lock.withLock {
+            defer { current = false }
+            return current
+        }
+    }
     var value: Bool {
         get { lock.withLock { current } }
         set { lock.withLock { current = newValue } }

@@ -12,7 +12,7 @@ extension Feed {
     /// is nothing further while rows remain beyond, the gap becomes ``GapActivity/unfillable``, and
     /// loading it again does nothing. While it loads, the gap's ``FeedGap/state`` is
     /// ``GapActivity/loading``; a failure shows there and ``retry()`` repeats it from the same end.
-    /// A refresh supersedes a fill in flight.
+    /// A refresh supersedes a fill in flight. A cancelled caller returns at once, and its fill is dropped.
     public func loadGap(_ gap: FeedGap, from end: GapEnd = .top) async {
         await fillGap(id: gap.id, from: end)
     }
@@ -38,7 +38,8 @@ extension Feed {
 
     /// Fills the gap with `id` from `end`; see ``loadGap(_:from:)``.
     func fillGap(id: Int64, from end: GapEnd) async {
-        guard !refusedBecauseClosed(.gap(id)), let gap = storedGaps.first(where: { $0.record.id == id })?.record,
+        guard !Task.isCancelled, !refusedBecauseClosed(.gap(id)),
+            let gap = storedGaps.first(where: { $0.record.id == id })?.record,
             !gap.unfillable,
             let cursor = end == .top ? gap.cursor : gap.newerCursor, let task = activity.gapStarted(id)
         else { return }
@@ -50,7 +51,7 @@ extension Feed {
         let started = ContinuousClock.now
         let outcome: Result<Commit?, any Error>
         do {
-            let page = try await source.fetch(request)
+            let page = try await fetch(request)
             outcome = .success(
                 activity.owns(task, .gap(id))
                     ? try commitGap(id, from: end, page, cursor: cursor, generation: generation) : nil)

@@ -22,14 +22,15 @@ extension Feed {
     /// top): the feed follows that cursor at once. It stops with ``FeedError/Kind/paginationLoop``
     /// when the server repeats a cursor, or after ``FeedPolicy/maxPagesWithoutNewItems`` pages in a
     /// row with nothing new. A call while a next page is loading joins it: one fetch, and both
-    /// callers return when it is done.
+    /// callers return when it is done. A cancelled caller returns at once (see
+    /// ``waitForNextPage(_:_:startedByCaller:)``).
     public func loadNextPage() async {
         if case .loading(let running) = activity.nextPage, let task = tasks[running] {
             report(.joined, record.oldestCursor.map { .olderThan(cursor: $0) }, generation: activity.generation)
-            return await task.value
+            return await waitForNextPage(running, task, startedByCaller: false)
         }
-        guard let task = startNextPage() else { return }
-        await task.value
+        guard !Task.isCancelled, let task = startNextPage(), case .loading(let id) = activity.nextPage else { return }
+        await waitForNextPage(id, task, startedByCaller: true)
     }
 
     /// Tells the feed that `row` became visible: the window of loaded rows follows it, and the next
@@ -95,7 +96,7 @@ extension Feed {
             let started = ContinuousClock.now
             let outcome: Result<Commit?, any Error>
             do {
-                let page = try await source.fetch(request)
+                let page = try await fetch(request)
                 guard activity.owns(task, .nextPage) else {
                     return report(.superseded, request, generation: generation, since: started)
                 }

@@ -148,10 +148,11 @@ extension Feed {
     /// Forgets a pending edit, rolling its row back unless it was committed.
     private func finish(_ storedID: String, committed: Bool) throws {
         optimistic.changes[storedID] = nil
+        var dropped: [MalformedPendingEdit] = []
+        let codec = self.codec
         _ = try edit { store, feed in
-            guard let pending = try store.pendingEdits(of: feed).first(where: { $0.itemID == storedID }) else {
-                return nil
-            }
+            let applicable = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
+            guard let pending = applicable.first(where: { $0.itemID == storedID }) else { return nil }
             try store.deletePendingEdit(itemID: storedID, in: feed)
             if committed { return nil }
             switch pending.kind {
@@ -177,6 +178,7 @@ extension Feed {
                 return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
             }
         }
+        reportDropped(dropped)
     }
 
     /// The row that puts a pending edit's item back between the rows it had around it: right below
@@ -210,7 +212,8 @@ extension Feed {
         guard optimistic.mayHavePending else { return commit }
         // A read first: a feed without pending edits never takes the write lock for them.
         let written = commit.record
-        guard try !queue.read({ store in try store.pendingEdits(of: written) }).isEmpty else {
+        let rows = try queue.read { store in try store.pendingEditRows(of: written) }
+        guard !rows.edits.isEmpty || !rows.malformed.isEmpty else {
             optimistic.mayHavePending = false
             return commit
         }
@@ -219,23 +222,23 @@ extension Feed {
         let codec = self.codec
         var remaining = 0
         var touched = false
+        var dropped: [MalformedPendingEdit] = []
         let record = try queue.write { store in
             var feed = try store.feed(key: key) ?? commit.record
-            let pending = try store.pendingEdits(of: feed)
+            let pending = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
             remaining = pending.count
             for var edit in pending {
                 let stored = try store.items(withIDs: [edit.itemID], in: feed)[edit.itemID]
-                switch (edit.kind, stored) {
-                case (.update, let stored?) where stored.payload != edit.edited:
-                    var edited = EncodedItem(
-                        itemID: edit.itemID, section: stored.section, payload: edit.edited ?? Data())
+                switch (edit.kind, stored, edit.edited) {
+                case (.update, let stored?, let shown?) where stored.payload != shown:
+                    var edited = EncodedItem(itemID: edit.itemID, section: stored.section, payload: shown)
                     if let change = changes[edit.itemID], var item = try? codec.decode(stored.payload) {
                         change(&item)
                         edited = try encode([item]).encoded[0]
                     }
                     (edit.base, edit.baseSection, edit.edited) = (stored.payload, stored.section, edited.payload)
                     _ = try store.updateItem(edited, in: &feed)
-                case (.remove, let stored?):
+                case (.remove, let stored?, _):
                     let around = try store.neighbours(of: stored.position, in: feed)
                     guard let removed = try store.removeItem(edit.itemID, from: &feed) else { continue }
                     (edit.base, edit.baseSection) = (stored.payload, stored.section)
@@ -244,8 +247,7 @@ extension Feed {
                     let neighbours = [edit.above, edit.below].compactMap { $0 }
                     if try store.items(withIDs: neighbours, in: feed).isEmpty { (edit.above, edit.below) = around }
                     if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
-                case (.insert, nil):
-                    guard let edited = edit.edited else { continue }
+                case (.insert, nil, let edited?):
                     let item = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: edited)
                     // Kept in sight even when the rows around it are gone: the user just posted it.
                     let row = try Self.row(for: edit, in: feed, store) ?? 0
@@ -260,6 +262,7 @@ extension Feed {
             }
             return feed
         }
+        reportDropped(dropped)
         optimistic.mayHavePending = remaining > 0
         if touched {
             commit.record = record

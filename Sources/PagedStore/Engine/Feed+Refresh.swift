@@ -31,9 +31,9 @@ extension Feed {
     /// deletions. Without overlap the policy's ``FeedPolicy/GapPolicy`` decides. A refresh with
     /// nothing new writes no page. With ``FeedPolicy/autoFillGapPages``, the gap a refresh made is
     /// then filled up to that many pages. Returns when this refresh is committed, failed or
-    /// superseded (and its gaps filled).
+    /// superseded (and its gaps filled); a cancelled caller returns at once, and its refresh is dropped.
     public func refresh() async {
-        if refusedBecauseClosed(.refresh) { return }
+        if Task.isCancelled || refusedBecauseClosed(.refresh) { return }
         let gapsBefore = Set(storedGaps.map(\.record.id))
         await refreshOnce()
         await autoFillGaps(madeAfter: gapsBefore)
@@ -72,7 +72,7 @@ extension Feed {
             }
             // A newer generation found in the file (another `Feed` refreshed) ends this refresh too.
             if activity.owns(started.task, .refresh), activity.generation == started.generation {
-                let page = try await source.fetch(.first)
+                let page = try await fetch(.first)
                 outcome = .success(
                     activity.owns(started.task, .refresh)
                         ? try commitRefresh(
@@ -109,7 +109,7 @@ extension Feed {
             let request = PageRequest.newerThan(cursor: cursor)
             report(.requestStarted, request, generation: generation)
             let started = ContinuousClock.now
-            let page = try await source.fetch(request)
+            let page = try await fetch(request)
             guard activity.owns(task, .refresh),
                 let commit = try commitNewer(
                     page, askedWith: cursor, task: task, generation: generation, continuing: committed)
@@ -137,9 +137,14 @@ extension Feed {
     public func retry() async {
         let failures = activity.failures.sorted { $0.failure.retryNotBefore < $1.failure.retryNotBefore }
         for (operation, failure) in failures {
-            if failure.retryNotBefore > .now {
-                try? await Task.sleep(until: failure.retryNotBefore, clock: .continuous)
+            do {
+                if failure.retryNotBefore > .now {
+                    try await Task.sleep(until: failure.retryNotBefore, clock: .continuous)
+                }
+            } catch {
+                return  // the caller was cancelled: it waits for nothing more
             }
+            guard !Task.isCancelled else { return }
             guard activity.phase(of: operation) == .failed(failure) else { continue }
             switch operation {
             case .refresh: await refresh()

@@ -49,6 +49,8 @@ public actor Feed<Item: FeedItem> {
     var storedGaps: [(record: GapRecord, afterRow: Int)] = []
     /// The tasks in flight, for joining a running next page and cancelling superseded fetches.
     var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
+    /// How many callers wait for each next page that callers started (see ``waitForNextPage(_:_:startedByCaller:)``).
+    var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
     /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
     var optimistic = OptimisticEdits<Item>()
     /// Consecutive fills of each gap that brought nothing new (see ``fillGap(id:from:)``).
@@ -78,18 +80,19 @@ public actor Feed<Item: FeedItem> {
         self.policy = policy
         self.codec = codec
         self.queue = queue
-        let policyJSON = PolicyJSON.shared.text(of: policy)
         // One read transaction for the feed's row and its first screen when the feed exists with this
         // policy (the usual open): a write only when the feed is new or its policy changed.
         let opened = try queue.read { store -> OpenedFeed? in
-            guard let record = try store.feed(key: key), record.policy == policyJSON else { return nil }
+            guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy) else {
+                return nil
+            }
             return try Self.open(record, in: store, policy: policy)
         }
         let (record, restored, windowStart, rows, layout, gaps) =
             try opened
             ?? queue.write { store in
                 var feed = try store.ensureFeed(key: key)
-                feed.policy = policyJSON
+                feed.policy = PolicyJSON.shared.text(of: policy)
                 try store.save(feed)
                 return try Self.open(feed, in: store, policy: policy)
             }
@@ -284,19 +287,40 @@ public actor Feed<Item: FeedItem> {
     }
 }
 
-/// The JSON of the last policy a feed was opened with: encoding it with `JSONEncoder` cost about a
-/// tenth of opening a feed's first screen (FS-real), and an app opens its feeds with few policies.
+/// The JSON a feed's row records its policy as, and whether a recorded policy is the one a feed is
+/// opened with: then opening only reads, so an extension or a second screen opening the feed leaves
+/// the file, and the changes of the feeds already open, alone.
+///
+/// Keys are sorted, so one policy is always one text; a text written by an older version (keys in
+/// another order) is compared by its decoded value, and still opens without a write. The last policy
+/// and the texts known to record it are kept: encoding with `JSONEncoder` cost about a tenth of
+/// opening a feed's first screen (FS-real), and an app opens its feeds with few policies.
 final class PolicyJSON: @unchecked Sendable {
     // @unchecked: `last` is only touched with `lock` held.
     static let shared = PolicyJSON()
     private let lock = NSLock()
-    private var last: (policy: FeedPolicy, json: String)?
+    private var last: (policy: FeedPolicy, json: String, alsoRecordedAs: String?)?
 
     /// The policy as the JSON recorded in the feed's row.
     func text(of policy: FeedPolicy) -> String {
         if let last = lock.withLock({ last }), last.policy == policy { return last.json }
-        let json = String(decoding: (try? JSONEncoder().encode(policy)) ?? Data(), as: UTF8.self)
-        lock.withLock { last = (policy, json) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: (try? encoder.encode(policy)) ?? Data(), as: UTF8.self)
+        lock.withLock { last = (policy, json, nil) }
         return json
+    }
+
+    /// Whether `recorded` (a feed row's policy) records `policy`: the same text, or a text that decodes
+    /// to the same policy.
+    func records(_ policy: FeedPolicy, as recorded: String?) -> Bool {
+        guard let recorded else { return false }
+        let json = text(of: policy)
+        if recorded == json { return true }
+        if lock.withLock({ last?.policy == policy && last?.alsoRecordedAs == recorded }) { return true }
+        guard let decoded = try? JSONDecoder().decode(FeedPolicy.self, from: Data(recorded.utf8)), decoded == policy
+        else { return false }
+        lock.withLock { last = (policy, json, recorded) }
+        return true
     }
 }

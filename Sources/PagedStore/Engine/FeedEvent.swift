@@ -16,6 +16,10 @@ public struct FeedEvent: Sendable, Equatable {
         case edited
         /// Pages were trimmed to the feed's limits.
         case trimmed
+        /// A pending optimistic edit the cache held could not be applied (a file edited by hand, or
+        /// written by a faulty writer: no payload, a payload the codec cannot decode, an unknown
+        /// kind). It was deleted unapplied, and its row keeps the server's value; `error` says why.
+        case pendingEditDropped
     }
 
     /// What happened.
@@ -28,6 +32,6 @@ public struct FeedEvent: Sendable, Equatable {
     public let rowsChanged: Int
     /// From the request's start to this event, for responses.
     public let duration: Duration?
-    /// The failure, for ``Kind/failed``.
+    /// The failure, for ``Kind/failed``; why the edit was dropped, for ``Kind/pendingEditDropped``.
     public let error: FeedError?
 }

@@ -62,7 +62,9 @@ public final class FeedStore: Sendable {
     /// ``Feed/update(_:)``, ``Feed/remove(id:)``, ``Feed/trim(maxRows:)``) throw a ``FeedError`` whose
     /// ``FeedError/storageKind`` is ``StorageError/Kind/closed``, and a refresh, next page or gap fill
     /// fails with that error in its activity without fetching. A fetch in flight when the store closes
-    /// fails the same way when it would write. Snapshots already emitted stay valid values.
+    /// ends at once, without waiting for the server: its callers return, its activity fails the same
+    /// way, and its response, if it comes, is dropped unwritten. Snapshots already emitted stay valid
+    /// values.
     ///
     /// ```swift
     /// store.close()

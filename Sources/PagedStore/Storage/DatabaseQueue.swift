@@ -12,6 +12,9 @@ package final class DatabaseQueue: @unchecked Sendable {
     /// The store, until ``close()``: releasing it closes the connection, so the file can be deleted or
     /// moved while feeds of the store still exist.
     private var openStore: PageStore?
+    /// What ``close()`` calls, by the id ``onClose(_:)`` gave: the waits of fetches in flight.
+    private var closeHandlers: [Int: @Sendable () -> Void] = [:]
+    private var nextCloseHandler = 0
     /// Where the feeds of this store run (see ``StorageExecutor``).
     let executor: StorageExecutor
 
@@ -30,7 +33,30 @@ package final class DatabaseQueue: @unchecked Sendable {
     /// Closes the connection; every later use throws ``StorageError/Kind/closed``. Closing twice is
     /// closing once.
     package func close() {
-        lock.withLock { openStore = nil }
+        let handlers = lock.withLock {
+            openStore = nil
+            defer { closeHandlers = [:] }
+            return closeHandlers.values
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// Has ``close()`` call `handler` (once, after the connection is closed), so that what waits for
+    /// something outside the store (a fetch) stops waiting when the store closes.
+    /// - Returns: The id for ``removeCloseHandler(_:)``, or nil when the queue is closed already
+    ///   (`handler` is then not called).
+    package func onClose(_ handler: @escaping @Sendable () -> Void) -> Int? {
+        lock.withLock {
+            guard openStore != nil else { return nil }
+            nextCloseHandler += 1
+            closeHandlers[nextCloseHandler] = handler
+            return nextCloseHandler
+        }
+    }
+
+    /// Forgets a handler of ``onClose(_:)``: what it ended is over.
+    package func removeCloseHandler(_ id: Int) {
+        _ = lock.withLock { closeHandlers.removeValue(forKey: id) }
     }
 
     /// Whether ``close()`` was called.

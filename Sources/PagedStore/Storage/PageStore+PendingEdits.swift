@@ -27,13 +27,29 @@ extension PageStore {
     /// The feed's pending edits, or none when the file's schema predates them (`pagedb` reading an
     /// older file without migrating it).
     package func pendingEditsIfMigrated(of feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
-        let tables = try connection.int64(
-            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
-        return tables == 1 ? try pendingEdits(of: feed) : []
+        try pendingEditRowsIfMigrated(of: feed).edits
     }
 
-    /// The feed's pending edits, oldest first.
+    /// ``pendingEditRows(of:)``, or none when the file's schema predates pending edits.
+    package func pendingEditRowsIfMigrated(
+        of feed: FeedRecord
+    ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
+        let tables = try connection.int64(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
+        return tables == 1 ? try pendingEditRows(of: feed) : ([], [])
+    }
+
+    /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:)``).
     package func pendingEdits(of feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
+        try pendingEditRows(of: feed).edits
+    }
+
+    /// The feed's pending edit rows, oldest first: the well-formed ones as edits, and the ones no edit
+    /// can come from (a file edited by hand, a faulty writer) with what is wrong with them. A
+    /// malformed row is never applied: it could only write something other than the server's value.
+    package func pendingEditRows(
+        of feed: FeedRecord
+    ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at FROM pending_edit
             WHERE feed_id = ? ORDER BY created_at, item_id
@@ -41,17 +57,23 @@ extension PageStore {
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             var edits: [PendingEditRecord] = []
+            var malformed: [MalformedPendingEdit] = []
             while try statement.step() {
-                // A kind this version does not know (a file edited by hand) is skipped, not trusted.
-                guard let kind = statement.string(1).flatMap(PendingEditRecord.Kind.init(rawValue:)) else { continue }
+                let itemID = statement.string(0) ?? ""
+                let kind = statement.string(1)
+                let (base, edited) = (statement.data(2), statement.data(4))
+                if let problem = MalformedPendingEdit.problem(kind: kind, base: base, edited: edited) {
+                    malformed.append(MalformedPendingEdit(itemID: itemID, problem: problem))
+                    continue
+                }
+                guard let kind = kind.flatMap(PendingEditRecord.Kind.init(rawValue:)) else { continue }
                 edits.append(
                     PendingEditRecord(
-                        itemID: statement.string(0) ?? "", kind: kind, base: statement.data(2),
-                        baseSection: statement.string(3), edited: statement.data(4),
+                        itemID: itemID, kind: kind, base: base, baseSection: statement.string(3), edited: edited,
                         above: statement.string(5), below: statement.string(6),
                         createdAt: Date(millisecondsSince1970: statement.int64(7))))
             }
-            return edits
+            return (edits, malformed)
         }
     }
 

@@ -23,7 +23,8 @@ extension PageStore {
     /// bottom positions match its rows; every row belongs to a page and each page's row count matches;
     /// pages follow each other in position order; the cursor chain is contiguous (each next page was
     /// asked with the cursor of the page above it, and the feed resumes from the bottom page's);
-    /// an ended feed has no older cursor; gaps sit between two existing, neighbouring rows.
+    /// an ended feed has no older cursor; gaps sit between two existing, neighbouring rows; every
+    /// pending edit row holds a known kind and the payloads its kind needs (``MalformedPendingEdit``).
     /// - Complexity: O(*n* log *n*) for *n* rows.
     package func verify() throws -> [InvariantViolation] {
         var violations: [InvariantViolation] = []
@@ -121,6 +122,9 @@ extension PageStore {
         }
         if feed.endReached, feed.oldestCursor != nil {
             found.append(("end_reached", "the feed has ended but still has an older cursor"))
+        }
+        for edit in try pendingEditRowsIfMigrated(of: feed).malformed {
+            found.append(("pending_edit", "the pending edit of \(edit.itemID.debugDescription) is \(edit.problem)"))
         }
         return found
     }

@@ -1,0 +1,116 @@
+import Foundation
+import PagedStoreTesting
+import Testing
+
+@testable import PagedStore
+
+/// Pending edit rows that no edit writes (a file edited with sqlite3, a faulty writer): `verify`
+/// names them, a feed drops them and reports it, never writes them over the server's value, and the
+/// feed keeps opening.
+@Suite struct MalformedPendingEditTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// A malformed row: what is planted for `p1`, and whether `verify` can tell without the codec.
+    struct Planted: Sendable, CustomTestStringConvertible {
+        let kind: String
+        let base: Bool
+        let edited: String?
+        let seenByVerify: Bool
+        var testDescription: String { "\(kind), base \(base), edited \(edited ?? "NULL")" }
+    }
+
+    static let malformedRows = [
+        Planted(kind: "update", base: true, edited: nil, seenByVerify: true),
+        Planted(kind: "update", base: true, edited: "not an item", seenByVerify: false),
+        Planted(kind: "update", base: true, edited: #"{"id":"p3","revision":5}"#, seenByVerify: false),
+        Planted(kind: "update", base: false, edited: #"{"id":"p1","revision":5}"#, seenByVerify: true),
+        Planted(kind: "insert", base: false, edited: nil, seenByVerify: true),
+        Planted(kind: "upsert", base: true, edited: #"{"id":"p1","revision":5}"#, seenByVerify: true),
+        Planted(kind: "remove", base: false, edited: nil, seenByVerify: true),
+    ]
+
+    @Test(arguments: malformedRows)
+    func aMalformedPendingEditIsDroppedAndReportedAndTheServersValueStays(_ planted: Planted) async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        try await test.feed(server.source).refresh()
+        try plant(planted)
+        let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
+        #expect(violations.contains { $0.rule == "pending_edit" && $0.detail.contains("p1") } == planted.seenByVerify)
+
+        // A relaunch, and a refresh that brings the server's new value of p1.
+        let feed = try test.feed(server.source)
+        let events = await feed.events
+        server.items[1].revision = 2
+        await feed.refresh()
+        #expect(await feed.snapshot.rows[1] == Post(id: "p1", revision: 2), "the server's value")
+        #expect(try test.payloadOnDisk("p1") == Post(id: "p1", revision: 2))
+        #expect(try pendingRows() == 0, "the malformed row is dropped")
+        #expect(try await feed.pendingEdits().isEmpty)
+        var dropped: [FeedEvent] = []
+        for await event in events {
+            if event.kind == .pendingEditDropped { dropped.append(event) }
+            if event.kind == .committed { break }  // the refresh's commit, which dropped the edit first
+        }
+        #expect(dropped.count == 1 && dropped.first?.error?.message.contains("\"p1\"") == true, "\(dropped)")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+        let reopened = try test.feed(server.source)
+        #expect(await reopened.snapshot.ids == server.items.map(\.id))
+    }
+
+    @Test func rollingBackAnUpdateWhoseServerPayloadCannotBeDecodedWritesNothingOverTheRow() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        try await test.feed(server.source).refresh()
+        try plant(Planted(kind: "update", base: false, edited: #"{"id":"p1","revision":5}"#, seenByVerify: true))
+        try DatabaseQueue(path: test.path).write { store in
+            try store.connection.execute("UPDATE pending_edit SET base = 'not an item'")
+            try store.connection.execute(#"UPDATE item SET payload = '{"id":"p1","revision":5}' WHERE item_id = 'p1'"#)
+        }
+        let feed = try test.feed(server.source)
+        try await feed.settlePendingEdit(itemID: "p1", committed: false)
+        #expect(try test.payloadOnDisk("p1") == Post(id: "p1", revision: 5), "the row keeps a value it can decode")
+        #expect(try pendingRows() == 0)
+        #expect(try await test.feed(server.source).snapshot.ids == server.items.map(\.id))
+    }
+
+    @Test func aRemoveWhoseNeighboursNameItselfOrNothingRollsBackWithoutBreakingTheFeed() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        try await feed.remove(id: "p1")
+        try DatabaseQueue(path: test.path).write { store in
+            let feed = try #require(try store.feed(key: "home"))
+            try store.savePendingEdit(
+                PendingEditRecord(
+                    itemID: "p1", kind: .remove, base: try JSONEncoder().encode(Post(id: "p1")), edited: nil,
+                    above: "p1", below: "nowhere", createdAt: Date()),
+                in: feed)
+        }
+        let reopened = try test.feed(server.source)
+        await reopened.refresh()
+        #expect(await reopened.snapshot.ids == ["p0", "p2", "p3"], "the refresh keeps the pending remove")
+        try await reopened.settlePendingEdit(itemID: "p1", committed: false)
+        #expect(try pendingRows() == 0)
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+        await reopened.refresh()
+        #expect(await reopened.snapshot.ids == server.items.map(\.id), "the server's pages bring it back")
+    }
+
+    /// Writes the planted row for `p1` of the feed "home", as sqlite3 would.
+    func plant(_ planted: Planted) throws {
+        try DatabaseQueue(path: test.path).write { store in
+            let feed = try #require(try store.feed(key: "home"))
+            let stored = try #require(try store.items(withIDs: ["p1"], in: feed)["p1"])
+            try store.savePendingEdit(
+                PendingEditRecord(
+                    itemID: "p1", kind: .update, base: planted.base ? stored.payload : nil,
+                    edited: planted.edited.map { Data($0.utf8) }, createdAt: Date()),
+                in: feed)
+            try store.connection.execute("UPDATE pending_edit SET kind = '\(planted.kind)'")
+        }
+    }
+
+    func pendingRows() throws -> Int64 {
+        try DatabaseQueue(path: test.path).read { try $0.connection.int64("SELECT count(*) FROM pending_edit") } ?? -1
+    }
+}
