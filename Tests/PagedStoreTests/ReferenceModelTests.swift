@@ -327,6 +327,9 @@ import Testing
         await feed.refresh()
         for attempt in 0..<200 {
             let snapshot = await feed.snapshot
+            if ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil {
+                print("scroll \(snapshot.ids) gaps \(snapshot.gaps.map { "\($0.afterRow) \($0.state)" })")
+            }
             if let gap = snapshot.gaps.first(where: { $0.state == .unfillable }) {
                 // What the app does with a gap the server cannot fill; the checks after the scroll
                 // prove no server item was behind it.

@@ -248,8 +248,9 @@ extension Feed {
             for match in matches.values { _ = try store.removeItem(match.itemID, from: &feed) }
             // No older cursor and no end: no page was ever fetched, the cached rows are local only.
             let neverFetched = feed.oldestCursor == nil && !feed.endReached
-            // The old head's newer cursor fills the gap from its bottom.
-            let oldHeadNewerCursor = feed.newestCursor
+            // The old head's newer cursor fills the gap from its bottom, unless a row of that head
+            // moved up into the page: the cursor then names a place above the gap.
+            let oldHeadNewerCursor = matches.isEmpty ? feed.newestCursor : nil
             let positions = try store.prependPage(encoded, page: page, to: &feed)
             if neverFetched {
                 // No server rows are missing between local rows and the page: its cursor continues

@@ -48,11 +48,16 @@ enum RefreshMerge {
         // the cached row of the page's last shared item. A shared item cached further down was moved
         // up (a bumped post): it is relocated, and the cached rows between stay, since the page did
         // not cover them.
-        let boundary = page.reversed().lazy.compactMap { headIndex[$0.itemID] }.first
-        guard let deepest = boundary else {
+        guard let lastShared = page.lastIndex(where: { headIndex[$0.itemID] != nil }),
+            let deepest = headIndex[page[lastShared].itemID]
+        else {
             // Shared ids exist only far below the head: not an overlap of the head.
             return .noOverlap
         }
+        // The cached rows below the overlap continue the page only where the page ends on rows the
+        // feed has. Items it lacks after the last shared one (a post bumped to the top of a ranked
+        // list, then new posts) leave unproven that nothing more lies between them and those rows.
+        guard page[(lastShared + 1)...].allSatisfy({ matches[$0.itemID] != nil }) else { return .noOverlap }
         let overlap = head[0...deepest]
         let relocated = page.compactMap { item -> StoredItem? in
             guard let row = headIndex[item.itemID] else { return matches[item.itemID] }
