@@ -169,7 +169,10 @@ extension Feed {
             newerCursor: page.newerCursor ?? cursor)
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
-            let fresh = encoded.indices.filter { known[encoded[$0].itemID] == nil }
+            // New items go on top, above the first row the feed has. An item it lacks below that row
+            // (one the app removed, listed again) would be out of place on top: the merge of a later
+            // first page puts it back where it belongs.
+            let fresh = Array(encoded.indices.prefix { known[encoded[$0].itemID] == nil })
             let deleted = try Self.deleteRowsSkipped(byNewerPage: encoded, known: known, fresh: fresh, in: &feed, store)
             let newItems = fresh.map { encoded[$0] }
             let positions = try store.prependPage(newItems, page: write, to: &feed)
