@@ -475,6 +475,111 @@ extension EngineFixesAttackTests {
     }
 }
 
+extension EngineFixesAttackTests {
+    /// Store B loads the same next page while A's is in flight: A's answer is superseded, A takes
+    /// the file's rows, and nothing stays loading.
+    @Test func anotherStoreLoadsTheSameNextPageFirst() async throws {
+        let source = ScriptedSource<Post>()
+        let feedA = try await seeded(source)
+        let recorder = await SnapshotRecorder(feedA)
+        let next = Task { await feedA.loadNextPage() }
+        let fetch = await source.nextFetch()
+        let sourceB = ScriptedSource<Post> { _ in Page(items: Self.posts("p", 10..<20), olderCursor: "c2") }
+        let feedB = try test.feed(sourceB)
+        await feedB.loadNextPage()
+        fetch.respond(Page(items: Self.posts("p", 10..<20), olderCursor: "c2"))
+        await next.value
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<20))
+        #expect(await feedA.snapshot.ids == Self.ids("p", 0..<20))
+        try await check(recorder, feedA, "store B loaded the page first")
+    }
+
+    /// Two callers of one next page; the one that started it is cancelled: the other still gets it.
+    @Test func theStarterOfANextPageIsCancelledWhileAnotherWaits() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try await seeded(source)
+        let recorder = await SnapshotRecorder(feed)
+        let events = await feed.events
+        let first = Task { await feed.loadNextPage() }
+        let fetch = await source.nextFetch()
+        let second = Task { await feed.loadNextPage() }
+        for await event in events where event.kind == .joined { break }
+        first.cancel()
+        await first.value
+        fetch.respond(Page(items: Self.posts("p", 10..<20), olderCursor: "c2"))
+        await second.value
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<20), "the waiting caller lost its page")
+        try await check(recorder, feed, "starter cancelled")
+    }
+
+    /// A keepGap refresh on a ranked list whose new post lands last on page 1 leaves a gap with no
+    /// bottom cursor: filling it from the bottom must not hang, loop or stay loading, and reading on
+    /// must reach the server's list.
+    @Test func aGapWithoutABottomCursorIsFilledFromTheEndItCan() async throws {
+        let list = Locked(Self.posts("p", 0..<50))
+        let source = ScriptedSource<Post> { request in
+            let items = list.value
+            let page = Int(request.cursor ?? "1") ?? 1
+            let slice = Array(items[min((page - 1) * 10, items.count)..<min(page * 10, items.count)])
+            return Page(items: slice, olderCursor: page * 10 < items.count ? "\(page + 1)" : nil)
+        }
+        let feed = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
+        await feed.refresh()
+        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        let recorder = await SnapshotRecorder(feed)
+        list.mutate { $0.insert(Post(id: "NEW"), at: 9) }
+        await feed.refresh()
+        var fills = 0
+        while let gap = await feed.snapshot.gaps.first, fills < 20 {
+            // A gap without a bottom cursor: `.bottom` silently does nothing (no fetch, no failure),
+            // so an app filling from the bottom keeps this gap forever. Fill it from the end it can.
+            await feed.loadGap(gap, from: gap.canFillFromBottom ? .bottom : .top)
+            fills += 1
+            if case .failed = gap.state { break }
+        }
+        try await check(recorder, feed, "gap filled")
+        let gapsLeft = await feed.snapshot.gaps
+        #expect(gapsLeft.isEmpty, "gap left: \(gapsLeft)")
+        #expect(await feed.snapshot.ids == list.value.map(\.id))
+    }
+
+    /// FINDING (minor): `loadGap(_:from: .bottom)` on a gap with `canFillFromBottom == false` returns
+    /// without a fetch, a failure or an event: the call is silently ignored.
+    @Test func fillingFromTheBottomAGapWithoutABottomCursorSaysNothing() async throws {
+        let list = Locked(Self.posts("p", 0..<50))
+        let source = ScriptedSource<Post> { request in
+            let items = list.value
+            let page = Int(request.cursor ?? "1") ?? 1
+            let slice = Array(items[min((page - 1) * 10, items.count)..<min(page * 10, items.count)])
+            return Page(items: slice, olderCursor: page * 10 < items.count ? "\(page + 1)" : nil)
+        }
+        let feed = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
+        await feed.refresh()
+        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        list.mutate { $0.insert(Post(id: "NEW"), at: 9) }
+        await feed.refresh()
+        let gap = try #require(await feed.snapshot.gaps.first)
+        #expect(!gap.canFillFromBottom)
+        let before = source.requests.count
+        await feed.loadGap(gap, from: .bottom)
+        let after = await feed.snapshot.gaps.first
+        #expect(source.requests.count > before || after?.state != .idle,
+            "loadGap(from: .bottom) did nothing and said nothing: \(String(describing: after))")
+    }
+
+    /// A policy with an infinite or NaN maxAge opens (and reopens) without an error.
+    @Test(arguments: [Double.infinity, Double.nan]) func aPolicyWithANonFiniteMaxAgeOpens(maxAge: Double) async throws {
+        let source = ScriptedSource<Post> { _ in Page(items: Self.posts("p", 0..<3), olderCursor: nil) }
+        let policy = FeedPolicy(refreshOnOpen: .never, maxAge: maxAge)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        _ = try test.feed(source, policy: policy)
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<3))
+    }
+}
+
 /// A value behind a lock, for responders.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
