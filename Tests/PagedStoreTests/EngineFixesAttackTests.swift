@@ -580,6 +580,77 @@ extension EngineFixesAttackTests {
     }
 }
 
+extension EngineFixesAttackTests {
+    static func ranked(_ list: Locked<[Post]>, pageSize: Int = 10) -> ScriptedSource<Post> {
+        ScriptedSource<Post> { request in
+            let items = list.value
+            let page = Int(request.cursor ?? "1") ?? 1
+            let slice = Array(items[min((page - 1) * pageSize, items.count)..<min(page * pageSize, items.count)])
+            return Page(items: slice, olderCursor: page * pageSize < items.count ? "\(page + 1)" : nil)
+        }
+    }
+
+    /// A ranked list: two deep posts bumped to the top, one changed, two new posts published; every
+    /// gap filled and every page read, the feed is the server's list.
+    @Test(arguments: [FeedPolicy.GapPolicy.keepGap, .replace]) func aRankedListWithBumpsAndNewPosts(
+        gapPolicy: FeedPolicy.GapPolicy
+    ) async throws {
+        let list = Locked(Self.posts("p", 0..<50))
+        let source = Self.ranked(list)
+        let feed = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
+        await feed.refresh()
+        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        let recorder = await SnapshotRecorder(feed)
+        list.mutate { items in
+            let p30 = items.remove(at: 30)
+            var p40 = items.remove(at: items.firstIndex { $0.id == "p40" }!)
+            p40.revision = 1
+            items.insert(contentsOf: [Post(id: "N0"), p40, Post(id: "N1"), p30], at: 0)
+        }
+        await feed.refresh()
+        try await check(recorder, feed, "ranked refresh")
+        var steps = 0
+        while steps < 40 {
+            steps += 1
+            if let gap = await feed.snapshot.gaps.first {
+                await feed.loadGap(gap)
+            } else if await feed.snapshot.nextPage != .endReached {
+                await feed.loadNextPage()
+            } else {
+                break
+            }
+        }
+        try await check(recorder, feed, "ranked settled")
+        #expect(await feed.snapshot.ids == list.value.map(\.id))
+    }
+
+    /// A page-numbered list shifts down by two while page 3 is on the wire; a refresh merges the new
+    /// posts on top (the bottom stays), then the shifted page 3 lands: it repeats p18 and p19.
+    @Test func aShiftedPageThreeLandsAfterARefreshKeptTheBottom() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
+        let seed = Task { await feed.refresh() }
+        await source.nextFetch().respond(Page(items: Self.posts("p", 0..<10), olderCursor: "2"))
+        await seed.value
+        let second = Task { await feed.loadNextPage() }
+        await source.nextFetch().respond(Page(items: Self.posts("p", 10..<20), olderCursor: "3"))
+        await second.value
+        let recorder = await SnapshotRecorder(feed)
+        let third = Task { await feed.loadNextPage() }
+        let pageThree = await source.nextFetch()
+        let refresh = Task { await feed.refresh() }
+        await source.nextFetch().respond(
+            Page(items: [Post(id: "N0"), Post(id: "N1")] + Self.posts("p", 0..<8), olderCursor: "2"))
+        await refresh.value
+        pageThree.respond(Page(items: Self.posts("p", 18..<28), olderCursor: "4"))
+        await third.value
+        await feed.waitUntilIdle()
+        #expect(try test.idsOnDisk() == ["N0", "N1"] + Self.ids("p", 0..<28))
+        try await check(recorder, feed, "shifted page three")
+    }
+}
+
 /// A value behind a lock, for responders.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
