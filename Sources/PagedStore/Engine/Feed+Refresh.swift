@@ -118,7 +118,7 @@ extension Feed {
             // No way further up, or only back to a cursor already asked: the server's own answer
             // says the head is the newest.
             guard let next = page.newerCursor, cursorsAsked.insert(next).inserted else { return (commit, committed) }
-            if commit.change.inserted.isEmpty {
+            if commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
                 record = commit.record  // only the newer cursor moved: no row, nothing to emit
             } else {
                 try apply(commit)
