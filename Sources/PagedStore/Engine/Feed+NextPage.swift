@@ -77,10 +77,10 @@ extension Feed {
         return task
     }
 
-    /// The id of the bottom row: from the window when it holds it (it does while the reader is near
-    /// the bottom, where next pages start), else from the cache.
+    /// The id of the bottom row, read from the cache: the commit compares it with the cache's, so
+    /// both must come from the same place (a window that disagreed with the file would make every
+    /// page superseded, and a reader at the bottom restart it for ever).
     private func bottomRowID() throws -> String? {
-        if window.end == record.rowCount, let last = window.rows.keys.last { return last.id }
         let record = self.record
         return try queue.read { store in try store.bottomRowID(of: record) }
     }
