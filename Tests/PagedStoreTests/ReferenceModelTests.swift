@@ -465,6 +465,14 @@ final class TimelineModel: @unchecked Sendable {
         }
     }
 
+    /// Deletes the items with `ids`.
+    func delete(_ ids: Set<String>) {
+        lock.withLock {
+            list.removeAll { ids.contains($0.post.id) }
+            deletedIDs.formUnion(ids)
+        }
+    }
+
     /// Edits an item, or (paging by cursor) deletes one to three, among the top 40.
     func editOrDelete(using random: inout SplitMix64) {
         lock.withLock {

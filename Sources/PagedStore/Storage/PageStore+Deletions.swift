@@ -28,7 +28,9 @@ extension PageStore {
     /// page is attached to (a gap's place, or the bottom row before a next page).
     ///
     /// Attached at the ``StretchEnd/upper`` edge (a gap filled from its top), the stretch runs from
-    /// the edge down to the last known row the page lists. Attached at the ``StretchEnd/lower`` edge
+    /// the edge, or from the last of the rows above it that the page lists first, down to the last
+    /// known row the page lists (or the edge): a page that goes on from rows it repeats says that
+    /// nothing lies between them and its next item. Attached at the ``StretchEnd/lower`` edge
     /// (a gap filled from its bottom, a next page), it runs from the first known row down to the edge
     /// when items follow the last known row, and only down to that row when the page ends there: a
     /// page that ends on known rows (a server's newest page answered instead of the one asked for)
@@ -47,13 +49,15 @@ extension PageStore {
         let listed = Set(items.map(\.itemID))
         switch end {
         case .upper:
+            let repeated = known.prefix { $0.position <= edge }.last?.position
             return try deleteRows(
-                notIn: listed, after: edge, through: last.position, attachedAt: .upper, limit: items.count, in: &feed)
+                notIn: listed, after: repeated ?? edge, through: max(last.position, edge), attachedAt: .upper,
+                filling: edge, limit: items.count, in: &feed)
         case .lower:
             let reachesTheEdge = last.offset < items.count - 1
             return try deleteRows(
                 notIn: listed, after: first.position, through: reachesTheEdge ? edge : last.position,
-                attachedAt: .lower, limit: items.count, in: &feed)
+                attachedAt: .lower, filling: edge, limit: items.count, in: &feed)
         }
     }
 
@@ -67,15 +71,17 @@ extension PageStore {
     ///   - listed: The ids of every item on the page.
     ///   - attachedAt: The edge the page is attached to: another gap inside the stretch cuts it
     ///     there, and rows beyond that gap stay (the page says nothing about them).
+    ///   - filling: The place of the gap the page fills (or the bottom it continues): that gap is
+    ///     the page's own, and cuts nothing.
     ///   - limit: The most rows one page may prove deleted (its item count).
     /// - Returns: The deleted rows' indices before the deletion, ascending; empty when nothing was
     ///   deleted (nothing missing, or more missing than the page can prove).
     private func deleteRows(
-        notIn listed: Set<String>, after: Int64, through: Int64, attachedAt end: StretchEnd, limit: Int,
-        in feed: inout FeedRecord
+        notIn listed: Set<String>, after: Int64, through: Int64, attachedAt end: StretchEnd, filling edge: Int64,
+        limit: Int, in feed: inout FeedRecord
     ) throws -> [Int] {
         var (upper, lower) = (after, through)
-        let cuts = try gaps(of: feed).map(\.abovePosition).filter { $0 > upper && $0 < lower }
+        let cuts = try gaps(of: feed).map(\.abovePosition).filter { $0 > upper && $0 < lower && $0 != edge }
         switch end {
         case .upper: lower = cuts.min() ?? lower
         case .lower: upper = cuts.max() ?? upper

@@ -108,13 +108,16 @@ extension PageStore {
         let above = gap.abovePosition
         // Proof of reaching the far side is an id the feed has there. Ids it has on the near side are
         // no proof (a page-numbered list shifts down as items arrive on top, so its pages repeat
-        // rows): they are dropped, and the page goes on.
+        // rows): they are dropped, and the page goes on. Those it lists first, from the top, still say
+        // what the page goes on from: the rows between them and the gap are no longer there.
         let known = try self.items(withIDs: items.map(\.itemID), in: feed)
         func isFar(_ offset: Int) -> Bool {
             guard let position = known[items[offset].itemID]?.position else { return false }
             return end == .top ? position > above : position <= above
         }
         let far = items.indices.filter(isFar)
+        let repeated =
+            end == .top ? items.indices.prefix { known[items[$0].itemID].map { $0.position <= above } ?? false } : []
         let reached: Int? = end == .top ? far.first : far.last
         let candidates = end == .top ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
         let fresh = candidates.filter { known[items[$0].itemID] == nil }
@@ -129,7 +132,7 @@ extension PageStore {
         // The far side's rows the page lists prove which rows between them and the gap are gone.
         let deletedRows = try deleteRows(
             skippedBy: items,
-            known: far.compactMap { offset in known[items[offset].itemID].map { (offset, $0.position) } },
+            known: (repeated + far).compactMap { offset in known[items[offset].itemID].map { (offset, $0.position) } },
             attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed)
         let rows = try insertRows(fresh.map { items[$0] }, offsets: fresh, below: above, limit: limit, in: &feed)
         if closed {
