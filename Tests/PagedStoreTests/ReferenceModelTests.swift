@@ -13,7 +13,8 @@ import Testing
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
-/// rows, relaunches that trim by age, another store opening the feed, callers cancelled while their
+/// rows, relaunches that trim by age, another store opening the feed, rows the app's model can no
+/// longer decode (a codec that refuses some ids), callers cancelled while their
 /// fetch is held, `retry()`, and a next page whose answer lands after a refresh replaced the list it
 /// was read from; one fetch in eight fails and responses complete
 /// out of order. Servers page by
@@ -81,7 +82,11 @@ import Testing
             maxAge: Int.random(in: 0..<4, using: &random) == 0 ? 0.002 : nil,
             autoFillGapPages: Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 1...2, using: &random) : 0,
             keepsReadingPosition: Bool.random(using: &random))
-        var feed = try test.feed(source, policy: policy)
+        // The items the app's model can no longer read (as after an update that changed the model):
+        // their rows go when read, and come back only to go again.
+        let refused = RefusedIDs()
+        let codec = refused.codec
+        var feed = try test.feed(source, policy: policy, codec: codec)
         var recorder = await SnapshotRecorder(feed)
         var locals = Set<String>()
         var removedLocally = Set<String>()
@@ -92,7 +97,7 @@ import Testing
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<18, using: &random)
+            let operation = Int.random(in: 0..<19, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -156,6 +161,8 @@ import Testing
                 }
                 gate.release()
                 await next.value
+            case 18:
+                if let id = snapshot.ids.randomElement(using: &random) { refused.insert(id) }
             case 11: await feed.retry()
             case 12:
                 if let edited = try await optimisticEdit(
@@ -177,7 +184,7 @@ import Testing
                 try await check(recorder, feed, test, "\(context) step \(step)")
                 try await feed.saveReadingPosition()
                 let place = await feed.readingPosition
-                feed = try test.feed(source, policy: policy)  // relaunch
+                feed = try test.feed(source, policy: policy, codec: codec)  // relaunch
                 recorder = await SnapshotRecorder(feed)
                 let reopened = await feed.snapshot
                 if policy.keepsReadingPosition, let place, let row = reopened.ids.firstIndex(of: place.itemID) {
@@ -203,11 +210,13 @@ import Testing
         try await check(recorder, feed, test, "\(context) end")
         let shown = await feed.snapshot.ids
         // A row removed locally may stay away (nothing fetched its place again) or come back.
-        let serverIDs = server.items.map(\.id).filter { !removedLocally.contains($0) }
+        // One the app's model cannot read is shown only until its row is read again.
+        let unreadable = refused.ids
+        let serverIDs = server.items.map(\.id).filter { !removedLocally.contains($0) && !unreadable.contains($0) }
         let listed = Set(serverIDs)
         #expect(shown.filter(listed.contains) == serverIDs, "\(context): the feed skipped or misordered server items")
         let extra = Set(shown).subtracting(listed).subtracting(locals).subtracting(server.deleted)
-            .subtracting(removedLocally)
+            .subtracting(removedLocally).subtracting(unreadable)
         #expect(extra.isEmpty, "\(context): rows that are neither on the server, local nor deleted: \(extra)")
         // Each page of the scroll listed a stretch of the server's list without holes: a row the
         // server deleted cannot stand between two of its items, unless it would take more
@@ -272,6 +281,7 @@ import Testing
 
     /// An extension opens the feed on a store of its own (after a feed with another policy, so the
     /// policy is encoded again): the file is not written, and this feed's next change stays exact.
+    /// (Its model reads every row: one that removed rows it cannot read would write.)
     static func anotherStoreOpens(
         _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, policy: FeedPolicy, revision: Int,
         _ test: FeedTestCase, _ context: String
@@ -526,6 +536,27 @@ final class PageLog: @unchecked Sendable {
     private var answered: [[String]] = []
     func append(_ page: [String]) { lock.withLock { answered.append(page) } }
     var pages: [[String]] { lock.withLock { answered } }
+}
+
+/// Item ids a codec refuses to decode, as the app's next model would refuse rows of the last one.
+final class RefusedIDs: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = NSLock()
+    private var refused = Set<String>()
+    struct Refused: Error {}
+
+    func insert(_ id: String) { lock.withLock { _ = refused.insert(id) } }
+    var ids: Set<String> { lock.withLock { refused } }
+
+    /// JSON, but for the refused ids.
+    var codec: ItemCodec<Post> {
+        let json = ItemCodec<Post>.json
+        return ItemCodec(storesText: true, encode: json.encode) { [self] data in
+            let item = try json.decode(data)
+            if ids.contains(item.id) { throw Refused() }
+            return item
+        }
+    }
 }
 
 /// A flag shared with a source's closure.

@@ -309,7 +309,7 @@ extension Feed {
 
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
     func apply(_ commit: Commit) throws {
-        let commit = try reapplyingPendingEdits(to: commit)
+        var commit = try reapplyingPendingEdits(to: commit)
         let previousLayout = layout
         let hadGaps = !storedGaps.isEmpty
         if commit.record.endReached {
@@ -318,19 +318,34 @@ extension Feed {
             activity.forgetFailure(.nextPage)
         }
         record = commit.record
+        var undecodable: [UndecodableRow] = []
         switch commit.window {
         case .append(let rows, let oldCount): window.append(rows, oldCount: oldCount)
         case .prepend(let rows, let reloads):
             for reload in reloads { window.reload(row: reload.row, item: reload.item, key: reload.key) }
             window.prepend(rows)
-        case .reload: try reloadWindow()
+        case .reload: undecodable = try reloadWindow()
         }
-        if window.end > record.rowCount { try reloadWindow() }
+        if window.end > record.rowCount { undecodable += try reloadWindow() }
+        // Rows the window met that do not decode go in this change, as deletions: no snapshot
+        // counts a row it cannot show. Each round removes rows, so it ends.
+        var removedAny = false
+        while !undecodable.isEmpty {
+            let rowsBefore = record.rowCount
+            let removed = try removeUndecodable(undecodable)
+            guard !removed.isEmpty else { break }
+            removedAny = true
+            commit.change = commit.change.followed(
+                byRemoving: removed.map(\.index), ids: Set(removed.map(\.row.itemID)),
+                oldCount: rowsBefore - commit.change.rowDelta)
+            undecodable = try reloadWindow()
+        }
         // Gaps move only when there are some, and appear only from a keepGap refresh (rows on top);
         // sections exist only for feeds with section keys. Anything else needs no read at all, which
         // keeps every plain next page and refresh free of an extra transaction.
         let gapsMayChange =
-            hadGaps || commit.change.isFullReload || (policy.gapPolicy == .keepGap && commit.change.inserted.first == 0)
+            hadGaps || removedAny || commit.change.isFullReload
+            || (policy.gapPolicy == .keepGap && commit.change.inserted.first == 0)
         if record.hasSections || gapsMayChange {
             try queue.read { store in
                 layout = try Self.layout(of: record, in: store)
@@ -344,13 +359,17 @@ extension Feed {
     }
 
     /// Reads the window's rows again from the cache, keeping its start where possible.
-    func reloadWindow(around start: Int? = nil) throws {
+    /// - Returns: The rows read that do not decode: the window stops right above the first of them,
+    ///   and the caller removes them (``removeUndecodable(_:)``) before it emits.
+    func reloadWindow(around start: Int? = nil) throws -> [UndecodableRow] {
         let first = max(min(start ?? window.start, record.rowCount - window.capacity), 0)
         let stored = try queue.read { store in
             try store.window(of: record, from: first == 0 ? .top : .row(first), limit: window.capacity)
         }
+        let decoded = LoadedRows.decoding(stored, codec: codec)
         window.start = first
-        window.rows = try LoadedRows(decoding: stored, codec: codec)
+        window.rows = decoded.rows
+        return decoded.undecodable
     }
 
     /// Records a failed fetch in the cache for `pagedb`, best effort: a storage failure here must not

@@ -39,6 +39,18 @@ extension Feed {
         }
     }
 
+    /// Runs an edit that decodes the row it edits (``decode(_:)``): a row the codec cannot decode is
+    /// removed instead (``dropUndecodable(_:)``), and the feed is said not to have it.
+    func editDecodable(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
+        do {
+            return try edit(body)
+        } catch let error as FeedError {
+            guard let undecodable = error.underlying as? UndecodableRowError else { throw error }
+            _ = try dropUndecodable([undecodable.row])
+            return false
+        }
+    }
+
     /// Runs a local edit in one transaction and emits its change; nil from `body` means nothing changed.
     func edit(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
         do {

@@ -29,11 +29,10 @@ extension Feed {
     ) async throws -> Bool {
         let storedID = Item.storedID(for: id)
         var edited: Item?
-        let codec = self.codec
-        let found = try edit { store, feed in
+        let found = try editDecodable { store, feed in
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
-            var item = try codec.decode(stored.payload)
+            var item = try decode(stored)
             change(&item)
             let encoded = try self.encode([item]).encoded[0]
             try store.savePendingEdit(
@@ -85,13 +84,12 @@ extension Feed {
     public func remove(id: Item.ID, commit: @Sendable (Item) async throws -> Void) async throws -> Bool {
         let storedID = Item.storedID(for: id)
         var removedItem: Item?
-        let codec = self.codec
-        let found = try edit { store, feed in
+        let found = try editDecodable { store, feed in
             try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             let around = try store.neighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
-            removedItem = try codec.decode(removed.item.payload)
+            removedItem = try decode(removed.item)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .remove, base: removed.item.payload, baseSection: removed.item.section,

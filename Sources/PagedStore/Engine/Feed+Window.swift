@@ -5,7 +5,11 @@ extension Feed {
     /// Reads the rows of `range` into the window: by keyset when it continues the current window,
     /// otherwise by row number. Each read is one statement, so it runs without an explicit
     /// transaction (``DatabaseQueue/readStatement(_:)``).
+    ///
+    /// Rows there that do not decode are removed first (their deletion is emitted), and the rows
+    /// around the same place are read again.
     func moveWindow(to range: Range<Int>) throws {
+        let undecodable: [UndecodableRow]
         if let last = window.rows.keys.last, range.lowerBound >= window.start, range.lowerBound <= window.end,
             range.upperBound > window.end
         {
@@ -14,9 +18,14 @@ extension Feed {
                 try store.window(
                     of: record, from: .after(position: last.position), limit: range.upperBound - window.end)
             }
-            var rows = window.rows[(range.lowerBound - window.start)..<window.rows.count]
-            rows.append(try LoadedRows(decoding: stored, codec: codec))
-            window.rows = rows
+            let decoded = LoadedRows.decoding(stored, codec: codec)
+            undecodable = decoded.undecodable
+            if undecodable.isEmpty {
+                var rows = window.rows[(range.lowerBound - window.start)..<window.rows.count]
+                rows.append(decoded.rows)
+                window.rows = rows
+                window.start = range.lowerBound
+            }
         } else if let first = window.rows.keys.first, range.upperBound <= window.end,
             range.upperBound >= window.start, range.lowerBound < window.start
         {
@@ -25,15 +34,29 @@ extension Feed {
                 try store.window(
                     of: record, from: .before(position: first.position), limit: window.start - range.lowerBound)
             }
-            var rows = try LoadedRows(decoding: stored, codec: codec)
-            rows.append(window.rows[0..<(range.upperBound - window.start)])
-            window.rows = rows
+            let decoded = LoadedRows.decoding(stored, codec: codec)
+            undecodable = decoded.undecodable
+            if undecodable.isEmpty {
+                var rows = decoded.rows
+                rows.append(window.rows[0..<(range.upperBound - window.start)])
+                window.rows = rows
+                window.start = range.lowerBound
+            }
         } else {
             let stored = try queue.readStatement { store in
                 try store.window(of: record, from: .row(range.lowerBound), limit: range.count)
             }
-            window.rows = try LoadedRows(decoding: stored, codec: codec)
+            let decoded = LoadedRows.decoding(stored, codec: codec)
+            undecodable = decoded.undecodable
+            if undecodable.isEmpty {
+                window.rows = decoded.rows
+                window.start = range.lowerBound
+            }
         }
-        window.start = range.lowerBound
+        // Their removal is a change of its own, emitted with the window read again; the rows asked
+        // for then sit a little higher, and are read again.
+        guard try dropUndecodable(undecodable) else { return }
+        let start = min(range.lowerBound, max(record.rowCount - range.count, 0))
+        try moveWindow(to: start..<min(start + range.count, record.rowCount))
     }
 }

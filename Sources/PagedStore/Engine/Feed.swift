@@ -68,6 +68,9 @@ public actor Feed<Item: FeedItem> {
     private var eventSubscribers: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
     private var positionSubscribers: [Int: AsyncStream<ReadingPosition>.Continuation] = [:]
     private var nextSubscriberID = 0
+    /// Events from before anyone subscribed (rows removed while the feed opened), for the first
+    /// subscriber of ``events``.
+    private var undeliveredEvents: [FeedEvent] = []
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
     init(
@@ -80,27 +83,13 @@ public actor Feed<Item: FeedItem> {
         self.policy = policy
         self.codec = codec
         self.queue = queue
-        // One read transaction for the feed's row and its first screen when the feed exists with this
-        // policy (the usual open): a write only when the feed is new or its policy changed.
-        let opened = try queue.read { store -> OpenedFeed? in
-            guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy) else {
-                return nil
-            }
-            return try Self.open(record, in: store, policy: policy)
-        }
-        let (record, restored, windowStart, rows, layout, gaps) =
-            try opened
-            ?? queue.write { store in
-                var feed = try store.ensureFeed(key: key)
-                feed.policy = PolicyJSON.shared.text(of: policy)
-                try store.save(feed)
-                return try Self.open(feed, in: store, policy: policy)
-            }
+        let (opened, rows, removed) = try Self.openFeed(key: key, policy: policy, codec: codec, queue: queue)
+        let (record, restored, windowStart, _, layout, gaps) = opened
         self.record = record
         self.activity = FeedActivity(generation: record.generation)
         var window = RowWindow<Item>(capacity: policy.windowSize)
         window.start = windowStart
-        window.rows = try LoadedRows(decoding: rows, codec: codec)
+        window.rows = rows
         self.window = window
         self.layout = layout
         self.storedGaps = gaps
@@ -114,23 +103,7 @@ public actor Feed<Item: FeedItem> {
         snapshot = Self.snapshot(
             record: record, activity: activity, window: window, layout: layout, gaps: gaps, change: .none,
             anchor: anchor, sequence: 0)
-    }
-
-    /// What opening a feed reads: its row, the saved reading row, where the window starts, the
-    /// window's rows, the sections and the gaps.
-    typealias OpenedFeed = (
-        record: FeedRecord, restored: (row: Int, offset: Double)?, windowStart: Int, rows: [StoredItem],
-        layout: SectionLayout, gaps: [(record: GapRecord, afterRow: Int)]
-    )
-
-    /// Reads what opening `record` needs, in the caller's transaction: a first screen, from the top,
-    /// or around the reader's saved place (a quarter of it above the place, for scrolling up).
-    static func open(_ record: FeedRecord, in store: PageStore, policy: FeedPolicy) throws -> OpenedFeed {
-        let restored = policy.keepsReadingPosition ? try restoredRow(of: record, in: store) : nil
-        let limit = min(policy.windowSize, policy.firstScreenRows)
-        let start = restored.map { max(min($0.row - limit / 4, record.rowCount - limit), 0) } ?? 0
-        let rows = try store.window(of: record, from: start == 0 ? .top : .row(start), limit: limit)
-        return (record, restored, start, rows, try layout(of: record, in: store), try gaps(of: record, in: store))
+        if let event = Self.removalEvent(removed, generation: record.generation) { undeliveredEvents = [event] }
     }
 
     // MARK: - Observing
@@ -158,6 +131,8 @@ public actor Feed<Item: FeedItem> {
         let id = nextSubscriberID
         nextSubscriberID += 1
         eventSubscribers[id] = continuation
+        for event in undeliveredEvents { continuation.yield(event) }
+        undeliveredEvents = []
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeEventSubscriber(id) }
         }
@@ -199,12 +174,12 @@ public actor Feed<Item: FeedItem> {
     /// Sends an event to every subscriber.
     func report(
         _ kind: FeedEvent.Kind, _ request: PageRequest?, generation: Int64, rows: Int = 0,
-        since start: ContinuousClock.Instant? = nil, error: FeedError? = nil
+        since start: ContinuousClock.Instant? = nil, error: FeedError? = nil, itemIDs: [String] = []
     ) {
         guard !eventSubscribers.isEmpty else { return }
         let event = FeedEvent(
             kind: kind, request: request, generation: generation, rowsChanged: rows,
-            duration: start.map { ContinuousClock.now - $0 }, error: error)
+            duration: start.map { ContinuousClock.now - $0 }, error: error, itemIDs: itemIDs)
         for continuation in eventSubscribers.values { continuation.yield(event) }
     }
 
@@ -309,6 +284,13 @@ final class PolicyJSON: @unchecked Sendable {
         let json = String(decoding: (try? encoder.encode(policy)) ?? Data(), as: UTF8.self)
         lock.withLock { last = (policy, json, nil) }
         return json
+    }
+
+    /// The ``FeedPolicy/cacheVersion`` of a feed row's recorded policy; nil when the row records none
+    /// (a feed seeded by `pagedb`) or a text that does not decode.
+    func cacheVersion(recordedIn recorded: String?) -> Int? {
+        guard let recorded else { return nil }
+        return (try? JSONDecoder().decode(FeedPolicy.self, from: Data(recorded.utf8)))?.cacheVersion
     }
 
     /// Whether `recorded` (a feed row's policy) records `policy`: the same text, or a text that decodes

@@ -20,6 +20,11 @@ public struct FeedEvent: Sendable, Equatable {
         /// written by a faulty writer: no payload, a payload the codec cannot decode, an unknown
         /// kind). It was deleted unapplied, and its row keeps the server's value; `error` says why.
         case pendingEditDropped
+        /// Cached rows whose payload the item codec cannot decode (written by an earlier version of
+        /// the app's model, or edited in the file) were removed from the cache and left out of the
+        /// list; `itemIDs` names them and `error` says why. A page that lists them again writes them
+        /// anew. Rows found while the feed opened are reported to the first subscriber.
+        case undecodableRowsRemoved
     }
 
     /// What happened.
@@ -32,6 +37,9 @@ public struct FeedEvent: Sendable, Equatable {
     public let rowsChanged: Int
     /// From the request's start to this event, for responses.
     public let duration: Duration?
-    /// The failure, for ``Kind/failed``; why the edit was dropped, for ``Kind/pendingEditDropped``.
+    /// The failure, for ``Kind/failed``; why the edit was dropped, for ``Kind/pendingEditDropped``;
+    /// why the rows could not be decoded, for ``Kind/undecodableRowsRemoved``.
     public let error: FeedError?
+    /// The items concerned, for ``Kind/undecodableRowsRemoved``; empty otherwise.
+    public var itemIDs: [String] = []
 }

@@ -63,6 +63,13 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     /// opens (the first snapshot's ``FeedSnapshot/anchor`` says where to scroll). Timelines want it;
     /// search results rarely do. Default false.
     public var keepsReadingPosition: Bool
+    /// The version of the item model the cached rows were written with. Raise it when a new version
+    /// of the app changes the model in a way old rows cannot decode (a new non-optional field, a
+    /// renamed one): rows recorded under another version are discarded when the feed opens, in one
+    /// transaction with resetting its cursors, and the feed opens as on a first launch. Rows that do
+    /// not decode are removed one by one anyway (each costs only its own row); a version spares the
+    /// list that removal. Default 0.
+    public var cacheVersion: Int
 
     /// Creates a policy; every parameter has the default described on its property.
     public init(
@@ -70,7 +77,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         refreshMode: RefreshMode = .firstPage,
         prefetchDistance: Int = 3, windowSize: Int = 300, firstScreenRows: Int = 50, maxRows: Int? = nil,
         maxAge: Double? = nil, maxPagesWithoutNewItems: Int = 5, autoFillGapPages: Int = 0,
-        keepsReadingPosition: Bool = false
+        keepsReadingPosition: Bool = false, cacheVersion: Int = 0
     ) {
         self.refreshOnOpen = refreshOnOpen
         self.gapPolicy = gapPolicy
@@ -83,6 +90,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         self.maxPagesWithoutNewItems = max(maxPagesWithoutNewItems, 1)
         self.autoFillGapPages = min(max(autoFillGapPages, 0), 100)
         self.keepsReadingPosition = keepsReadingPosition
+        self.cacheVersion = cacheVersion
     }
 
     /// Decodes a policy recorded by any version: a missing field takes its default, so adding a field
@@ -107,6 +115,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
             autoFillGapPages: try container.decodeIfPresent(Int.self, forKey: .autoFillGapPages)
                 ?? defaults.autoFillGapPages,
             keepsReadingPosition: try container.decodeIfPresent(Bool.self, forKey: .keepsReadingPosition)
-                ?? defaults.keepsReadingPosition)
+                ?? defaults.keepsReadingPosition,
+            cacheVersion: try container.decodeIfPresent(Int.self, forKey: .cacheVersion) ?? defaults.cacheVersion)
     }
 }

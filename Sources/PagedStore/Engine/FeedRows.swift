@@ -19,19 +19,26 @@ struct LoadedRows<Item: Sendable>: Sendable {
         self.keys = keys
     }
 
-    /// Decodes rows read from the cache.
-    init(decoding stored: [StoredItem], codec: ItemCodec<Item>) throws {
-        items.reserveCapacity(stored.count)
-        keys.reserveCapacity(stored.count)
+    /// Decodes rows read from the cache, up to the first row the codec cannot decode: the rows are
+    /// a contiguous run. Every row of `stored` that does not decode is returned, for removal.
+    static func decoding(
+        _ stored: [StoredItem], codec: ItemCodec<Item>
+    ) -> (rows: LoadedRows, undecodable: [UndecodableRow]) {
+        var rows = LoadedRows()
+        var undecodable: [UndecodableRow] = []
+        rows.items.reserveCapacity(stored.count)
+        rows.keys.reserveCapacity(stored.count)
         for row in stored {
             do {
-                items.append(try codec.decode(row.payload))
+                let item = try codec.decode(row.payload)
+                guard undecodable.isEmpty else { continue }
+                rows.items.append(item)
+                rows.keys.append(RowKey(id: row.itemID, position: row.position, section: row.section))
             } catch {
-                throw FeedError(
-                    .codec, message: "The cached item \(row.itemID.debugDescription) cannot be decoded: \(error)")
+                undecodable.append(UndecodableRow(itemID: row.itemID, position: row.position, error: "\(error)"))
             }
-            keys.append(RowKey(id: row.itemID, position: row.position, section: row.section))
         }
+        return (rows, undecodable)
     }
 
     var count: Int { keys.count }

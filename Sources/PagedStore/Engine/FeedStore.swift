@@ -38,7 +38,10 @@ public final class FeedStore: Sendable {
     ///
     /// The feed's first snapshot holds the cached rows at once; call ``Feed/start()`` to refresh
     /// according to the policy.
-    /// - Throws: ``StorageError`` when the cache cannot be read, ``FeedError`` when a cached item cannot be decoded.
+    ///
+    /// A cached row the codec cannot decode never stops a feed opening: it is removed and reported
+    /// (``FeedEvent/Kind/undecodableRowsRemoved``). See ``FeedPolicy/cacheVersion`` for a model change.
+    /// - Throws: ``StorageError`` when the cache cannot be read or written.
     public func feed<Source: PageSource>(
         _ key: String, source: Source, policy: FeedPolicy = FeedPolicy()
     ) throws
@@ -48,7 +51,10 @@ public final class FeedStore: Sendable {
     }
 
     /// Opens the feed `key` with an item codec of the app's choice.
-    /// - Throws: ``StorageError`` when the cache cannot be read, ``FeedError`` when a cached item cannot be decoded.
+    ///
+    /// A cached row the codec cannot decode never stops a feed opening: it is removed and reported
+    /// (``FeedEvent/Kind/undecodableRowsRemoved``). See ``FeedPolicy/cacheVersion`` for a model change.
+    /// - Throws: ``StorageError`` when the cache cannot be read or written.
     public func feed<Source: PageSource>(
         _ key: String, source: Source, policy: FeedPolicy = FeedPolicy(), codec: ItemCodec<Source.Item>
     ) throws -> Feed<Source.Item> {

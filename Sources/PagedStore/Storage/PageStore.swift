@@ -142,6 +142,22 @@ package final class PageStore {
         }
     }
 
+    /// Empties a feed as if it had never been fetched: its rows, pages, gaps, pending edits and
+    /// reading position go, its cursors and states are reset. Its key, generation and policy stay.
+    package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
+        for table in ["item", "page", "gap", "pending_edit", "reading_position"] {
+            try connection.withStatement("DELETE FROM \(table) WHERE feed_id = ?") { statement throws(StorageError) in
+                try statement.bind(1, feed.id)
+                try statement.step()
+            }
+        }
+        feed = FeedRecord(
+            id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
+            topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: feed.generation,
+            loaded: false, hasSections: false, policy: feed.policy)
+        try save(feed)
+    }
+
     private static func feedRecord(_ statement: Statement) -> FeedRecord {
         FeedRecord(
             id: statement.int64(0), key: statement.string(1) ?? "", newestCursor: statement.string(2),

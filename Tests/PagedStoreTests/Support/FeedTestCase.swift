@@ -18,9 +18,9 @@ struct FeedTestCase {
 
     func feed(
         _ source: ScriptedSource<Post>, policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never), key: String = "home",
-        store: FeedStore? = nil
+        store: FeedStore? = nil, codec: ItemCodec<Post> = .json
     ) throws -> Feed<Post> {
-        try (store ?? self.store()).feed(key, source: source, policy: policy)
+        try (store ?? self.store()).feed(key, source: source, policy: policy, codec: codec)
     }
 
     /// The ids of the feed as a fresh store reads them from the file.

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Rows the item codec cannot decode (see ``UndecodableRow``): removed from the cache before any
+/// snapshot shows them, so that the row count, the window, the change sets and the index paths
+/// always agree on the rows there are.
+extension Feed {
+    /// Removes `rows` in one transaction and reports them; `record` then holds the feed without them.
+    /// - Returns: The rows removed, with their indices before the removal (ascending); rows no longer
+    ///   where they were read are left alone.
+    func removeUndecodable(_ rows: [UndecodableRow]) throws -> [(index: Int, row: UndecodableRow)] {
+        guard !rows.isEmpty else { return [] }
+        let key = self.key
+        let (feed, removed) = try queue.write { store in
+            var feed = try store.ensureFeed(key: key)
+            let removed = try Self.removeRows(rows, from: &feed, in: store)
+            return (feed, removed)
+        }
+        record = feed
+        if let event = Self.removalEvent(removed.map(\.row), generation: activity.generation) {
+            report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
+        }
+        return removed
+    }
+
+    /// Removes `rows` and emits their deletion as a change of its own, with the window read again.
+    /// - Returns: Whether any was removed.
+    func dropUndecodable(_ rows: [UndecodableRow]) throws -> Bool {
+        let removed = try removeUndecodable(rows)
+        guard !removed.isEmpty else { return false }
+        try apply(Commit(record: record, change: RowChange(deleted: removed.map(\.index)), window: .reload))
+        return true
+    }
+
+    /// Decodes a row read from the cache.
+    /// - Throws: ``UndecodableRowError`` when the codec refuses it.
+    func decode(_ stored: StoredItem) throws -> Item {
+        do {
+            return try codec.decode(stored.payload)
+        } catch {
+            throw UndecodableRowError(
+                row: UndecodableRow(itemID: stored.itemID, position: stored.position, error: "\(error)"))
+        }
+    }
+
+    /// Removes each of `rows` still at its place, with its pending edit, in the caller's write
+    /// transaction. A feed left with no rows is emptied as on a first launch (its cursors and states
+    /// reset), so that it loads again instead of saying the server has nothing.
+    /// - Returns: The removed rows with their indices before the removal, ascending.
+    static func removeRows(
+        _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore
+    ) throws -> [(index: Int, row: UndecodableRow)] {
+        var removed: [(index: Int, row: UndecodableRow)] = []
+        for row in rows.sorted(by: { $0.position > $1.position }) {
+            guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
+                let item = try store.removeItem(row.itemID, from: &feed)
+            else { continue }
+            try store.deletePendingEdit(itemID: row.itemID, in: feed)
+            removed.append((item.row, row))
+        }
+        if !removed.isEmpty, feed.rowCount == 0 { try store.clearFeed(&feed) }
+        return removed.reversed()
+    }
+
+    /// The event that reports `rows` removed, or nil when there are none.
+    static func removalEvent(_ rows: [UndecodableRow], generation: Int64) -> FeedEvent? {
+        guard let first = rows.first else { return nil }
+        let error = FeedError(
+            .codec,
+            message: "\(rows.count) cached row(s) could not be decoded and were removed; the first, "
+                + "\(first.itemID.debugDescription): \(first.error)")
+        return FeedEvent(
+            kind: .undecodableRowsRemoved, request: nil, generation: generation, rowsChanged: rows.count,
+            duration: nil, error: error, itemIDs: rows.map(\.itemID))
+    }
+}
+
+/// A row met inside a transaction that the codec cannot decode: the transaction is rolled back, and
+/// the caller removes the row (``Feed/dropUndecodable(_:)``).
+struct UndecodableRowError: Error {
+    let row: UndecodableRow
+}

@@ -1,0 +1,137 @@
+import Foundation
+import PagedStoreTesting
+import Testing
+
+@testable import PagedStore
+
+/// What the file holds that the app's model cannot read (the app's next version changed the model,
+/// or a row was edited by hand): a row that does not decode costs that row only, every change still
+/// applies, and the feed always opens; a new ``FeedPolicy/cacheVersion`` opens it as a first launch.
+@Suite(.timeLimit(.minutes(1))) struct UndecodableRowTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// The app's next model: a field the cached rows lack, that is not optional.
+    struct PostWithLikes: FeedItem, Codable, Equatable {
+        let id: String
+        var revision: Int
+        var likes: Int
+    }
+
+    /// The same list as `server`, as the next version of the app fetches it.
+    func nextVersionSource(_ server: ModelServer) -> ScriptedSource<PostWithLikes> {
+        ScriptedSource { request in
+            let page = server.page(for: request)
+            return Page(
+                items: page.items.map { PostWithLikes(id: $0.id, revision: $0.revision, likes: 1) },
+                olderCursor: page.olderCursor, newerCursor: page.newerCursor)
+        }
+    }
+
+    /// Replaces the payload of `id` with text that is not an item, as sqlite3 would.
+    func damage(_ id: String) throws {
+        try DatabaseQueue(path: test.path).write { store in
+            try store.connection.execute("UPDATE item SET payload = '{\"broken' WHERE item_id = '\(id)'")
+        }
+    }
+
+    /// The first event of `kind`; the suite's time limit fails a test that waits for one in vain.
+    func firstEvent(_ kind: FeedEvent.Kind, in events: AsyncStream<FeedEvent>) async -> FeedEvent? {
+        for await event in events where event.kind == kind { return event }
+        return nil
+    }
+
+    @Test func aModelWithANewFieldOpensTheFeedAndLoadsItAgain() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        try await test.feed(server.source).refresh()
+        let feed = try test.store().feed(
+            "home", source: nextVersionSource(server), policy: FeedPolicy(refreshOnOpen: .never))
+        let opened = await feed.snapshot
+        #expect(opened.rows.count == 0, "no row of the old model is shown")
+        #expect(opened.content == .initialLoading, "the feed loads again, as on a first launch")
+        let removed = await firstEvent(.undecodableRowsRemoved, in: await feed.events)
+        #expect(removed?.itemIDs == (0..<10).map { "p\($0)" })
+        #expect(removed?.error?.kind == .codec)
+        #expect(try test.recordOnDisk()?.oldestCursor == nil, "its cursors are reset")
+        await feed.refresh()
+        #expect(await feed.snapshot.rows.loadedItems.map(\.likes) == Array(repeating: 1, count: 10))
+    }
+
+    @Test func aRowEditedByHandCostsThatRowOnly() async throws {
+        let server = ModelServer(.posts("p", 1_000), pageSize: 100)
+        let writer = try test.feed(server.source)
+        await writer.refresh()
+        while await writer.snapshot.nextPage == .idle { await writer.loadNextPage() }
+        try damage("p500")
+
+        let feed = try test.feed(server.source)
+        let recorder = await SnapshotRecorder(feed)
+        let events = await feed.events
+        for row in stride(from: 0, to: 1_000, by: 20) where row < (await feed.snapshot.rows.count) {
+            await feed.rowDidAppear(row)
+        }
+        await feed.rowDidAppear(await feed.snapshot.rows.count - 1)
+        #expect(await feed.snapshot.rows.last??.id == "p999", "the rows below it load")
+        await feed.rowDidAppear(500)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.rows.count == 999)
+        #expect(snapshot.rows.id(at: 499) == "p499" && snapshot.rows.id(at: 500) == "p501", "no blank neighbour")
+        let removed = await firstEvent(.undecodableRowsRemoved, in: events)
+        #expect(removed?.itemIDs == ["p500"])
+        let snapshots = await recorder.snapshots(settlingOn: feed)
+        for (previous, next) in zip(snapshots, snapshots.dropFirst()) where next.change != .none {
+            let old = previous.rows.indices.map { previous.rows.id(at: $0) ?? "row \($0)" }
+            let new = next.rows.indices.map { next.rows.id(at: $0) ?? "row \($0)" }
+            #expect(old.count - next.change.deletedRows.count + next.change.insertedRows.count == new.count)
+        }
+        #expect(try test.idsOnDisk().count == 999, "the row is gone from the cache")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+    }
+
+    @Test func aChangeThatReadsAnUndecodableRowStillApplies() async throws {
+        let server = ModelServer(.posts("p", 41), pageSize: 50)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        try damage("p20")  // another writer, or a hand edit, while the feed is open
+        try await feed.remove(id: "p3")  // re-reads the window
+        let ids = await feed.snapshot.ids
+        #expect(ids == (0..<41).filter { $0 != 3 && $0 != 20 }.map { "p\($0)" })
+        try await ReferenceModelTests.check(recorder, feed, test, "a window read meets a damaged row")
+        server.items[7].revision = 1
+        await feed.refresh()  // the server lists p20 again: written anew
+        #expect(await feed.snapshot.ids.contains("p20"))
+        try await ReferenceModelTests.check(recorder, feed, test, "the server lists the row again")
+    }
+
+    @Test func aNewCacheVersionOpensTheFeedAsAFirstLaunch() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        try await test.feed(server.source).refresh()
+        try DatabaseQueue(path: test.path).write { store in
+            let feed = try #require(try store.feed(key: "home"))
+            try store.savePendingEdit(
+                PendingEditRecord(
+                    itemID: "p1", kind: .update, base: nil,
+                    edited: try JSONEncoder().encode(Post(id: "p1", revision: 9)),
+                    createdAt: Date()),
+                in: feed)
+        }
+        let policy = FeedPolicy(refreshOnOpen: .always, cacheVersion: 2)
+        let feed = try test.store().feed("home", source: nextVersionSource(server), policy: policy)
+        #expect(await feed.snapshot.rows.count == 0)
+        #expect(await feed.snapshot.content == .initialLoading)
+        let record = try #require(try test.recordOnDisk())
+        #expect(record.oldestCursor == nil && record.newestCursor == nil && !record.loaded)
+        #expect(
+            try DatabaseQueue(path: test.path).read { try $0.connection.int64("SELECT count(*) FROM pending_edit") }
+                == 0)
+        await feed.start()
+        await feed.waitUntilIdle()
+        #expect(await feed.snapshot.rows.count == 10, "the first page, as on a first launch")
+
+        let writes = try FileWrites(test.path)
+        let reopened = try test.store().feed("home", source: nextVersionSource(server), policy: policy)
+        #expect(await reopened.snapshot.rows.count == 10, "the same version keeps its rows")
+        #expect(try !writes.wroteSinceLastAsked(), "and opens without a write")
+    }
+}
