@@ -35,5 +35,8 @@ extension Feed {
             window.rows = try LoadedRows(decoding: stored, codec: codec)
         }
         window.start = range.lowerBound
+        // The reads ran without a transaction: an unchanged mark afterwards says they read this
+        // feed's rows; otherwise the window is read again from the file's rows, with a full reload.
+        try syncWithFile()
     }
 }
