@@ -198,8 +198,10 @@ extension PageStore {
             try statement.step()
             return connection.changes > 0
         }
-        if updated, item.section != nil, !feed.hasSections {
-            feed.hasSections = true
+        if updated {
+            if item.section != nil { feed.hasSections = true }
+            // Saved even when only the payload changed: the change count tells other feeds of this
+            // feed that an item's content changed.
             try save(&feed)
         }
         return updated
