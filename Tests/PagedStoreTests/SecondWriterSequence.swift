@@ -23,9 +23,11 @@ struct SecondWriterSequence {
             count: Int.random(in: 5...30, using: &random), pageSize: Int.random(in: 3...8, using: &random),
             byPageNumber: false, sectioned: false)
         let source = ScriptedSource<Post> { request in server.page(for: request) }
+        // Half the sequences hold a small window, so that rows appearing move it: a read by row number.
+        let window = Bool.random(using: &random) ? 8 : 300
         let policy = FeedPolicy(
             refreshOnOpen: .never, gapPolicy: Bool.random(using: &random) ? .keepGap : .replace,
-            prefetchDistance: 2)
+            prefetchDistance: 2, windowSize: window, firstScreenRows: window)
         let feeds = [try test.feed(source, policy: policy), try test.feed(source, policy: policy)]
         let recorders = [await SnapshotRecorder(feeds[0]), await SnapshotRecorder(feeds[1])]
         await feeds[0].refresh()
@@ -100,11 +102,14 @@ struct SecondWriterSequence {
                 looked = false
                 guard snapshot.rows.count > 0 else { break }
                 await feed.rowDidAppear(Int.random(in: 0..<snapshot.rows.count, using: &random))
+                // A window that moved was read from the file.
+                looked = await feed.snapshot.rows.loadedRange != snapshot.rows.loadedRange
             default:
                 looked = false
                 guard snapshot.rows.count > 0 else { break }
                 let first = Int.random(in: 0..<snapshot.rows.count, using: &random)
                 await feed.setVisibleRows(first..<min(first + 5, snapshot.rows.count))
+                looked = await feed.snapshot.rows.loadedRange != snapshot.rows.loadedRange
             }
             for other in feeds { await other.waitUntilIdle() }
             for (index, other) in feeds.enumerated() {
