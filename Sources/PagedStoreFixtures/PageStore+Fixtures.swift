@@ -125,7 +125,7 @@ extension PageStore {
         run.feed.loaded = true
         run.feed.lastRefreshAt = run.feed.lastRefreshAt ?? run.fetchedAt
         if var bulk = run.bulk {
-            if let repeated = try finishBulkSeed(&bulk, feed: run.feed) {
+            if let repeated = try finishBulkSeed(&bulk, feed: &run.feed) {
                 throw FixtureProblem(
                     offset: repeated.offset,
                     reason: "duplicate id \(repeated.itemID.debugDescription) (on an earlier line)")
@@ -133,7 +133,7 @@ extension PageStore {
             run.bulk = nil
             return run.written
         }
-        try save(run.feed)
+        try save(&run.feed)
         return run.written
     }
 

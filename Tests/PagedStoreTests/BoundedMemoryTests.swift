@@ -20,7 +20,7 @@ import Testing
                 items, page: PageWrite(request: .seed, requestCursor: nil, olderCursor: nil, newerCursor: nil),
                 to: &feed)
             feed.loaded = true
-            try store.save(feed)
+            try store.save(&feed)
         }
         let decodes = Counter()
         let codec = ItemCodec<Post>(

@@ -58,7 +58,7 @@ import Testing
                     to: &record)
             }
             record.loaded = true
-            try store.save(record)
+            try store.save(&record)
         }
         let reopened = try test.feed(source, policy: policy)
         let before = await reopened.snapshot.ids

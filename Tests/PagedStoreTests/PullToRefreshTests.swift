@@ -115,7 +115,7 @@ import Testing
                 items, page: PageWrite(request: .older, requestCursor: nil, olderCursor: "old149", newerCursor: nil),
                 to: &record)
             record.loaded = true
-            try store.save(record)
+            try store.save(&record)
         }
         let page = Page(items: .posts("new", 8) + [Post(id: "old110"), Post(id: "old140")], olderCursor: "old140")
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1000, firstScreenRows: 1000)

@@ -13,8 +13,9 @@ import Testing
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
-/// rows, relaunches that trim by age, another store opening the feed, rows the app's model can no
-/// longer decode (a codec that refuses some ids), callers cancelled while their
+/// rows, relaunches that trim by age, another store opening the feed, another store writing the feed
+/// before this one reads or writes it (a second writer), rows the app's model can no longer decode (a
+/// codec that refuses some ids), callers cancelled while their
 /// fetch is held, `retry()`, and a next page whose answer lands after a refresh replaced the list it
 /// was read from; one fetch in eight fails and responses complete
 /// out of order. Servers page by
@@ -97,7 +98,7 @@ import Testing
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<19, using: &random)
+            let operation = Int.random(in: 0..<20, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -161,7 +162,7 @@ import Testing
                 }
                 gate.release()
                 await next.value
-            case 18:
+            case 19:
                 if let id = snapshot.ids.randomElement(using: &random) { refused.insert(id) }
             case 11: await feed.retry()
             case 12:
@@ -177,6 +178,10 @@ import Testing
                 try await cancelledCaller(
                     current, snapshot, holding: holding, held: held, server: server, source: source,
                     using: &random, "\(context) step \(step)")
+            case 18:
+                try await secondWriter(
+                    feed, snapshot, test: test, source: source, policy: policy, codec: codec,
+                    id: "other\(seed)-\(step)", locals: &locals, removedLocally: &removedLocally, using: &random)
             case 15:
                 try await anotherStoreOpens(
                     feed, snapshot, policy: policy, revision: 1_000 + step, test, "\(context) step \(step)")
@@ -277,6 +282,58 @@ import Testing
             #expect(try await feed.pendingEdits().isEmpty, "a failed call left its edit pending")
         }
         return nil
+    }
+
+    /// Another store (an app extension) writes the feed, then this feed reads or writes it: it must
+    /// notice, and take the file's rows before anything else (the checks after the step).
+    static func secondWriter(
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, test: FeedTestCase, source: ScriptedSource<Post>,
+        policy: FeedPolicy, codec: ItemCodec<Post>, id: String, locals: inout Set<String>,
+        removedLocally: inout Set<String>, using random: inout SplitMix64
+    ) async throws {
+        let other = try test.feed(source, policy: policy, codec: codec)
+        let theirs = await other.snapshot
+        switch Int.random(in: 0..<6, using: &random) {
+        case 0: await other.refresh()
+        case 1: await other.loadNextPage()
+        case 2:
+            try await other.insert(Post(id: id), at: Int.random(in: 0...theirs.rows.count, using: &random))
+            locals.insert(id)
+        case 3:
+            if let edited = theirs.ids.randomElement(using: &random) {
+                let section = theirs.sections.last { $0.firstRow <= row(of: edited, in: theirs) }?.key
+                try await other.update(Post(id: edited, revision: 2_000, section: section))
+            }
+        case 4:
+            if let removed = theirs.ids.randomElement(using: &random) {
+                try await other.remove(id: removed)
+                removedLocally.insert(removed)
+            }
+        default: try await other.trim(maxRows: Int.random(in: 0...20, using: &random))
+        }
+        await other.waitUntilIdle()
+        switch Int.random(in: 0..<6, using: &random) {
+        case 0: await feed.refresh()
+        case 1: await feed.loadNextPage()
+        case 2:
+            try await feed.insert(Post(id: "\(id)-mine"), at: Int.random(in: 0...snapshot.rows.count, using: &random))
+            locals.insert("\(id)-mine")
+        case 3:
+            // Row numbers of the feed as it was: the feed must take the file's rows first.
+            if let edited = snapshot.ids.randomElement(using: &random) {
+                let section = snapshot.sections.last { $0.firstRow <= row(of: edited, in: snapshot) }?.key
+                try await feed.update(Post(id: edited, revision: 3_000, section: section))
+            } else {
+                _ = try await feed.identifiers()
+            }
+        case 4: try await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
+        default:
+            if let gap = snapshot.gaps.first {
+                await feed.loadGap(gap)
+            } else {
+                _ = try await feed.identifiers()
+            }
+        }
     }
 
     /// An extension opens the feed on a store of its own (after a feed with another policy, so the
@@ -412,6 +469,7 @@ import Testing
             #expect(!loaded, "\(context): a feed that loaded shows a spinner with nothing running")
         }
         #expect(try test.idsOnDisk() == snapshot.ids, "\(context): the feed differs from the file")
+        try SecondWriterChecks.rowsEqualTheFile(snapshot, test, context)
         // The identifier view a diffable data source is built from: the rows, each id and section once.
         var diffable = DiffableShape<FeedSectionID, String>()
         try #require(try await feed.identifiers(of: snapshot)).build(into: &diffable, reconfiguring: snapshot.change)

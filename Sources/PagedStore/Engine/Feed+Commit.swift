@@ -18,6 +18,9 @@ extension Feed {
         var record: FeedRecord
         var change: RowChange
         var window: WindowUpdate
+        /// Whether the file held another `Feed`'s write when this commit was made (see
+        /// ``overForeignWrite()``).
+        var adoptsFile = false
     }
 
     /// Ends `task`'s operation with its outcome: a commit (nil when there was nothing this feed may
@@ -77,19 +80,6 @@ extension Feed {
         return Task.isCancelled
     }
 
-    /// Takes the feed's rows and state from the file when another `Feed` (a second store, process or
-    /// screen) wrote it since this one last did; the snapshot then reloads as a whole. Nothing
-    /// happens when the file says what this feed already holds.
-    func resync(with file: FeedRecord?) {
-        guard let file, file != record else { return }
-        activity.adopt(fileGeneration: file.generation)
-        do {
-            try apply(Commit(record: file, change: .fullReload, window: .reload))
-        } catch {
-            recordError(FeedError(error))
-        }
-    }
-
     /// Writes a refreshed first page in one transaction, or returns nil if the refresh lost its
     /// place meanwhile (see ``refreshTransaction(task:generation:_:)``).
     func commitRefresh(
@@ -126,6 +116,7 @@ extension Feed {
                 newerInFile = feed
                 return nil
             }
+            let fileBefore = feed
             var commit = try body(store, &feed)
             feed.generation = generation
             // Whole milliseconds, as the file keeps them: the record in memory equals the file's.
@@ -150,9 +141,9 @@ extension Feed {
                     commit.window = .reload
                 }
             }
-            try store.save(feed)
+            try store.save(&feed)
             commit.record = feed
-            return commit
+            return committed(commit, over: fileBefore)
         }
         resync(with: newerInFile)
         return commit
@@ -309,6 +300,11 @@ extension Feed {
 
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
     func apply(_ commit: Commit) throws {
+        if commit.adoptsFile {
+            activity.adopt(fileGeneration: commit.record.generation)
+            // Another `Feed` may have left edits pending: they are read from the file.
+            optimistic.mayHavePending = true
+        }
         var commit = try reapplyingPendingEdits(to: commit)
         let previousLayout = layout
         let hadGaps = !storedGaps.isEmpty
@@ -332,8 +328,14 @@ extension Feed {
         var removedAny = false
         while !undecodable.isEmpty {
             let rowsBefore = record.rowCount
-            let removed = try removeUndecodable(undecodable)
-            guard !removed.isEmpty else { break }
+            let (removed, foreign) = try removeUndecodable(undecodable)
+            if foreign {
+                // Another `Feed` wrote meanwhile: the rows shown are not the ones removed from.
+                activity.adopt(fileGeneration: record.generation)
+                optimistic.mayHavePending = true
+                commit.change = .fullReload
+            }
+            guard !removed.isEmpty || foreign else { break }
             removedAny = true
             commit.change = commit.change.followed(
                 byRemoving: removed.map(\.index), ids: Set(removed.map(\.row.itemID)),
@@ -379,9 +381,12 @@ extension Feed {
         guard error.storageKind != .busy else { return }
         _ = try? queue.write { store in
             guard var feed = try store.feed(key: key) else { return }
+            let inStep = feed == record
             feed.lastError = error.message
-            try store.save(feed)
+            try store.save(&feed)
             record.lastError = error.message
+            // Another `Feed`'s write stays noticeable: only a row this feed held takes the new count.
+            if inStep { record.changeCount = feed.changeCount }
         }
     }
 }

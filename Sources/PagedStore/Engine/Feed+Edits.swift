@@ -54,18 +54,19 @@ extension Feed {
     /// Runs a local edit in one transaction and emits its change; nil from `body` means nothing changed.
     func edit(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
         do {
-            let result = try queue.write { store -> (FeedRecord, RowChange, stale: Bool)? in
+            // The edit's row numbers are the file's: the rows on screen must be the file's first.
+            try syncWithFile()
+            let result = try queue.write { store -> Commit? in
                 var feed = try store.ensureFeed(key: key)
-                // Another `Feed` (a second store, process or screen) wrote the feed since this one last
-                // did: the change is computed on the file's rows, not the ones in memory.
-                let stale = feed != record
+                // Another `Feed` wrote the feed since the look above: the change is computed on the
+                // file's rows, not the ones in memory.
+                let fileBefore = feed
                 guard let change = try body(store, &feed) else { return nil }
-                return (feed, change, stale)
+                return committed(Commit(record: feed, change: change, window: .reload), over: fileBefore)
             }
-            guard let (feed, rowChange, stale) = result else { return false }
-            let change = stale ? RowChange.fullReload : rowChange
-            try apply(Commit(record: feed, change: change, window: .reload))
-            report(.edited, nil, generation: activity.generation, rows: change.touchedRows)
+            guard let commit = result else { return false }
+            try apply(commit)
+            report(.edited, nil, generation: activity.generation, rows: commit.change.touchedRows)
             return true
         } catch {
             throw FeedError(error)

@@ -23,14 +23,19 @@ extension Feed {
     /// A fill in flight for it is dropped when it returns.
     public func dismissGap(_ gap: FeedGap) {
         do {
-            let removed = try queue.write { store -> FeedRecord? in
-                guard let feed = try store.feed(key: key) else { return nil }
+            let removed = try queue.write { store -> Commit? in
+                guard var feed = try store.feed(key: key) else { return nil }
+                let fileBefore = feed
                 try store.removeGap(id: gap.id, in: feed)
-                return feed
+                // Saved for its change count: other feeds of this feed see the gap go.
+                try store.save(&feed)
+                return committed(
+                    Commit(record: feed, change: RowChange(), window: .prepend(LoadedRows(), reloads: [])),
+                    over: fileBefore)
             }
             guard let removed else { return }
             activity.forgetGap(gap.id)
-            try apply(Commit(record: removed, change: RowChange(), window: .prepend(LoadedRows(), reloads: [])))
+            try apply(removed)
         } catch {
             recordError(FeedError(error))
         }
@@ -38,6 +43,8 @@ extension Feed {
 
     /// Fills the gap with `id` from `end`; see ``loadGap(_:from:)``.
     func fillGap(id: Int64, from end: GapEnd) async {
+        // The gap and its cursors as the file has them: another `Feed` may have filled or moved it.
+        if !queue.isClosed { syncWithFileRecordingErrors() }
         guard !Task.isCancelled, !refusedBecauseClosed(.gap(id)),
             let gap = storedGaps.first(where: { $0.record.id == id })?.record,
             !gap.unfillable,
@@ -84,6 +91,7 @@ extension Feed {
         let next = end == .top ? page.olderCursor : page.newerCursor
         let outcome = try queue.write { store -> (commit: Commit?, file: FeedRecord?) in
             guard var feed = try store.feed(key: key) else { return (nil, nil) }
+            let fileBefore = feed
             guard feed.generation <= generation,
                 let fill = try store.fillGap(id: id, from: end, with: encoded, cursor: next, in: &feed)
             else { return (nil, feed) }
@@ -96,7 +104,7 @@ extension Feed {
             }
             let change = RowChange(
                 deleted: fill.deletedRows, inserted: Array(fill.firstRow..<(fill.firstRow + fill.rows.count)))
-            return (Commit(record: feed, change: change, window: .reload), nil)
+            return (committed(Commit(record: feed, change: change, window: .reload), over: fileBefore), nil)
         }
         guard let commit = outcome.commit else {
             resync(with: outcome.file)

@@ -9,6 +9,11 @@ extension Feed {
     /// - Throws: ``FeedError`` when the cache cannot be read.
     /// - Complexity: O(*n*) for *n* rows.
     public func identifiers() throws -> FeedIdentifiers {
+        do {
+            try syncWithFile()
+        } catch {
+            throw FeedError(error)
+        }
         let all: [String]
         if window.start == 0, window.rows.count == record.rowCount {
             all = window.rows.keys.map(\.id)

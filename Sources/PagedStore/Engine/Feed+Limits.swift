@@ -39,6 +39,7 @@ extension Feed {
     /// Runs a trim in one transaction and emits the bottom rows it removed.
     @discardableResult
     private func trim(_ body: (PageStore, inout FeedRecord) throws -> Int) throws -> Int {
+        try syncWithFile()
         let (before, stale, trimmed) = try queue.write { store -> (Int, Bool, FeedRecord) in
             var feed = try store.ensureFeed(key: key)
             let before = feed.rowCount
@@ -53,8 +54,9 @@ extension Feed {
         }
         // Another process may have written the feed since this one last read it: then the rows in
         // memory are not the rows the trim started from, and only a full reload describes the change.
-        let change = stale ? RowChange.fullReload : RowChange(deleted: Array(trimmed.rowCount..<before))
-        try apply(Commit(record: trimmed, change: change, window: .reload))
+        let commit = Commit(
+            record: trimmed, change: RowChange(deleted: Array(trimmed.rowCount..<before)), window: .reload)
+        try apply(stale ? commit.overForeignWrite() : commit)
         report(.trimmed, nil, generation: activity.generation, rows: removed)
         return removed
     }

@@ -8,7 +8,7 @@ extension Feed {
         case committed(Commit)
         /// The page held only items the feed already has, and its older cursor moved on: progress
         /// on a page-numbered list that shifted down. The cursor is saved; the next page follows it.
-        case advanced(FeedRecord, cursor: String)
+        case advanced(FeedRecord, cursor: String, overForeignWrite: Bool)
         /// The page no longer continues the feed (a newer refresh committed, or the bottom moved);
         /// the feed as the file has it, when it has it.
         case superseded(FeedRecord?)
@@ -56,9 +56,10 @@ extension Feed {
     /// later from inside a task that a refresh may already have superseded.
     @discardableResult
     func startNextPage() -> Task<Void, Never>? {
-        guard !refusedBecauseClosed(.nextPage), !record.endReached, let cursor = record.oldestCursor else {
-            return nil
-        }
+        guard !refusedBecauseClosed(.nextPage) else { return nil }
+        // The bottom as the file has it: the page's batch names rows below the file's rows.
+        syncWithFileRecordingErrors()
+        guard !record.endReached, let cursor = record.oldestCursor else { return nil }
         let bottom: NextPageBottom
         do {
             bottom = NextPageBottom(cursor: cursor, rowID: try bottomRowID())
@@ -105,8 +106,8 @@ extension Feed {
                 case .superseded(let file):
                     resync(with: file)
                     outcome = .success(nil)
-                case .advanced(let advanced, let next):
-                    record = advanced
+                case .advanced(let advanced, let next, let overForeignWrite):
+                    if overForeignWrite { resync(with: advanced) } else { record = advanced }
                     pagesWithoutNewItems += 1
                     if !cursorsSeen.insert(next).inserted {
                         throw FeedError(
@@ -151,11 +152,12 @@ extension Feed {
             guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else {
                 return .superseded(feed)
             }
+            let fileBefore = feed
             let commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
             if let next = page.olderCursor, commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
-                return .advanced(feed, cursor: next)
+                return .advanced(feed, cursor: next, overForeignWrite: fileBefore != record)
             }
-            return .committed(commit)
+            return .committed(committed(commit, over: fileBefore))
         }
     }
 

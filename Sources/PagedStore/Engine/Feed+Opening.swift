@@ -32,7 +32,7 @@ extension Feed {
                     try store.clearFeed(&feed)
                 }
                 feed.policy = PolicyJSON.shared.text(of: policy)
-                try store.save(feed)
+                try store.save(&feed)
                 return try open(feed, in: store, policy: policy)
             }
         var decoded = LoadedRows.decoding(opened.rows, codec: codec)

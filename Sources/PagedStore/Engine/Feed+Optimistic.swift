@@ -108,6 +108,7 @@ extension Feed {
     /// - Throws: ``FeedError`` when the cache cannot be read.
     public func pendingEdits() throws -> [PendingEdit] {
         do {
+            try syncWithFile()
             return try queue.read { store in try store.pendingEdits(of: record) }.map {
                 PendingEdit(
                     itemID: $0.itemID, kind: PendingEdit.Kind(rawValue: $0.kind.rawValue) ?? .update,
@@ -223,6 +224,10 @@ extension Feed {
         var dropped: [MalformedPendingEdit] = []
         let record = try queue.write { store in
             var feed = try store.feed(key: key) ?? commit.record
+            if feed != commit.record {
+                // Another `Feed` wrote between the commit and this transaction.
+                commit = commit.overForeignWrite()
+            }
             let pending = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
             remaining = pending.count
             for var edit in pending {
@@ -262,7 +267,7 @@ extension Feed {
         }
         reportDropped(dropped)
         optimistic.mayHavePending = remaining > 0
-        if touched {
+        if touched || commit.adoptsFile {
             commit.record = record
             commit.window = .reload
         }

@@ -63,6 +63,7 @@ extension Feed {
     /// - Returns: False when the feed does not have the item; nothing changes then.
     @discardableResult
     public func moveReadingPosition(to itemID: String, offset: Double = 0) throws -> Bool {
+        try syncWithFile()
         guard let row = try queue.read({ store in try store.row(ofItem: itemID, in: record) }) else { return false }
         followRows(around: row)
         let offset = offset.isFinite ? offset : 0

@@ -41,6 +41,8 @@ extension Feed {
 
     /// The refresh itself, without the gap filling that may follow it.
     private func refreshOnce() async {
+        // The file's generation first: a refresh another `Feed` committed makes this one's newer still.
+        syncWithFileRecordingErrors()
         guard let started = activity.refreshStarted() else {
             let error = FeedError(
                 .storage,

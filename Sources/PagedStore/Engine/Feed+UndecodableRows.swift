@@ -5,30 +5,36 @@ import Foundation
 /// always agree on the rows there are.
 extension Feed {
     /// Removes `rows` in one transaction and reports them; `record` then holds the feed without them.
-    /// - Returns: The rows removed, with their indices before the removal (ascending); rows no longer
-    ///   where they were read are left alone.
-    func removeUndecodable(_ rows: [UndecodableRow]) throws -> [(index: Int, row: UndecodableRow)] {
-        guard !rows.isEmpty else { return [] }
+    /// - Returns: The rows removed, with their indices before the removal (ascending), of the file's
+    ///   rows; rows no longer where they were read are left alone. `overForeignWrite` says another
+    ///   `Feed` wrote the feed since this one last did: the indices are not those of the rows shown.
+    func removeUndecodable(
+        _ rows: [UndecodableRow]
+    ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool) {
+        guard !rows.isEmpty else { return ([], false) }
         let key = self.key
-        let (feed, removed) = try queue.write { store in
+        let shown = record
+        let (feed, removed, foreign) = try queue.write { store in
             var feed = try store.ensureFeed(key: key)
+            let foreign = feed != shown
             let removed = try Self.removeRows(rows, from: &feed, in: store)
-            return (feed, removed)
+            return (feed, removed, foreign)
         }
         record = feed
         if let event = Self.removalEvent(removed.map(\.row), generation: activity.generation) {
             report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
         }
-        return removed
+        return (removed, foreign)
     }
 
     /// Removes `rows` and emits their deletion as a change of its own, with the window read again.
     /// - Returns: Whether any was removed.
     func dropUndecodable(_ rows: [UndecodableRow]) throws -> Bool {
-        let removed = try removeUndecodable(rows)
-        guard !removed.isEmpty else { return false }
-        try apply(Commit(record: record, change: RowChange(deleted: removed.map(\.index)), window: .reload))
-        return true
+        let (removed, foreign) = try removeUndecodable(rows)
+        guard !removed.isEmpty || foreign else { return false }
+        let commit = Commit(record: record, change: RowChange(deleted: removed.map(\.index)), window: .reload)
+        try apply(foreign ? commit.overForeignWrite() : commit)
+        return !removed.isEmpty
     }
 
     /// Decodes a row read from the cache.

@@ -53,8 +53,11 @@ extension Feed {
                 window.start = range.lowerBound
             }
         }
-        // Their removal is a change of its own, emitted with the window read again; the rows asked
-        // for then sit a little higher, and are read again.
+        // The reads ran without a transaction: an unchanged mark afterwards says they read this
+        // feed's rows; otherwise the window is read again from the file's rows, with a full reload.
+        try syncWithFile()
+        // Rows that do not decode: their removal is a change of its own, emitted with the window read
+        // again; the rows asked for then sit a little higher, and are read again.
         guard try dropUndecodable(undecodable) else { return }
         let start = min(range.lowerBound, max(record.rowCount - range.count, 0))
         try moveWindow(to: start..<min(start + range.count, record.rowCount))

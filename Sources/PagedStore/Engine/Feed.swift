@@ -41,6 +41,8 @@ public actor Feed<Item: FeedItem> {
 
     /// The feed's row as last committed.
     var record: FeedRecord
+    /// The file's write mark when this feed last found its row equal to ``record`` (see ``syncWithFile()``).
+    var lastWriteMark: DatabaseQueue.WriteMark?
     /// What the fetches are doing; the snapshot's activities, and what ``retry()`` repeats, derive from it.
     var activity: FeedActivity
     var window: RowWindow<Item>

@@ -15,6 +15,8 @@ package final class DatabaseQueue: @unchecked Sendable {
     /// What ``close()`` calls, by the id ``onClose(_:)`` gave: the waits of fetches in flight.
     private var closeHandlers: [Int: @Sendable () -> Void] = [:]
     private var nextCloseHandler = 0
+    /// Write transactions run on this connection, which SQLite's `data_version` does not count.
+    private var localWrites = 0
     /// Where the feeds of this store run (see ``StorageExecutor``).
     let executor: StorageExecutor
 
@@ -75,7 +77,28 @@ package final class DatabaseQueue: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let store = try store()
+        localWrites &+= 1
         return try store.connection.writeTransaction { try body(store) }
+    }
+
+    /// What has been committed to the file, as far as one cheap look tells: two equal marks mean
+    /// that nobody wrote the file in between, through this connection or any other.
+    package struct WriteMark: Equatable, Sendable {
+        /// SQLite's `PRAGMA data_version`: changes when another connection committed.
+        var dataVersion: Int64
+        /// Write transactions run through this queue (other feeds of the same store).
+        var localWrites: Int
+    }
+
+    /// The file's current ``WriteMark``: one statement, that reads no page of the database.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_data_version>
+    package func writeMark() throws -> WriteMark {
+        lock.lock()
+        defer { lock.unlock() }
+        let store = try store()
+        let version = try store.connection.readStatement { try store.connection.int64("PRAGMA data_version") }
+        return WriteMark(dataVersion: version ?? 0, localWrites: localWrites)
     }
 
     /// Runs `body` inside one write transaction, as ``write(_:)``, with a rollback journal instead of the
@@ -87,6 +110,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         defer { lock.unlock() }
         let store = try store()
         let connection = store.connection
+        localWrites &+= 1
         // A file with items may have readers (an app) that must keep reading while this writes.
         guard try connection.int64("SELECT EXISTS (SELECT 1 FROM item)") == 0 else {
             return try connection.writeTransaction { try body(store) }

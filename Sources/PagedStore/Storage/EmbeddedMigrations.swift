@@ -26,5 +26,9 @@ enum EmbeddedMigrations {
             version: 5, name: "0005_local_items.sql",
             sql: "-- Rows the app inserted, told apart from rows a server listed.\n--\n-- A page that the server returned contiguously (a filled gap, a next page overlapping known rows)\n-- proves that the cached server rows it skips were deleted on the server. Rows the app inserted\n-- (Feed.insert, an optimistic insert) were never listed by the server, so a page skipping them\n-- proves nothing: they stay.\n--\n-- item.local   1 for a row the app inserted; 0 for a row a server page (or a seed fixture) wrote.\nALTER TABLE item ADD COLUMN local INTEGER NOT NULL DEFAULT 0;\n\n-- Rows an older build inserted are marked where the file still says so: an optimistic insert whose\n-- call is still pending, and rows on a page of their own (inserted into a feed that had no page).\n-- Other rows Feed.insert wrote before this migration cannot be told from server rows.\nUPDATE item SET local = 1\nWHERE EXISTS (\n    SELECT 1 FROM pending_edit AS edit\n    WHERE edit.feed_id = item.feed_id AND edit.item_id = item.item_id AND edit.kind = 'insert')\nOR EXISTS (\n    SELECT 1 FROM page\n    WHERE page.feed_id = item.feed_id AND page.page_no = item.page_no AND page.request = 'local');\n"
         ),
+        Migration(
+            version: 6, name: "0006_change_count.sql",
+            sql: "-- A counter of every write to a feed, so that a Feed can tell that another one (a second store, an\n-- app extension, another process) wrote it, even when the write changed only an item's content and\n-- left every other column of the feed's row as it was.\n--\n-- feed.change_count   bumped by every write of the engine that saves the feed's row; a Feed compares\n--                     it with the value it last wrote or read before it reads or writes the feed.\nALTER TABLE feed ADD COLUMN change_count INTEGER NOT NULL DEFAULT 0;\n"
+        ),
     ]
 }

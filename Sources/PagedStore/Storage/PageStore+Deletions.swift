@@ -112,7 +112,7 @@ extension PageStore {
         if let bottom = feed.bottomPosition, deletedPositions.contains(bottom) {
             feed.bottomPosition = try window(of: feed, from: .before(position: bottom), limit: 1).first?.position
         }
-        try save(feed)
+        try save(&feed)
         return try missing.map { try Self.count(firstRow, adding: $0) }
     }
 

@@ -13,7 +13,7 @@ extension PageStore {
         if item.position == feed.bottomPosition {
             feed.bottomPosition = try window(of: feed, from: .before(position: item.position), limit: 1).first?.position
         }
-        try save(feed)
+        try save(&feed)
         return (item, row)
     }
 
@@ -75,7 +75,7 @@ extension PageStore {
         feed.bottomPosition = max(feed.bottomPosition ?? position, position)
         feed.hasSections = feed.hasSections || item.section != nil
         feed.loaded = true
-        try save(feed)
+        try save(&feed)
         return position
     }
 
@@ -117,7 +117,7 @@ extension PageStore {
             feed.bottomPosition = lastKept
         }
         if feed.rowCount == 0 { feed.topPosition = nil }
-        try save(feed)
+        try save(&feed)
         return removed
     }
 

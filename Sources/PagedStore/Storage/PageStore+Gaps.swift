@@ -185,7 +185,7 @@ extension PageStore {
         }
         feed.rowCount = try Self.count(feed.rowCount, adding: items.count)
         feed.hasSections = feed.hasSections || items.contains { $0.section != nil }
-        try save(feed)
+        try save(&feed)
         return rows
     }
 

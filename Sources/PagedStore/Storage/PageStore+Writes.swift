@@ -49,7 +49,7 @@ extension PageStore {
         feed.oldestCursor = page.olderCursor
         feed.endReached = page.olderCursor == nil
         feed.lastError = nil
-        try save(feed)
+        try save(&feed)
         return inserted
     }
 
@@ -70,7 +70,7 @@ extension PageStore {
         feed.oldestCursor = cursor
         feed.endReached = cursor == nil
         feed.lastError = nil
-        try save(feed)
+        try save(&feed)
     }
 
     /// Inserts new items above the top row, in the given order, as one new top page.
@@ -84,7 +84,7 @@ extension PageStore {
         feed.newestCursor = page.newerCursor
         feed.lastError = nil
         guard !items.isEmpty else {
-            try save(feed)
+            try save(&feed)
             return []
         }
         let pageNo = try Self.difference(firstPageNo(of: feed) ?? 1, 1)
@@ -102,7 +102,7 @@ extension PageStore {
         feed.bottomPosition = feed.bottomPosition ?? positions.last
         feed.rowCount = try Self.count(feed.rowCount, adding: items.count)
         feed.hasSections = feed.hasSections || items.contains { $0.section != nil }
-        try save(feed)
+        try save(&feed)
         return positions
     }
 
@@ -152,7 +152,7 @@ extension PageStore {
         feed.hasSections = false
         let written = try appendPage(items, page: page, to: &feed)
         feed.newestCursor = page.newerCursor
-        try save(feed)
+        try save(&feed)
         return written
     }
 
@@ -198,9 +198,11 @@ extension PageStore {
             try statement.step()
             return connection.changes > 0
         }
-        if updated, item.section != nil, !feed.hasSections {
-            feed.hasSections = true
-            try save(feed)
+        if updated {
+            if item.section != nil { feed.hasSections = true }
+            // Saved even when only the payload changed: the change count tells other feeds of this
+            // feed that an item's content changed.
+            try save(&feed)
         }
         return updated
     }

@@ -66,7 +66,7 @@ package final class PageStore {
 
     private static let feedColumns = """
         id, key, newest_cursor, oldest_cursor, end_reached, row_count, top_position, bottom_position, \
-        last_refresh_at, last_error, generation, loaded, has_sections, policy
+        last_refresh_at, last_error, generation, loaded, has_sections, policy, change_count
         """
 
     // Built once: interpolated on every look-up it cost an allocation on each feed open.
@@ -104,12 +104,15 @@ package final class PageStore {
         }
     }
 
-    /// Writes every mutable column of `feed` back to its row.
-    package func save(_ feed: FeedRecord) throws(StorageError) {
+    /// Writes every mutable column of `feed` back to its row, and bumps its change counter (in
+    /// `feed` too), so that every other `Feed` of this feed sees that it was written.
+    package func save(_ feed: inout FeedRecord) throws(StorageError) {
+        // Wrapping: the counter is compared for equality only, and a file may hold any value.
+        feed.changeCount &+= 1
         let sql = """
             UPDATE feed SET newest_cursor = ?, oldest_cursor = ?, end_reached = ?, row_count = ?, top_position = ?,
             bottom_position = ?, last_refresh_at = ?, last_error = ?, generation = ?, loaded = ?, has_sections = ?,
-            policy = ? WHERE id = ?
+            policy = ?, change_count = ? WHERE id = ?
             """
         try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.newestCursor)
@@ -124,7 +127,8 @@ package final class PageStore {
             try statement.bind(10, feed.loaded)
             try statement.bind(11, feed.hasSections)
             try statement.bind(12, feed.policy)
-            try statement.bind(13, feed.id)
+            try statement.bind(13, feed.changeCount)
+            try statement.bind(14, feed.id)
             try statement.step()
         }
     }
@@ -143,7 +147,8 @@ package final class PageStore {
     }
 
     /// Empties a feed as if it had never been fetched: its rows, pages, gaps, pending edits and
-    /// reading position go, its cursors and states are reset. Its key, generation and policy stay.
+    /// reading position go, its cursors and states are reset. Its key, generation, policy and change
+    /// count stay (the save counts this change too).
     package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
         for table in ["item", "page", "gap", "pending_edit", "reading_position"] {
             try connection.withStatement("DELETE FROM \(table) WHERE feed_id = ?") { statement throws(StorageError) in
@@ -154,8 +159,8 @@ package final class PageStore {
         feed = FeedRecord(
             id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
             topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: feed.generation,
-            loaded: false, hasSections: false, policy: feed.policy)
-        try save(feed)
+            loaded: false, hasSections: false, policy: feed.policy, changeCount: feed.changeCount)
+        try save(&feed)
     }
 
     private static func feedRecord(_ statement: Statement) -> FeedRecord {
@@ -168,7 +173,8 @@ package final class PageStore {
             bottomPosition: statement.isNull(7) ? nil : statement.int64(7),
             lastRefreshAt: statement.isNull(8) ? nil : Date(millisecondsSince1970: statement.int64(8)),
             lastError: statement.string(9), generation: statement.int64(10), loaded: statement.int64(11) != 0,
-            hasSections: statement.int64(12) != 0, policy: statement.string(13))
+            hasSections: statement.int64(12) != 0, policy: statement.string(13),
+            changeCount: statement.int64(14))
     }
 }
 

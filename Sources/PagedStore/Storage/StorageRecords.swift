@@ -30,6 +30,9 @@ package struct FeedRecord: Sendable, Equatable {
     package var hasSections: Bool
     /// The app's policy as JSON, recorded for `pagedb show`.
     package var policy: String?
+    /// Bumped by every write that saves the row (see ``PageStore/save(_:)``): a `Feed` whose record
+    /// has another value knows that someone else wrote the feed, even when only an item changed.
+    package var changeCount: Int64 = 0
 }
 
 /// What a stored page was asked for.

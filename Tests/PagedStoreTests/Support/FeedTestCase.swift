@@ -32,6 +32,16 @@ struct FeedTestCase {
         }
     }
 
+    /// The feed's items as a fresh store reads them from the file, decoded: their content too.
+    func postsOnDisk(key: String = "home") throws -> [Post] {
+        let queue = try DatabaseQueue(path: path)
+        let rows = try queue.read { store in
+            guard let feed = try store.feed(key: key) else { return [StoredItem]() }
+            return try store.window(of: feed, from: .top, limit: Int.max)
+        }
+        return try rows.map { try ItemCodec<Post>.json.decode($0.payload) }
+    }
+
     /// The feed's stored record, read by a fresh connection.
     func recordOnDisk(key: String = "home") throws -> FeedRecord? {
         try DatabaseQueue(path: path).read { try $0.feed(key: key) }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Noticing that another `Feed` (a second store, an app extension, another process, a second
+/// screen on the same key) wrote this feed, before this one reads or writes it.
+///
+/// Two marks decide it. ``DatabaseQueue/WriteMark`` (SQLite's `data_version` and the writes of this
+/// store's connection) tells in one statement that nobody wrote the file at all, the usual case;
+/// when someone did, the feed's row says whether it was this feed: its ``FeedRecord/changeCount``
+/// is bumped by every write, also one that changed only an item's content. Writes compare the row
+/// inside their own transaction (see ``Commit/overForeignWrite()``); reads call ``syncWithFile()``.
+extension Feed {
+    /// Takes the file's rows with one full reload when another `Feed` wrote this feed since this one
+    /// last looked; nothing but one cheap statement when nobody wrote the file.
+    ///
+    /// Run it before reading the feed, or after a read that ran without a transaction: a read made
+    /// before an unchanged mark saw the rows this feed holds.
+    func syncWithFile() throws {
+        let mark = try queue.writeMark()
+        guard mark != lastWriteMark else { return }
+        let key = self.key
+        let file = try queue.readStatement { store in try store.feed(key: key) }
+        // The mark first, then the row: a write in between changes the mark again, and is looked at next time.
+        lastWriteMark = mark
+        resync(with: file)
+    }
+
+    /// ``syncWithFile()`` for callers that cannot throw: a failed look is recorded, and the feed's
+    /// writes still compare the row in their transactions.
+    func syncWithFileRecordingErrors() {
+        do {
+            try syncWithFile()
+        } catch {
+            recordError(FeedError(error))
+        }
+    }
+
+    /// Takes the feed's rows and state from the file when another `Feed` wrote it since this one
+    /// last did; the snapshot then reloads as a whole. Nothing happens when the file says what this
+    /// feed already holds.
+    func resync(with file: FeedRecord?) {
+        guard let file, file != record else { return }
+        do {
+            try apply(Commit(record: file, change: .fullReload, window: .reload).overForeignWrite())
+        } catch {
+            recordError(FeedError(error))
+        }
+    }
+
+    /// What a commit built on the file's rows changes in memory, when the file was not what this
+    /// feed held before the commit's transaction: its batch was computed on the file's rows, not
+    /// the ones on screen.
+    func committed(_ commit: Commit, over fileBefore: FeedRecord) -> Commit {
+        fileBefore == record ? commit : commit.overForeignWrite()
+    }
+}
+
+extension Feed.Commit {
+    /// The commit as one full reload taken from the file, after another `Feed` wrote the feed: the
+    /// feed adopts the file's generation, and reads the pending edits from the file, whoever made them.
+    func overForeignWrite() -> Self {
+        var commit = self
+        commit.change = .fullReload
+        commit.window = .reload
+        commit.adoptsFile = true
+        return commit
+    }
+}
