@@ -18,7 +18,8 @@ package struct FixtureItem: Sendable, Equatable {
     }
 }
 
-/// One page of a fixture: items with the cursors the server returned (the DESIGN.md page format).
+/// One page of a fixture: items with the cursors the server returned (the page format: `items`,
+/// `next_cursor`, `previous_cursor`).
 package struct FixturePage: Sendable, Equatable {
     /// The items, top first.
     package var items: [FixtureItem]

@@ -1,7 +1,7 @@
 package import Foundation
 
-/// Deterministic synthetic items, byte for byte those of the shared benchmark workload
-/// (`bench/WORKLOAD.md`, §3): `pagedb seed --generate` and `pagedb bench` both use them.
+/// Deterministic synthetic items, byte for byte those of the team's shared benchmark workload (its
+/// data generator): `pagedb seed --generate` and `pagedb bench` both use them.
 package struct SyntheticItems: Sendable {
     /// The seed; 1 unless chosen.
     package let seed: UInt64

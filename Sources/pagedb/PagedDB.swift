@@ -22,7 +22,7 @@ struct PagedDB: AsyncParsableCommand {
     )
 
     /// Parses the command line, runs the command, and reports every failure here, once: one line on
-    /// stderr (`pagedb: error: …`) and the exit status the README documents. Usage errors are one
+    /// stderr (`pagedb: error: …`) and the exit status the "Using pagedb" article documents. Usage errors are one
     /// line too, naming the help to read; `--help` and `--version` print as usual.
     static func main() async {
         do {

@@ -24,7 +24,7 @@ final class IDSet: @unchecked Sendable {
     var all: Set<String> { lock.withLock { ids } }
 }
 
-/// Hostile tests of the issue-10 integrity work: sequences the reference model does not generate,
+/// Hostile tests of the engine-integrity work: sequences the reference model does not generate,
 /// two stores on one file, and cache files edited behind the engine's back. Each test names the
 /// behaviour it expects and fails on the code as it was attacked.
 @Suite struct AttackTests {
@@ -36,7 +36,7 @@ final class IDSet: @unchecked Sendable {
     /// Found: a refresh whose page holds a row "bumped" from the second page to the top (a thread
     /// with a new reply) rewrites the head through the bumped row's old place and deletes every row
     /// between the page's end and that place (p9…p14), though the server still lists them; the older
-    /// cursor stays below them, so scrolling to the end never fetches them (Rule 3: only rows the
+    /// cursor stays below them, so scrolling to the end never fetches them (Architecture rule 3: only rows the
     /// server no longer lists *within the overlap* are deletions). RefreshMerge.plan `.rewrite`.
     @Test func aRowBumpedToTheTopFromTheSecondPageSkipsNoServerItem() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)

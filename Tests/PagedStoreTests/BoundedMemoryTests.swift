@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 11: a large feed is read in windows, never decoded whole.
+/// Architecture rule 11: a large feed is read in windows, never decoded whole.
 @Suite struct BoundedMemoryTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

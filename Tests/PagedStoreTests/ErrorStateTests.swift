@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 8: errors are states, not crashes.
+/// Architecture rule 8: errors are states, not crashes.
 @Suite struct ErrorStateTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Where two features meet: each test is one bug found outside the project's own tests (issue 10),
+/// Where two features meet: each test is one bug found outside the project's own tests,
 /// reproduced through the public API on a real cache file.
 @Suite struct FeaturesMeetTests {
     let test: FeedTestCase

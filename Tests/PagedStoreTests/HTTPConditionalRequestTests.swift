@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Issue 12, item 8: a refresh is conditional, and a `304` is a successful refresh with nothing new.
+/// A refresh is conditional, and a `304` is a successful refresh with nothing new.
 @Suite struct HTTPConditionalRequestTests {
     struct Issue: FeedItem, Codable, Equatable {
         let id: Int

@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Issue 12, item 2: the source's headers go only to the origin they were configured for.
+/// The source's headers go only to the origin they were configured for.
 @Suite struct HTTPCredentialTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String

@@ -8,7 +8,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Issue 12, items 5 to 7: a configured decoder, skipping bad items, and a per-request hook.
+/// A configured decoder, skipping bad items, and a per-request hook.
 @Suite struct HTTPDecodingTests {
     /// GitHub's issue, with Swift names: the decoder maps snake_case and reads ISO 8601 dates.
     struct Issue: FeedItem, Codable, Equatable {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Issue 12: 10,000 responses with random `Retry-After`, `Link`, `Content-Length`, `Content-Encoding`
+/// 10,000 responses with random `Retry-After`, `Link`, `Content-Length`, `Content-Encoding`
 /// and `X-RateLimit-Reset` values (some not even text) and random statuses: every one ends as a page or
 /// a typed error, none crashes or hangs. `PAGEDSTORE_FUZZ_COUNT` changes the count.
 @Suite struct HTTPHeaderFuzzTests {

@@ -4,8 +4,8 @@ import Testing
 
 @testable import PagedStore
 
-/// Issue 12, items 1 and 3: no header crashes the process, and no body is too big, too compressed or
-/// too slow to bound. CI sizes are small; `PAGEDSTORE_HOSTILE_FULL=1` serves the issue's full sizes
+/// No header crashes the process, and no body is too big, too compressed or
+/// too slow to bound. CI sizes are small; `PAGEDSTORE_HOSTILE_FULL=1` serves the full sizes
 /// (500 MB, a 1 GiB gzip bomb).
 ///
 /// Serialized: the bounded delegate queue holds FoundationNetworking's transport thread while a huge

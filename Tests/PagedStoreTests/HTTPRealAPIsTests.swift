@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Issue 12, item 10: the "Real APIs" article's examples, run against loopback servers that answer as
+/// The "Real APIs" article's examples, run against loopback servers that answer as
 /// GitHub, Mastodon and a JSON-cursor API do, and the article checked against them.
 @Suite struct HTTPRealAPIsTests {
     @Test func everySwiftBlockOfTheArticleIsInTheExamplesFile() throws {

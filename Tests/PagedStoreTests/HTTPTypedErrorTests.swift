@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Issue 12, item 4: a feed's error keeps the HTTP failure whole, and `retry()` honours rate limits.
+/// A feed's error keeps the HTTP failure whole, and `retry()` honours rate limits.
 @Suite struct HTTPTypedErrorTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 2: the latest request wins, and a second next-page call joins the first.
+/// Architecture rule 2: the latest request wins, and a second next-page call joins the first.
 @Suite(.timeLimit(.minutes(1))) struct LatestRequestWinsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

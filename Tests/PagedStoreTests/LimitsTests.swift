@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 12: per-feed maximum rows and age; the oldest rows go first and the cursor moves with them.
+/// Architecture rule 12: per-feed maximum rows and age; the oldest rows go first and the cursor moves with them.
 @Suite struct LimitsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

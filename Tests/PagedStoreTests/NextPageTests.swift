@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 4: next page by cursor, no id twice, loops stopped. Rule 5: prefetch.
+/// Architecture rules 4 and 5: next page by cursor, no id twice, loops stopped; prefetch.
 @Suite struct NextPageTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

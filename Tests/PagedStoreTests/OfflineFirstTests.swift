@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 1: offline first. Rule 7: what is on disk is what was committed.
+/// Architecture rules 1 and 7: offline first, and what is on disk is what was committed.
 @Suite struct OfflineFirstTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 3: proper pull-to-refresh, with the insertion index paths, reloads and gap policies.
+/// Architecture rule 3: proper pull-to-refresh, with the insertion index paths, reloads and gap policies.
 @Suite struct PullToRefreshTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 @testable import PagedStoreFixtures
 
-/// Issue 10, bug 7: sections are runs of equal keys, so a key can head several sections; the batch update
+/// Sections are runs of equal keys, so a key can head several sections; the batch update
 /// must match sections by the rows they keep, and UIKit must accept it.
 @Suite struct SectionChangeTests {
     /// A flat row: its id and section key.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Rule 9: sections. Rule 10: local edits, persisted and reported with index paths.
+/// Architecture rules 9 and 10: sections, and local edits persisted and reported with index paths.
 @Suite struct SectionsAndEditsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }

@@ -4,7 +4,7 @@ import Testing
 @testable import PagedStore
 @testable import PagedStoreFixtures
 
-/// The generator must match the shared benchmark workload byte for byte (WORKLOAD.md §8).
+/// The generator must match the shared benchmark workload byte for byte (its conformance values).
 @Suite struct SyntheticItemsTests {
     let items = SyntheticItems(seed: 1)
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Two processes creating the same new cache at once (issue 11, item 2): creation and migration wait
+/// Two processes creating the same new cache at once: creation and migration wait
 /// for each other like any write, so both succeed.
 @Suite struct CreationRaceTests {
     @Test func twoProcessesCreatingOneCacheBothSucceed() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A command that fails changes nothing (issue 11, items 3, 6, 7 and 8): not the file, not its side
+/// A command that fails changes nothing: not the file, not its side
 /// files, not the folder.
 @Suite struct FailingCommandsTests {
     /// The names and bytes of every file in the folder.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Fixtures as users write them, and the export → seed round trip (issue 11, items 9 to 13).
+/// Fixtures as users write them, and the export → seed round trip.
 @Suite struct FixtureRoundTripTests {
     @Test func ordersWithLineItemsAreItemsNotPages() throws {
         let scratch = try Scratch()

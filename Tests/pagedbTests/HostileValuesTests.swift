@@ -3,7 +3,7 @@ import Testing
 
 @testable import PagedStore
 
-/// Values edited into the file with SQLite itself (issue 11, item 5): commands fail with a typed
+/// Values edited into the file with SQLite itself: commands fail with a typed
 /// error instead of trapping, and `verify` reports each value as a violation.
 @Suite struct HostileValuesTests {
     struct Case: Sendable, CustomStringConvertible {

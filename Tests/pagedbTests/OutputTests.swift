@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What `pagedb` prints (issue 11, item 15): cursors that can be told apart, escaped bidi controls,
+/// What `pagedb` prints: cursors that can be told apart, escaped bidi controls,
 /// exported payloads that stay JSON, exit 66 for a missing file, one-line usage errors.
 @Suite struct OutputTests {
     @Test func urlCursorsAreShortenedInTheMiddleAndWholeWithWide() throws {

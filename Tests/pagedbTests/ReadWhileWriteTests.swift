@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Read-only commands racing a writer process on one file (issue 11, item 1): each read is one
+/// Read-only commands racing a writer process on one file: each read is one
 /// consistent snapshot, whole, and ends.
 @Suite struct ReadWhileWriteTests {
     /// Races per run: `PAGEDSTORE_READ_RACES` (long mode), 50 in CI.
@@ -113,7 +113,7 @@ import Testing
     }
 
     /// After a crash (a hot WAL), a read leaves the database and its WAL byte-identical; only the
-    /// `-shm` index may be rebuilt (README, "What pagedb promises about files").
+    /// `-shm` index may be rebuilt (the "Using pagedb" article, "What each command promises about files").
     @Test func aReadAfterACrashLeavesTheDatabaseAndItsLogAsTheyWere() throws {
         let scratch = try Scratch()
         let db = scratch.path("crashed.sqlite")

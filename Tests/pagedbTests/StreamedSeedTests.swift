@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Seeding streams the fixture (issue 11, item 14): peak memory does not grow with the file.
+/// Seeding streams the fixture: peak memory does not grow with the file.
 @Suite struct StreamedSeedTests {
     /// Lines of the larger fixture: `PAGEDSTORE_STREAM_LINES` (long mode: 10,000,000), 200,000 in CI.
     static let lines = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_STREAM_LINES"] ?? "") ?? 200_000

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `verify` finds no violation on a healthy cache (issue 11, item 16).
+/// `verify` finds no violation on a healthy cache.
 @Suite struct VerifyHealthyTests {
     @Test(arguments: ["replace", "keepGap"])
     func aRefreshedSeededFeedVerifiesClean(_ policy: String) throws {

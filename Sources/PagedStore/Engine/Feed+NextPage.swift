@@ -23,7 +23,7 @@ extension Feed {
     /// when the server repeats a cursor, or after ``FeedPolicy/maxPagesWithoutNewItems`` pages in a
     /// row with nothing new. A call while a next page is loading joins it: one fetch, and both
     /// callers return when it is done. A cancelled caller returns at once (see
-    /// ``waitForNextPage(_:_:startedByCaller:)``).
+    /// `waitForNextPage(_:_:startedByCaller:)`).
     public func loadNextPage() async {
         if case .loading(let running) = activity.nextPage, let task = tasks[running] {
             report(.joined, record.oldestCursor.map { .olderThan(cursor: $0) }, generation: activity.generation)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Wall and CPU clocks and the statistics WORKLOAD.md asks for.
+/// Wall and CPU clocks and the statistics the shared benchmark workload asks for.
 enum BenchClock {
     /// Monotonic wall time in seconds.
     static func wall() -> Double {

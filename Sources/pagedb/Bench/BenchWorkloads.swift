@@ -3,9 +3,9 @@ import PagedStore
 import PagedStoreFixtures
 import PagedStoreTesting
 
-/// WORKLOAD.md's workloads, each through the code path an app or `pagedb` uses: no bench-only SQL.
+/// The shared benchmark's workloads, each through the code path an app or `pagedb` uses: no bench-only SQL.
 ///
-/// The schema differs from the reference's (see the README's Performance section); inputs, durability
+/// The schema differs from the reference's (see PERFORMANCE.md); inputs, durability
 /// settings, transaction boundaries and the results copied out are the same.
 struct BenchWorkloads {
     let dir: String

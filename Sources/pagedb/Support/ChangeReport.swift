@@ -3,7 +3,7 @@ import PagedStore
 
 /// Prints a snapshot's change and states, for `apply` and `demo`.
 enum ChangeReport {
-    /// `[section, row]` lists, as the README documents them.
+    /// `[section, row]` lists, as the "Using pagedb" article documents them.
     static func paths(_ paths: [IndexPath]) -> String {
         paths.isEmpty ? "-" : paths.map { "[\($0[0]), \($0[1])]" }.joined(separator: " ")
     }

@@ -5,7 +5,7 @@ import PagedStoreFixtures
 
 /// A failure `pagedb` reports as one line on stderr, with an exit status of its own.
 struct CommandFailure: Error, CustomStringConvertible {
-    /// Exit statuses, documented in the README.
+    /// Exit statuses, documented in the "Using pagedb" article.
     enum Status: Int32 {
         /// `pagedb verify` found violations.
         case violations = 1

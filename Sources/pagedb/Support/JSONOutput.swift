@@ -2,7 +2,7 @@ import Foundation
 import PagedStore
 
 /// An optional that `--json` writes as `null` when it is nil (the synthesized `Encodable` would leave
-/// the key out): scripts read a fixed set of keys, as the README lists them.
+/// the key out): scripts read a fixed set of keys, as the "Using pagedb" article lists them.
 @propertyWrapper
 struct Nullable<Value: Encodable>: Encodable {
     var wrappedValue: Value?
