@@ -102,6 +102,16 @@ import Testing
         await feed.refresh()  // the server lists p20 again: written anew
         #expect(await feed.snapshot.ids.contains("p20"))
         try await ReferenceModelTests.check(recorder, feed, test, "the server lists the row again")
+
+        // A refresh whose merge rewrites the head (p1 deleted on the server) reads a damaged row the
+        // page does not list.
+        try await feed.insert(Post(id: "mine"), at: 39)
+        try damage("mine")
+        server.items.removeAll { $0.id == "p1" }
+        await feed.refresh()
+        let idsAfter = await feed.snapshot.ids
+        #expect(!idsAfter.contains("p1") && !idsAfter.contains("mine"))
+        try await ReferenceModelTests.check(recorder, feed, test, "a refresh meets a damaged row")
     }
 
     @Test func aNewCacheVersionOpensTheFeedAsAFirstLaunch() async throws {

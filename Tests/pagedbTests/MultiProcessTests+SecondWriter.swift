@@ -54,7 +54,7 @@ extension MultiProcessTests {
 }
 
 /// Every snapshot a feed of ``MultiProcessTests/Entry`` emits, in order.
-private final class EntrySnapshots: @unchecked Sendable {
+final class EntrySnapshots: @unchecked Sendable {
     // @unchecked: `recorded` is guarded by `lock`.
     private let lock = NSLock()
     private var recorded: [FeedSnapshot<MultiProcessTests.Entry>] = []

@@ -8,16 +8,16 @@ extension PagedDB {
         static let configuration = CommandConfiguration(
             abstract: "Run the shared pagination-cache workload through PagedStore's own code.",
             discussion: """
-                Runs WORKLOAD.md's workloads (W1 append via the engine's next page, W2 bulk seed via the \
-                seed path, W3 first screen cold and warm, W4 keyset deep page, W5 refresh merge via the \
-                engine) and prints one line per measurement in the workload's format, for \
-                ../shared/bench/compare. Build with -c release for real figures. Also measures the decoded \
+                Runs the pagination-cache workloads (W1 append via the engine's next page, W2 bulk seed via \
+                the seed path, W3 first screen cold and warm, W4 keyset deep page, W5 refresh merge via the \
+                engine) and prints one line per measurement in the workload's format, which the C \
+                reference's compare script reads. Build with -c release for real figures. Also measures the decoded \
                 first screen (FS), the same with 20 realistic ~3 KB timeline posts (FS-real), W5 on a \
                 100-row feed (W5small), and with --scroll, a feed scrolled top to bottom through rowDidAppear.
 
                 Examples:
                   swift build -c release && .build/release/pagedb bench --dir /tmp/pcbench/pagedstore
-                  ../shared/bench/compare --runs 5 -- .build/release/pagedb bench
+                  REFERENCE/compare --runs 5 -- .build/release/pagedb bench
                   .build/release/pagedb bench --only SCROLL --scroll 1000000
                 """)
 

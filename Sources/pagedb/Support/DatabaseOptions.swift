@@ -71,7 +71,7 @@ struct DatabaseOptions: ParsableArguments {
 
 /// `--json`, for commands that print data.
 struct OutputOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print one JSON document on stdout instead of a table (field names in the README).")
+    @Flag(name: .long, help: "Print one JSON document on stdout instead of a table (fields: the article Using pagedb).")
     var json = false
 
     @Flag(name: .long, help: "Print whole values in tables instead of shortening them in the middle.")
