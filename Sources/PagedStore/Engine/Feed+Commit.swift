@@ -175,7 +175,7 @@ extension Feed {
     }
 
     /// Deletes the rows a newer page that repeats rows skipped (see
-    /// ``PageStore/deleteRows(skippedBy:known:attachedAt:edge:in:)``).
+    /// ``ProvenDeletions/delete(skippedBy:known:attachedAt:edge:in:store:)``).
     ///
     /// A newer page repeats rows when the feed's newer cursor lagged behind its head. It lists a
     /// stretch of the server's list without holes: from its first item, which is the new top when
@@ -192,12 +192,13 @@ extension Feed {
         guard let lastRepeated = repeated.last else { return [] }
         if fresh.first == 0, let top = feed.topPosition {
             // From the top row down: the edge is the place right above it.
-            return try store.deleteRows(
+            return try ProvenDeletions.delete(
                 skippedBy: encoded, known: repeated, attachedAt: .upper, edge: PageStore.position(top, movedBy: -1),
-                in: &feed)
+                in: &feed, store: store)
         }
-        return try store.deleteRows(
-            skippedBy: encoded, known: repeated, attachedAt: .lower, edge: lastRepeated.position, in: &feed)
+        return try ProvenDeletions.delete(
+            skippedBy: encoded, known: repeated, attachedAt: .lower, edge: lastRepeated.position, in: &feed,
+            store: store)
     }
 
     /// The merge itself: the plan from ``RefreshMerge`` carried out in the store.

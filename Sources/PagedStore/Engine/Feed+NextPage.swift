@@ -197,7 +197,7 @@ extension Feed {
 
     /// Deletes the rows that a page repeating rows above the bottom (a page-numbered list that
     /// shifted down) skipped, from the first repeated row down to the old bottom (see
-    /// ``PageStore/deleteRows(skippedBy:known:attachedAt:edge:in:)``).
+    /// ``ProvenDeletions/delete(skippedBy:known:attachedAt:edge:in:store:)``).
     /// - Returns: The deleted rows' indices, ascending.
     private static func deleteRowsSkipped(
         by encoded: [EncodedItem], above bottom: Int64, in feed: inout FeedRecord, store: PageStore
@@ -212,6 +212,7 @@ extension Feed {
         // that opens with items the feed does not have (appended below the bottom) and repeats a row
         // after them is out of the feed's order: an item that moved down a ranked list.
         guard repeated.first?.offset == 0 else { return [] }
-        return try store.deleteRows(skippedBy: encoded, known: repeated, attachedAt: .lower, edge: bottom, in: &feed)
+        return try ProvenDeletions.delete(
+            skippedBy: encoded, known: repeated, attachedAt: .lower, edge: bottom, in: &feed, store: store)
     }
 }

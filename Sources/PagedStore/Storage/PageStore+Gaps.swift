@@ -130,10 +130,10 @@ extension PageStore {
         let unfillable = !reachedFarSide && items.isEmpty && cursor == nil
         let closed = reachedFarSide || (cursor == nil && !items.isEmpty)
         // The far side's rows the page lists prove which rows between them and the gap are gone.
-        let deletedRows = try deleteRows(
+        let deletedRows = try ProvenDeletions.delete(
             skippedBy: items,
             known: (repeated + far).compactMap { offset in known[items[offset].itemID].map { (offset, $0.position) } },
-            attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed)
+            attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed, store: self)
         let rows = try insertRows(fresh.map { items[$0] }, offsets: fresh, below: above, limit: limit, in: &feed)
         if closed {
             try removeGap(id: id, in: feed)

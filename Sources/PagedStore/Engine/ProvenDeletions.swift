@@ -1,0 +1,56 @@
+import Foundation
+
+/// Carries out ``DeletionProof`` in the caller's write transaction: reads the facts the rule needs
+/// from the store, asks the rule, and writes its plan.
+enum ProvenDeletions {
+    /// Deletes the rows a page skipped between the rows it lists that the feed has and the edge the
+    /// page is attached to (a gap's place, the bottom row before a next page, the place above the
+    /// top), publishes the local rows it lists, and settles the pending removals it proves.
+    /// - Parameter known: The page offsets and positions of the page's items that the feed has, in
+    ///   page order.
+    /// - Returns: The deleted rows' indices before the deletion, ascending.
+    static func delete(
+        skippedBy items: [EncodedItem], known: [(offset: Int, position: Int64)], attachedAt end: DeletionProof.End,
+        edge: Int64, in feed: inout FeedRecord, store: PageStore
+    ) throws -> [Int] {
+        guard items.count > 0,
+            let whole = DeletionProof.stretch(known: known, itemCount: items.count, attachedAt: end, edge: edge),
+            let stretch = DeletionProof.cut(
+                whole, atGaps: try store.gaps(of: feed).map(\.abovePosition), attachedAt: end, filling: edge)
+        else { return [] }
+        let listed = Set(items.map(\.itemID))
+        let longest = DeletionProof.longestStretch(listed: listed.count, limit: items.count)
+        let rows = try store.rows(after: stretch.after, through: stretch.through, limit: longest + 1, in: feed).map {
+            DeletionProof.Row(itemID: $0.itemID, position: $0.position, local: $0.local)
+        }
+        guard rows.count <= longest else { return [] }
+        let plan = DeletionProof.plan(
+            rows: rows, in: stretch, listed: listed, limit: items.count,
+            removals: try pendingRemovals(listedAround: listed, in: feed, store: store))
+        if !plan.published.isEmpty { try store.markServerRows(at: plan.published, in: feed) }
+        for itemID in plan.settled { try store.deletePendingEdit(itemID: itemID, in: feed) }
+        guard !plan.deleted.isEmpty else { return [] }
+        let firstRow = try store.rowCount(throughPosition: stretch.after, in: feed)
+        let offsets = Dictionary(rows.enumerated().map { ($1.position, $0) }, uniquingKeysWith: { first, _ in first })
+        let indices = try plan.deleted.map { try PageStore.count(firstRow, adding: offsets[$0.position] ?? 0) }
+        try store.deleteRows(at: plan.deleted.map(\.position), in: &feed)
+        return indices
+    }
+
+    /// The feed's pending removals whose two neighbours `listed` names, with where those rows are.
+    private static func pendingRemovals(
+        listedAround listed: Set<String>, in feed: FeedRecord, store: PageStore
+    ) throws -> [DeletionProof.PendingRemoval] {
+        let removals = try store.pendingEdits(of: feed).filter { edit in
+            guard edit.kind == .remove, let above = edit.above, let below = edit.below else { return false }
+            return listed.contains(above) && listed.contains(below)
+        }
+        guard !removals.isEmpty else { return [] }
+        let around = try store.items(withIDs: removals.flatMap { [$0.above ?? "", $0.below ?? ""] }, in: feed)
+        return removals.map { edit in
+            DeletionProof.PendingRemoval(
+                itemID: edit.itemID, above: edit.above.map { ($0, around[$0]?.position) },
+                below: edit.below.map { ($0, around[$0]?.position) })
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Testing
+
+@testable import PagedStore
+
+/// The rule for the rows a page proves deleted, alone: which stretch a page covers, where other gaps
+/// cut it, and what it proves there.
+@Suite struct DeletionProofTests {
+    func rows(_ ids: [String], from position: Int64 = 10, local: Set<String> = []) -> [DeletionProof.Row] {
+        ids.enumerated().map { offset, id in
+            DeletionProof.Row(itemID: id, position: position + Int64(offset) * 10, local: local.contains(id))
+        }
+    }
+
+    // MARK: - The stretch a page covers
+
+    @Test func aFillFromTheTopCoversTheEdgeDownToItsLastKnownRow() {
+        let stretch = DeletionProof.stretch(
+            known: [(offset: 3, position: 50), (offset: 4, position: 60)], itemCount: 5, attachedAt: .upper, edge: 20)
+        #expect(stretch.map { [$0.after, $0.through] } == [20, 60])
+    }
+
+    @Test func aFillFromTheTopThatListsRowsAboveItsGapFirstCoversFromThem() {
+        let stretch = DeletionProof.stretch(
+            known: [(offset: 0, position: 10)], itemCount: 3, attachedAt: .upper, edge: 20)
+        #expect(stretch.map { [$0.after, $0.through] } == [10, 20])
+    }
+
+    @Test func aPageEndingOnKnownRowsSaysNothingBelowThem() {
+        let endsThere = DeletionProof.stretch(
+            known: [(offset: 0, position: 10), (offset: 2, position: 30)], itemCount: 3, attachedAt: .lower, edge: 90)
+        #expect(endsThere.map { [$0.after, $0.through] } == [10, 30])
+        let goesOn = DeletionProof.stretch(
+            known: [(offset: 0, position: 10), (offset: 1, position: 30)], itemCount: 3, attachedAt: .lower, edge: 90)
+        #expect(goesOn.map { [$0.after, $0.through] } == [10, 90])
+    }
+
+    @Test func knownRowsOutOfTheFeedsOrderProveNothing() {
+        let stretch = DeletionProof.stretch(
+            known: [(offset: 0, position: 30), (offset: 1, position: 10)], itemCount: 2, attachedAt: .lower, edge: 90)
+        #expect(stretch == nil)
+        #expect(DeletionProof.stretch(known: [], itemCount: 2, attachedAt: .upper, edge: 0) == nil)
+    }
+
+    @Test func anotherGapCutsTheStretchButThePagesOwnDoesNot() {
+        let upper = DeletionProof.cut((after: 10, through: 90), atGaps: [10, 40, 70], attachedAt: .upper, filling: 10)
+        #expect(upper.map { [$0.after, $0.through] } == [10, 40])
+        let lower = DeletionProof.cut((after: 10, through: 90), atGaps: [40, 70, 90], attachedAt: .lower, filling: 90)
+        #expect(lower.map { [$0.after, $0.through] } == [70, 90])
+        let own = DeletionProof.cut((after: 10, through: 90), atGaps: [50], attachedAt: .upper, filling: 50)
+        #expect(own.map { [$0.after, $0.through] } == [10, 90])
+    }
+
+    // MARK: - What it proves
+
+    @Test func serverRowsThePageSkipsAreDeletedLocalRowsStay() {
+        let plan = DeletionProof.plan(
+            rows: rows(["a", "b", "mine", "c"], local: ["mine"]), in: (after: 0, through: 40), listed: ["a", "c"],
+            limit: 3, removals: [])
+        #expect(plan.deleted.map(\.itemID) == ["b"])
+        #expect(plan.published.isEmpty)
+    }
+
+    @Test func aLocalRowThePageListsIsPublished() {
+        let plan = DeletionProof.plan(
+            rows: rows(["a", "mine", "b"], local: ["mine"]), in: (after: 0, through: 30), listed: ["a", "mine", "b"],
+            limit: 3, removals: [])
+        #expect(plan.published == [20])
+        #expect(plan.deleted.isEmpty)
+    }
+
+    @Test func aPageProvesAtMostAsManyDeletionsAsItHasItems() {
+        let plan = DeletionProof.plan(
+            rows: rows(["a", "b", "c", "d", "e"]), in: (after: 0, through: 50), listed: ["a", "e"], limit: 2,
+            removals: [])
+        #expect(plan.deleted.isEmpty, "three missing rows are an item that moved, not three deletions")
+    }
+
+    @Test func aPendingRemovalWhoseNeighboursThePageListsIsSettled() {
+        let removal = DeletionProof.PendingRemoval(itemID: "gone", above: ("a", 10), below: ("b", 20))
+        let plan = DeletionProof.plan(
+            rows: rows(["b"], from: 20), in: (after: 10, through: 20), listed: ["a", "b"], limit: 2,
+            removals: [removal])
+        #expect(plan.settled == ["gone"])
+        let listedAgain = DeletionProof.plan(
+            rows: rows(["b"], from: 20), in: (after: 10, through: 20), listed: ["a", "gone", "b"], limit: 3,
+            removals: [removal])
+        #expect(listedAgain.settled.isEmpty, "the page lists the item: the server still has it")
+        let outside = DeletionProof.plan(
+            rows: rows(["b"], from: 20), in: (after: 15, through: 20), listed: ["a", "b"], limit: 2,
+            removals: [removal])
+        #expect(outside.settled.isEmpty, "a neighbour outside the stretch proves nothing")
+    }
+}
