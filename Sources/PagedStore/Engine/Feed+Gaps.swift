@@ -93,7 +93,7 @@ extension Feed {
             guard var feed = try store.feed(key: key) else { return (nil, nil) }
             let fileBefore = feed
             guard feed.generation <= generation,
-                let fill = try store.fillGap(id: id, from: end, with: encoded, cursor: next, in: &feed)
+                let fill = try GapFiller.fill(gap: id, from: end, with: encoded, cursor: next, in: &feed, store: store)
             else { return (nil, feed) }
             if fill.rows.isEmpty, !fill.closed, !fill.unfillable, next == cursor {
                 // Thrown inside the transaction: nothing of this page is written.

@@ -1,26 +1,13 @@
 package import Foundation
 
-/// Gap markers: recording, moving, removing and filling them.
+/// Gap markers: recording, moving and removing them, and inserting a gap's rows (the rule for a fill
+/// is ``GapFillRule``).
 ///
 /// A gap is a place in a feed's order (right below every row at or above its position) with the
 /// older-side cursor that fetches the rows missing there. It is not tied to the rows around it: a
 /// local edit that removes the row above a gap leaves the gap in place, so the rows it stands for
 /// can still be fetched.
 extension PageStore {
-    /// What filling a gap did.
-    package struct GapFill: Sendable, Equatable {
-        /// The row index of the first inserted row.
-        package var firstRow: Int
-        /// The positions of the inserted rows, top first, and which of the given items each holds.
-        package var rows: [WrittenRow]
-        /// Whether the gap is closed (the page reached the rows on its far side).
-        package var closed: Bool
-        /// Whether the gap stays but cannot be filled: the server has nothing more between its edges.
-        package var unfillable = false
-        /// The rows the page proved deleted on the server, as row indices before the fill, ascending.
-        package var deletedRows: [Int] = []
-    }
-
     /// Records a gap right below `position`; `cursor` fills it from its top, `newerCursor` (the
     /// newer-side cursor of the rows below it) from its bottom.
     /// - Returns: The gap's id.
@@ -70,7 +57,7 @@ extension PageStore {
     }
 
     /// Moves the gap with `id` to right below `position`, with new cursors and fillability.
-    func updateGap(
+    package func updateGap(
         id: Int64, to position: Int64, cursor: String?, newerCursor: String?, unfillable: Bool, in feed: FeedRecord
     ) throws(StorageError) {
         let sql = """
@@ -88,71 +75,9 @@ extension PageStore {
         }
     }
 
-    /// Inserts a page fetched for the gap `id`, from its top (`end` `.top`: the page is older than
-    /// the rows above) or its bottom (`.bottom`: the page is newer than the rows below), up to the
-    /// first item the feed already has on the far side: the proof that the page reached those rows,
-    /// which closes the gap.
-    ///
-    /// The rows go right below the gap's place, above any row inserted locally below it, so they are
-    /// contiguous rows of the feed. They join the page of the row above the gap (or the top page),
-    /// whose row count grows with them. A gap filled from the top moves below the new rows with the
-    /// page's older cursor; one filled from the bottom stays above them with the page's newer cursor.
-    /// A page with no items that says the server has nothing further, while rows remain on the far
-    /// side, leaves the gap `unfillable`; a page with items that says so closes it.
-    /// - Parameter cursor: The cursor the page returned for going on in the same direction.
-    /// - Returns: Nil when the gap no longer exists.
-    package func fillGap(
-        id: Int64, from end: GapEnd, with items: [EncodedItem], cursor: String?, in feed: inout FeedRecord
-    ) throws -> GapFill? {
-        guard let gap = try gaps(of: feed).first(where: { $0.id == id }) else { return nil }
-        let above = gap.abovePosition
-        // Proof of reaching the far side is an id the feed has there. Ids it has on the near side are
-        // no proof (a page-numbered list shifts down as items arrive on top, so its pages repeat
-        // rows): they are dropped, and the page goes on. Those it lists first, from the top, still say
-        // what the page goes on from: the rows between them and the gap are no longer there.
-        let known = try self.items(withIDs: items.map(\.itemID), in: feed)
-        func isFar(_ offset: Int) -> Bool {
-            guard let position = known[items[offset].itemID]?.position else { return false }
-            return end == .top ? position > above : position <= above
-        }
-        let far = items.indices.filter(isFar)
-        let repeated =
-            end == .top ? items.indices.prefix { known[items[$0].itemID].map { $0.position <= above } ?? false } : []
-        let reached: Int? = end == .top ? far.first : far.last
-        let candidates = end == .top ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
-        let fresh = candidates.filter { known[items[$0].itemID] == nil }
-        let limit = try boundary(below: above, in: feed)
-        let rowsOnFarSide = end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false)
-        // Nothing at all, and nothing further this way, yet rows remain on the far side: the server
-        // no longer has what lies between (Mastodon keeps a few hundred home posts). A page with
-        // items that ends the list closes the gap: the server gave all it has.
-        let reachedFarSide = reached != nil || !rowsOnFarSide
-        let unfillable = !reachedFarSide && items.isEmpty && cursor == nil
-        let closed = reachedFarSide || (cursor == nil && !items.isEmpty)
-        // The far side's rows the page lists prove which rows between them and the gap are gone.
-        let deletedRows = try ProvenDeletions.delete(
-            skippedBy: items,
-            known: (repeated + far).compactMap { offset in known[items[offset].itemID].map { (offset, $0.position) } },
-            attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed, store: self)
-        let rows = try insertRows(fresh.map { items[$0] }, offsets: fresh, below: above, limit: limit, in: &feed)
-        if closed {
-            try removeGap(id: id, in: feed)
-        } else if end == .top {
-            try updateGap(
-                id: id, to: rows.last?.position ?? above, cursor: cursor, newerCursor: gap.newerCursor,
-                unfillable: unfillable, in: feed)
-        } else {
-            try updateGap(
-                id: id, to: above, cursor: gap.cursor, newerCursor: cursor, unfillable: unfillable, in: feed)
-        }
-        return GapFill(
-            firstRow: try rowCount(throughPosition: above, in: feed), rows: rows, closed: closed,
-            unfillable: unfillable, deletedRows: deletedRows)
-    }
-
     /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit`, spread
     /// evenly, shifting the rows below when the positions between are too few.
-    private func insertRows(
+    package func insertRows(
         _ items: [EncodedItem], offsets: [Int], below above: Int64, limit: Int64?, in feed: inout FeedRecord
     ) throws -> [WrittenRow] {
         guard !items.isEmpty else { return [] }
@@ -191,7 +116,7 @@ extension PageStore {
 
     /// The first place below `position` that rows filling a gap there must stay above: the next
     /// row, or the next gap's place (its rows come after this gap's). Nil when neither exists.
-    private func boundary(below position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
+    package func boundary(below position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
         let sql = """
             SELECT min(next) FROM (
                 SELECT min(position) AS next FROM item WHERE feed_id = ?1 AND position > ?2

@@ -1,0 +1,80 @@
+/// The rule for a page fetched for a gap: which of its items go in, whether it closes the gap, and
+/// what the gap becomes. Pure: ``GapFiller`` reads the facts and carries the plan out.
+///
+/// A gap is filled from its top (the page is older than the rows above, asked with their older
+/// cursor) or from its bottom (newer than the rows below, asked with their newer cursor). The page's
+/// items go right below the gap's place, up to the first item the feed already has on the far side:
+/// the proof that the page reached those rows, which closes the gap. Ids the feed has on the near
+/// side are no proof (a page-numbered list shifts down as items arrive on top, so its pages repeat
+/// rows): they are dropped, and the page goes on; those it lists first, from the top, still say what
+/// the page goes on from (see ``DeletionProof``).
+enum GapFillRule {
+    /// What the store knows when the page arrives.
+    struct Facts {
+        /// The end the page was fetched for.
+        var end: GapEnd
+        /// The page's item ids, in page order.
+        var itemIDs: [String]
+        /// The positions of the page's items that the feed has.
+        var known: [String: Int64]
+        /// The gap's place: right below every row at or above it.
+        var gapPosition: Int64
+        /// The cursor the page returned for going on in the same direction.
+        var cursor: String?
+        /// Whether the feed has rows on the far side of the gap (below it when filling from the top,
+        /// above it when filling from the bottom).
+        var rowsOnFarSide: Bool
+    }
+
+    /// What becomes of the gap.
+    enum Gap: Equatable {
+        /// The page reached the far side, or the server gave all it has: the gap goes.
+        case closed
+        /// Filled from the top: the gap moves below the new rows, with the page's older cursor.
+        case belowTheNewRows(cursor: String?, unfillable: Bool)
+        /// Filled from the bottom: the gap stays above the new rows, with the page's newer cursor.
+        case aboveTheNewRows(newerCursor: String?, unfillable: Bool)
+    }
+
+    /// What to write.
+    struct Plan: Equatable {
+        /// The page offsets of the items to insert below the gap's place, in order.
+        var fresh: [Int]
+        /// The page's known rows that prove deletions (see ``DeletionProof/stretch(known:itemCount:attachedAt:edge:)``),
+        /// in page order: those it reached on the far side, and, from the top, those it lists first
+        /// on the near side.
+        var proof: [Int]
+        var gap: Gap
+    }
+
+    /// Plans the fill of a gap with a page.
+    static func plan(_ facts: Facts) -> Plan {
+        let items = facts.itemIDs
+        let fromTop = facts.end == .top
+        func isFar(_ offset: Int) -> Bool {
+            guard let position = facts.known[items[offset]] else { return false }
+            return fromTop ? position > facts.gapPosition : position <= facts.gapPosition
+        }
+        let far = items.indices.filter(isFar)
+        let repeated =
+            fromTop
+            ? Array(items.indices.prefix { facts.known[items[$0]].map { $0 <= facts.gapPosition } ?? false }) : []
+        let reached = fromTop ? far.first : far.last
+        let candidates = fromTop ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
+        let fresh = candidates.filter { facts.known[items[$0]] == nil }
+        // Nothing at all, and nothing further this way, yet rows remain on the far side: the server
+        // no longer has what lies between (Mastodon keeps a few hundred home posts). A page with
+        // items that ends the list closes the gap: the server gave all it has.
+        let reachedFarSide = reached != nil || !facts.rowsOnFarSide
+        let unfillable = !reachedFarSide && items.isEmpty && facts.cursor == nil
+        let gap: Gap
+        if reachedFarSide || (facts.cursor == nil && !items.isEmpty) {
+            gap = .closed
+        } else if fromTop {
+            gap = .belowTheNewRows(cursor: facts.cursor, unfillable: unfillable)
+        } else {
+            gap = .aboveTheNewRows(newerCursor: facts.cursor, unfillable: unfillable)
+        }
+        return Plan(fresh: fresh, proof: repeated + far, gap: gap)
+    }
+}

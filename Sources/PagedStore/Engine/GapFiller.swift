@@ -1,0 +1,62 @@
+import Foundation
+
+/// Carries out ``GapFillRule`` in the caller's write transaction: reads the facts, asks the rule,
+/// proves the deletions the page shows (``ProvenDeletions``), inserts the rows and moves or removes
+/// the gap.
+enum GapFiller {
+    /// What filling a gap did.
+    struct Fill: Sendable, Equatable {
+        /// The row index of the first inserted row.
+        var firstRow: Int
+        /// The positions of the inserted rows, top first, and which of the given items each holds.
+        var rows: [WrittenRow]
+        /// Whether the gap is closed (the page reached the rows on its far side).
+        var closed: Bool
+        /// Whether the gap stays but cannot be filled: the server has nothing more between its edges.
+        var unfillable = false
+        /// The rows the page proved deleted on the server, as row indices before the fill, ascending.
+        var deletedRows: [Int] = []
+    }
+
+    /// Writes a page fetched for the gap `id` from `end`. The rows go right below the gap's place,
+    /// above any row inserted locally below it, so they are contiguous rows of the feed; they join
+    /// the page of the row above the gap (or the top page).
+    /// - Parameter cursor: The cursor the page returned for going on in the same direction.
+    /// - Returns: Nil when the gap no longer exists.
+    static func fill(
+        gap id: Int64, from end: GapEnd, with items: [EncodedItem], cursor: String?, in feed: inout FeedRecord,
+        store: PageStore
+    ) throws -> Fill? {
+        guard let gap = try store.gaps(of: feed).first(where: { $0.id == id }) else { return nil }
+        let above = gap.abovePosition
+        let known = try store.items(withIDs: items.map(\.itemID), in: feed).mapValues(\.position)
+        let limit = try store.boundary(below: above, in: feed)
+        let plan = GapFillRule.plan(
+            GapFillRule.Facts(
+                end: end, itemIDs: items.map(\.itemID), known: known, gapPosition: above, cursor: cursor,
+                rowsOnFarSide: end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false)))
+        let deletedRows = try ProvenDeletions.delete(
+            skippedBy: items,
+            known: plan.proof.compactMap { offset in known[items[offset].itemID].map { (offset, $0) } },
+            attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed, store: store)
+        let rows = try store.insertRows(
+            plan.fresh.map { items[$0] }, offsets: plan.fresh, below: above, limit: limit, in: &feed)
+        var unfillable = false
+        switch plan.gap {
+        case .closed:
+            try store.removeGap(id: id, in: feed)
+        case .belowTheNewRows(let next, let cannotFill):
+            unfillable = cannotFill
+            try store.updateGap(
+                id: id, to: rows.last?.position ?? above, cursor: next, newerCursor: gap.newerCursor,
+                unfillable: cannotFill, in: feed)
+        case .aboveTheNewRows(let next, let cannotFill):
+            unfillable = cannotFill
+            try store.updateGap(
+                id: id, to: above, cursor: gap.cursor, newerCursor: next, unfillable: cannotFill, in: feed)
+        }
+        return Fill(
+            firstRow: try store.rowCount(throughPosition: above, in: feed), rows: rows, closed: plan.gap == .closed,
+            unfillable: unfillable, deletedRows: deletedRows)
+    }
+}

@@ -1,0 +1,53 @@
+import Testing
+
+@testable import PagedStore
+
+/// The rule for a gap's page, alone: which items go in, whether the page closes the gap, and what
+/// the gap becomes.
+@Suite struct GapFillRuleTests {
+    /// A gap at position 100: rows a (50) and b (100) above it, c (200) and d (300) below.
+    func plan(
+        _ ids: [String], from end: GapEnd = .top, cursor: String? = "next", rowsOnFarSide: Bool = true
+    ) -> GapFillRule.Plan {
+        GapFillRule.plan(
+            GapFillRule.Facts(
+                end: end, itemIDs: ids, known: ["a": 50, "b": 100, "c": 200, "d": 300], gapPosition: 100,
+                cursor: cursor, rowsOnFarSide: rowsOnFarSide))
+    }
+
+    @Test func aPageFromTheTopGoesInUpToTheFirstRowOfTheFarSideAndCloses() {
+        let fill = plan(["n1", "n2", "c", "n3"])
+        #expect(fill.fresh == [0, 1])
+        #expect(fill.proof == [2])
+        #expect(fill.gap == .closed)
+    }
+
+    @Test func aPageThatReachesNothingMovesTheGapBelowItsRowsWithItsCursor() {
+        let fill = plan(["n1", "n2"])
+        #expect(fill.fresh == [0, 1])
+        #expect(fill.gap == .belowTheNewRows(cursor: "next", unfillable: false))
+    }
+
+    @Test func aPageFromTheBottomGoesInAboveTheRowsItReachedAndKeepsTheGapAbove() {
+        let fill = plan(["b", "n1", "n2"], from: .bottom)
+        #expect(fill.fresh == [1, 2])
+        #expect(fill.gap == .closed, "it reached b, above the gap")
+        let open = plan(["n1", "n2"], from: .bottom, cursor: "newer")
+        #expect(open.gap == .aboveTheNewRows(newerCursor: "newer", unfillable: false))
+    }
+
+    @Test func rowsOfTheNearSideAreDroppedButTheOnesListedFirstProve() {
+        let fill = plan(["b", "n1", "a"])
+        #expect(fill.fresh == [1], "b and a are known above the gap: dropped")
+        #expect(fill.proof == [0], "b, listed first, says what the page goes on from")
+    }
+
+    @Test func anEmptyPageWithNothingFurtherLeavesTheGapUnfillableWhileRowsRemainBeyond() {
+        #expect(plan([], cursor: nil).gap == .belowTheNewRows(cursor: nil, unfillable: true))
+        #expect(plan([], cursor: nil, rowsOnFarSide: false).gap == .closed, "nothing beyond: the gap is done")
+    }
+
+    @Test func aPageWithItemsThatEndsTheListCloses() {
+        #expect(plan(["n1"], cursor: nil).gap == .closed)
+    }
+}
