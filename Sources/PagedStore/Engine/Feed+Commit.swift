@@ -125,7 +125,7 @@ extension Feed {
             feed.lastError = nil
             if let maxRows = policy.maxRows, feed.rowCount > maxRows {
                 let before = feed.rowCount
-                let removed = try store.trim(&feed, maxRows: maxRows)
+                let removed = try Trimmer.trim(&feed, maxRows: maxRows, in: store)
                 if removed > 0 {
                     // Trimmed rows are the bottom of the merged list; a batch can name them only when
                     // they are old rows untouched by the merge, all below the deepest reloaded row.

@@ -15,7 +15,7 @@ extension Feed {
     @discardableResult
     public func trim(maxRows: Int) throws -> Int {
         do {
-            return try trim { store, feed in try store.trim(&feed, maxRows: max(maxRows, 0)) }
+            return try trim { store, feed in try Trimmer.trim(&feed, maxRows: max(maxRows, 0), in: store) }
         } catch {
             throw FeedError(error)
         }
@@ -27,8 +27,10 @@ extension Feed {
         do {
             try trim { store, feed in
                 var removed = 0
-                if let maxAge = policy.maxAge { removed += try store.trim(&feed, fetchedBefore: Date() - maxAge) }
-                if let maxRows = policy.maxRows { removed += try store.trim(&feed, maxRows: maxRows) }
+                if let maxAge = policy.maxAge {
+                    removed += try Trimmer.trim(&feed, fetchedBefore: Date() - maxAge, in: store)
+                }
+                if let maxRows = policy.maxRows { removed += try Trimmer.trim(&feed, maxRows: maxRows, in: store) }
                 return removed
             }
         } catch {

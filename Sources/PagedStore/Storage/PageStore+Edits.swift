@@ -1,6 +1,6 @@
-package import Foundation
+import Foundation
 
-/// Local edits of single rows, and trimming a feed from the bottom.
+/// Local edits of single rows, and cutting a feed's bottom pages.
 extension PageStore {
     /// Removes the row with `itemID`.
     /// - Returns: The removed row and its row index before removal, or nil when the feed has no such row.
@@ -79,22 +79,12 @@ extension PageStore {
         return position
     }
 
-    /// Keeps the top `pageCount` pages, or more, and deletes every row, page and gap below them.
-    ///
-    /// The feed's older-side cursor moves to the last kept page's, so the next page resumes right
-    /// below the rows that remain. That cursor is exact only where the page below was asked with it
-    /// (or nothing is below): a page written by a refresh holds only the new items of its response,
-    /// and its older cursor points below the overlap. So the cut moves down to the first page whose
-    /// older cursor continues the feed exactly; a trim may keep more rows than asked, never skip any.
+    /// Keeps the top `keep` of `pages` (the feed's, top first) and deletes every row, page and gap
+    /// below them; the feed's older-side cursor becomes the last kept page's. Where a cut may be made
+    /// is ``TrimRule``'s to say.
     /// - Returns: How many rows were deleted.
-    @discardableResult
-    package func trim(_ feed: inout FeedRecord, keepingPages pageCount: Int) throws -> Int {
-        let pages = try pages(of: feed)
-        // At least down to the first page with rows: a top page emptied by local removals keeps nothing.
-        let firstWithRows = (pages.firstIndex { $0.rowCount > 0 } ?? 0) + 1
-        guard let keep = Self.exactCut(in: pages, atLeast: max(pageCount, firstWithRows)), keep < pages.count
-        else { return 0 }
-        let kept = pages.prefix(keep)
+    package func cut(_ feed: inout FeedRecord, keepingPages keep: Int, of pages: [PageRecord]) throws -> Int {
+        let kept = pages.prefix(max(keep, 0))
         var keptRows = 0
         for page in kept { keptRows = try Self.count(keptRows, adding: page.rowCount) }
         var removed = 0
@@ -119,55 +109,6 @@ extension PageStore {
         if feed.rowCount == 0 { feed.topPosition = nil }
         try save(&feed)
         return removed
-    }
-
-    /// The smallest page count of at least `pageCount` (and at least one page) after which the
-    /// feed can be cut exactly: the last kept page's older cursor is the one the next page was asked
-    /// with, or no page follows. Nil when no cut is possible.
-    ///
-    /// A page of no rows stays with the page above it: cutting it off removes nothing, and when it is
-    /// the page that ended the feed, would make an ended feed fetch again.
-    static func exactCut(in pages: [PageRecord], atLeast pageCount: Int) -> Int? {
-        var keep = max(pageCount, 1)
-        while keep < pages.count {
-            let last = pages[keep - 1]
-            let next = pages[keep]
-            // Seed fixtures without cursors chain nil to nil: nothing below them can be fetched anyway.
-            if next.rowCount > 0, next.requestCursor == last.olderCursor,
-                last.olderCursor != nil || next.request == .seed
-            {
-                return keep
-            }
-            keep += 1
-        }
-        return pages.count
-    }
-
-    /// Trims pages from the bottom until at most `maxRows` rows remain, cutting only where the older
-    /// cursor stays exact and always keeping the top page, so a limit never leaves a feed that
-    /// loaded with nothing to show (see ``trim(_:keepingPages:)``).
-    /// - Returns: How many rows were deleted.
-    @discardableResult
-    package func trim(_ feed: inout FeedRecord, maxRows: Int) throws -> Int {
-        var rows = 0
-        var keep = 0
-        for page in try pages(of: feed) {
-            rows = try Self.count(rows, adding: page.rowCount)
-            if rows > maxRows { break }
-            keep += 1
-        }
-        return try trim(&feed, keepingPages: keep)
-    }
-
-    /// Trims the pages at the bottom that were fetched before `date` (keeping the top page, and
-    /// cutting only where the older cursor stays exact).
-    /// - Returns: How many rows were deleted.
-    @discardableResult
-    package func trim(_ feed: inout FeedRecord, fetchedBefore date: Date) throws -> Int {
-        let pages = try pages(of: feed)
-        // A page of no rows holds nothing to age: the page that ended the feed goes with the pages above.
-        let stale = pages.reversed().prefix { $0.rowCount == 0 || $0.fetchedAt < date }.count
-        return try trim(&feed, keepingPages: pages.count - stale)
     }
 
     // MARK: - Helpers
