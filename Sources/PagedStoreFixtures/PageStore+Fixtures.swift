@@ -237,9 +237,6 @@ extension PageStore {
         let queryOnly = try connection.int64("PRAGMA query_only") == 1
         if queryOnly { try connection.execute("PRAGMA query_only = OFF") }
         defer { if queryOnly { try? connection.execute("PRAGMA query_only = ON") } }
-        try connection.withStatement("VACUUM INTO ?") { statement throws(StorageError) in
-            try statement.bind(1, path)
-            try statement.step()
-        }
+        try connection.run("VACUUM INTO ?", path)
     }
 }

@@ -27,12 +27,7 @@ extension PageStore {
     /// Clears the local mark of the rows at `positions`: the server listed them.
     package func markServerRows(at positions: [Int64], in feed: FeedRecord) throws(StorageError) {
         for position in positions {
-            try connection.withStatement("UPDATE item SET local = 0 WHERE feed_id = ? AND position = ?") {
-                statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.bind(2, position)
-                try statement.step()
-            }
+            try connection.run("UPDATE item SET local = 0 WHERE feed_id = ? AND position = ?", feed.id, position)
         }
     }
 

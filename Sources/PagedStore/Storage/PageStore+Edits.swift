@@ -57,19 +57,10 @@ extension PageStore {
             throw StorageError(.constraint, message: "The feed already has an item with this id")
         }
         if local {
-            try connection.withStatement("UPDATE item SET local = 1 WHERE feed_id = ? AND position = ?") {
-                statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.bind(2, position)
-                try statement.step()
-            }
+            try connection.run("UPDATE item SET local = 1 WHERE feed_id = ? AND position = ?", feed.id, position)
         }
-        try connection.withStatement("UPDATE page SET row_count = row_count + 1 WHERE feed_id = ? AND page_no = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, pageNo)
-            try statement.step()
-        }
+        try connection.run(
+            "UPDATE page SET row_count = row_count + 1 WHERE feed_id = ? AND page_no = ?", feed.id, pageNo)
         feed.rowCount = try Self.count(feed.rowCount, adding: 1)
         feed.topPosition = min(feed.topPosition ?? position, position)
         feed.bottomPosition = max(feed.bottomPosition ?? position, position)
@@ -94,12 +85,8 @@ extension PageStore {
         let lastKept = keptRows > 0 ? try position(ofRow: keptRows - 1, in: feed) : nil
         // The next page covers what lies below the last kept row: gaps there would stand for it twice.
         try deleteGaps(in: feed, from: lastKept ?? Int64.min, through: Int64.max)
-        try connection.withStatement("DELETE FROM page WHERE feed_id = ? AND page_no > ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, kept.last?.pageNo ?? Int64.min)
-            try statement.step()
-        }
+        try connection.run(
+            "DELETE FROM page WHERE feed_id = ? AND page_no > ?", feed.id, kept.last?.pageNo ?? Int64.min)
         feed.rowCount = try Self.count(feed.rowCount, adding: -removed)
         if let last = kept.last {
             feed.oldestCursor = last.olderCursor
@@ -129,12 +116,7 @@ extension PageStore {
             "UPDATE item SET position = position + ?3 WHERE feed_id = ?1 AND position >= ?2",
             "UPDATE gap SET above_position = above_position + ?3 WHERE feed_id = ?1 AND above_position >= ?2",
         ] {
-            try connection.withStatement(sql) { statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.bind(2, position)
-                try statement.bind(3, delta)
-                try statement.step()
-            }
+            try connection.run(sql, feed.id, position, delta)
         }
         if let bottom = feed.bottomPosition, bottom >= position { feed.bottomPosition = try Self.sum(bottom, delta) }
     }

@@ -37,23 +37,12 @@ extension PageStore {
     /// Deletes the gaps whose place is in `from...through`, but the gap with id `kept`.
     func deleteGaps(in feed: FeedRecord, from: Int64, through: Int64, except kept: Int64? = nil) throws(StorageError) {
         let sql = "DELETE FROM gap WHERE feed_id = ? AND above_position BETWEEN ? AND ? AND id IS NOT ?"
-        try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, from)
-            try statement.bind(3, through)
-            try statement.bind(4, kept)
-            try statement.step()
-        }
+        try connection.run(sql, feed.id, from, through, kept)
     }
 
     /// Removes the gap with `id` (filled, or dismissed).
     package func removeGap(id: Int64, in feed: FeedRecord) throws(StorageError) {
-        try connection.withStatement("DELETE FROM gap WHERE feed_id = ? AND id = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, id)
-            try statement.step()
-        }
+        try connection.run("DELETE FROM gap WHERE feed_id = ? AND id = ?", feed.id, id)
     }
 
     /// Moves the gap with `id` to right below `position`, with new cursors and fillability.
@@ -64,15 +53,7 @@ extension PageStore {
             UPDATE gap SET above_position = ?, cursor = ?, newer_cursor = ?, unfillable = ?
             WHERE feed_id = ? AND id = ?
             """
-        try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, position)
-            try statement.bind(2, cursor)
-            try statement.bind(3, newerCursor)
-            try statement.bind(4, unfillable)
-            try statement.bind(5, feed.id)
-            try statement.bind(6, id)
-            try statement.step()
-        }
+        try connection.run(sql, position, cursor, newerCursor, unfillable, feed.id, id)
     }
 
     /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit`, spread
@@ -97,13 +78,8 @@ extension PageStore {
             _ = try insert(item, position: position, pageNo: pageNo, into: feed, ignoringDuplicate: false)
             rows.append(WrittenRow(offset: offsets[index], position: position))
         }
-        try connection.withStatement("UPDATE page SET row_count = row_count + ? WHERE feed_id = ? AND page_no = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, items.count)
-            try statement.bind(2, feed.id)
-            try statement.bind(3, pageNo)
-            try statement.step()
-        }
+        try connection.run(
+            "UPDATE page SET row_count = row_count + ? WHERE feed_id = ? AND page_no = ?", items.count, feed.id, pageNo)
         if let first = rows.first?.position, let last = rows.last?.position {
             feed.topPosition = min(feed.topPosition ?? first, first)
             feed.bottomPosition = max(feed.bottomPosition ?? last, last)

@@ -109,12 +109,7 @@ extension PageStore {
 
     /// Forgets the item's pending edit.
     package func deletePendingEdit(itemID: String, in feed: FeedRecord) throws(StorageError) {
-        try connection.withStatement("DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, itemID)
-            try statement.step()
-        }
+        try connection.run("DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ?", feed.id, itemID)
     }
 
     private func bindPayload(_ payload: Data?, at index: Int32, in statement: Statement) throws(StorageError) {

@@ -35,14 +35,8 @@ extension PageStore {
             ON CONFLICT (feed_id) DO UPDATE SET item_id = excluded.item_id, row = excluded.row,
             offset = excluded.offset, saved_at = excluded.saved_at
             """
-        try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position.itemID)
-            try statement.bind(3, position.row)
-            try statement.bind(4, position.offset)
-            try statement.bind(5, position.savedAt.millisecondsSince1970)
-            try statement.step()
-        }
+        try connection.run(
+            sql, feed.id, position.itemID, position.row, position.offset, position.savedAt.millisecondsSince1970)
     }
 
     /// The row of the item `id` in `feed`, or nil when the feed does not have it.

@@ -59,13 +59,8 @@ extension PageStore {
     /// The bottom page takes the new cursor too, so a trim that keeps it resumes at the same place.
     package func advanceOlderCursor(to cursor: String?, in feed: inout FeedRecord) throws {
         if let bottomPage = try lastPageNo(of: feed) {
-            try connection.withStatement("UPDATE page SET older_cursor = ? WHERE feed_id = ? AND page_no = ?") {
-                statement throws(StorageError) in
-                try statement.bind(1, cursor)
-                try statement.bind(2, feed.id)
-                try statement.bind(3, bottomPage)
-                try statement.step()
-            }
+            try connection.run(
+                "UPDATE page SET older_cursor = ? WHERE feed_id = ? AND page_no = ?", cursor, feed.id, bottomPage)
         }
         feed.oldestCursor = cursor
         feed.endReached = cursor == nil
@@ -141,10 +136,7 @@ extension PageStore {
         with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord
     ) throws -> [WrittenRow] {
         for table in ["item", "page", "gap"] {
-            try connection.withStatement("DELETE FROM \(table) WHERE feed_id = ?") { statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.step()
-            }
+            try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
         }
         feed.rowCount = 0
         feed.topPosition = nil
@@ -255,6 +247,7 @@ extension PageStore {
             INSERT INTO page (feed_id, page_no, request, request_cursor, older_cursor, newer_cursor, fetched_at,
             row_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """
+        // Every page written runs this: bound one by one, with no boxed arguments.
         try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             try statement.bind(2, pageNo)

@@ -84,10 +84,7 @@ package final class PageStore {
     /// The feed with `key`, created empty when missing.
     package func ensureFeed(key: String) throws -> FeedRecord {
         if let feed = try feed(key: key) { return feed }
-        try connection.withStatement("INSERT INTO feed (key) VALUES (?)") { statement throws(StorageError) in
-            try statement.bind(1, key)
-            try statement.step()
-        }
+        try connection.run("INSERT INTO feed (key) VALUES (?)", key)
         guard let feed = try feed(key: key) else {
             throw StorageError(.other, message: "The feed \(key.debugDescription) vanished after it was created")
         }
@@ -114,6 +111,7 @@ package final class PageStore {
             bottom_position = ?, last_refresh_at = ?, last_error = ?, generation = ?, loaded = ?, has_sections = ?,
             policy = ?, change_count = ? WHERE id = ?
             """
+        // Every write runs this: bound one by one, with no boxed arguments.
         try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.newestCursor)
             try statement.bind(2, feed.oldestCursor)
@@ -135,15 +133,9 @@ package final class PageStore {
 
     /// Deletes a feed with its pages, items and gaps.
     package func deleteFeed(_ feed: FeedRecord) throws(StorageError) {
-        try connection.withStatement("DELETE FROM item WHERE feed_id = ?") { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.step()
-        }
+        try connection.run("DELETE FROM item WHERE feed_id = ?", feed.id)
         // Pages and gaps follow through their foreign keys' ON DELETE CASCADE.
-        try connection.withStatement("DELETE FROM feed WHERE id = ?") { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.step()
-        }
+        try connection.run("DELETE FROM feed WHERE id = ?", feed.id)
     }
 
     /// Empties a feed as if it had never been fetched: its rows, pages, gaps, pending edits and
@@ -151,10 +143,7 @@ package final class PageStore {
     /// count stay (the save counts this change too).
     package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
         for table in ["item", "page", "gap", "pending_edit", "reading_position"] {
-            try connection.withStatement("DELETE FROM \(table) WHERE feed_id = ?") { statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.step()
-            }
+            try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
         }
         feed = FeedRecord(
             id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
