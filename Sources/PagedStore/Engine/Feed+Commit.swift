@@ -21,6 +21,8 @@ extension Feed {
         /// Whether the file held another `Feed`'s write when this commit was made (see
         /// ``overForeignWrite()``).
         var adoptsFile = false
+        /// Rows met while writing that the codec cannot decode, for ``apply(_:)`` to remove.
+        var undecodable: [UndecodableRow] = []
     }
 
     /// Ends `task`'s operation with its outcome: a commit (nil when there was nothing this feed may
@@ -315,7 +317,7 @@ extension Feed {
             activity.forgetFailure(.nextPage)
         }
         record = commit.record
-        var undecodable: [UndecodableRow] = []
+        var undecodable = commit.undecodable
         switch commit.window {
         case .append(let rows, let oldCount): window.append(rows, oldCount: oldCount)
         case .prepend(let rows, let reloads):

@@ -21,7 +21,8 @@ extension Feed {
         let file = try queue.readStatement { store in try store.feed(key: key) }
         // The mark first, then the row: a write in between changes the mark again, and is looked at next time.
         lastWriteMark = mark
-        resync(with: file)
+        // No row: another writer deleted the feed, and it has nothing now.
+        resync(with: file ?? record.deleted)
     }
 
     /// ``syncWithFile()`` for callers that cannot throw: a failed look is recorded, and the feed's
@@ -63,5 +64,16 @@ extension Feed.Commit {
         commit.window = .reload
         commit.adoptsFile = true
         return commit
+    }
+}
+
+extension FeedRecord {
+    /// This feed as it is once deleted from the file: no rows, cursors or state; its next write
+    /// creates its row again.
+    var deleted: FeedRecord {
+        FeedRecord(
+            id: id, key: key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0, topPosition: nil,
+            bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: generation, loaded: false,
+            hasSections: false, policy: policy, changeCount: changeCount &+ 1)
     }
 }

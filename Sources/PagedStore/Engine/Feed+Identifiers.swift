@@ -32,6 +32,8 @@ extension Feed {
     /// - Throws: ``FeedError`` when the cache cannot be read.
     public func identifiers(of snapshot: FeedSnapshot<Item>) throws -> FeedIdentifiers? {
         guard snapshot.sequence == self.snapshot.sequence else { return nil }
-        return try identifiers()
+        let identifiers = try identifiers()
+        // Another writer's rows, taken while looking, are a newer snapshot: that one is next.
+        return identifiers.sequence == snapshot.sequence ? identifiers : nil
     }
 }

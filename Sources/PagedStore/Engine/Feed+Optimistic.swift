@@ -234,8 +234,18 @@ extension Feed {
                 let stored = try store.items(withIDs: [edit.itemID], in: feed)[edit.itemID]
                 switch (edit.kind, stored, edit.edited) {
                 case (.update, let stored?, let shown?) where stored.payload != shown:
+                    guard var item = try? codec.decode(stored.payload) else {
+                        // The server's value there does not decode: the row goes (``apply(_:)``
+                        // removes and reports it), and its edit with it, never written over it.
+                        commit.undecodable.append(
+                            UndecodableRow(
+                                itemID: edit.itemID, position: stored.position,
+                                error: "the row under a pending edit cannot be decoded"))
+                        try store.deletePendingEdit(itemID: edit.itemID, in: feed)
+                        continue
+                    }
                     var edited = EncodedItem(itemID: edit.itemID, section: stored.section, payload: shown)
-                    if let change = changes[edit.itemID], var item = try? codec.decode(stored.payload) {
+                    if let change = changes[edit.itemID] {
                         change(&item)
                         edited = try encode([item]).encoded[0]
                     }

@@ -55,6 +55,8 @@ enum GapFiller {
             try store.updateGap(
                 id: id, to: above, cursor: gap.cursor, newerCursor: next, unfillable: cannotFill, in: feed)
         }
+        // The gap changed even when no row did: the save counts it for every other `Feed`.
+        try store.save(&feed)
         return Fill(
             firstRow: try store.rowCount(throughPosition: above, in: feed), rows: rows, closed: plan.gap == .closed,
             unfillable: unfillable, deletedRows: deletedRows)
