@@ -55,10 +55,13 @@ import Testing
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
+        // The delay counts from the writer's first line, not from its launch: a slow start (a
+        // sanitizer's, a loaded machine's) must not use up the delay before anything is written.
+        let first = output.fileHandleForReading.availableData
         Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: first + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         // A line cut by the kill has no newline: it is not an acknowledgement.
         var lines = text.components(separatedBy: "\n")
         lines.removeLast()
