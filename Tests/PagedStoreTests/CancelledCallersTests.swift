@@ -3,6 +3,7 @@ import PagedStoreTesting
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// A caller whose task is cancelled (a SwiftUI `.task` whose view went away) returns at once, even
 /// while the server has not answered: nothing is left loading, and a fetch that nobody waits for any
@@ -122,5 +123,27 @@ import Testing
         #expect(source.requests.count == requests)
         let snapshot = await feed.snapshot
         #expect(snapshot.nextPage == .idle && snapshot.refresh == .idle)
+    }
+}
+
+/// A cancelled caller is not a failure.
+extension CancelledCallersTests {
+    /// Found: a refresh whose caller's task is cancelled (a SwiftUI `.task` or `.refreshable` that
+    /// ends when the view goes away) is recorded as a failed fetch: the CancellationError shows as
+    /// `refresh: failed`, and on a feed with nothing cached as content `error`, though nothing
+    /// failed. Feed+Refresh.swift refresh() catch / Feed+Commit.swift complete.
+    @Test func cancellingTheCallersTaskIsNotAFailure() async throws {
+        let source = ScriptedSource<Post> { _ in
+            try await Task.sleep(for: .seconds(10))
+            return Page(items: .posts("p", 3), olderCursor: nil)
+        }
+        let feed = try test.feed(source)
+        let caller = Task { await feed.refresh() }
+        try await Task.sleep(for: .milliseconds(50))
+        caller.cancel()
+        await caller.value
+        let snapshot = await feed.snapshot
+        #expect(snapshot.refresh == .idle, "refresh \(snapshot.refresh), content \(snapshot.content)")
+        if case .error = snapshot.content { Issue.record("a cancelled first load shows an error screen") }
     }
 }
