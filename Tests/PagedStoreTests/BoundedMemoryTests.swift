@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -23,7 +24,7 @@ import Testing
             feed.loaded = true
             try store.save(&feed)
         }
-        let decodes = Counter()
+        let decodes = Locked(0)
         let codec = ItemCodec<Post>(
             storesText: true, encode: { try JSONEncoder().encode($0) },
             decode: { data in

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -19,7 +20,7 @@ import Testing
         let sectioned = seed % 3 != 0
         let server = ModelServer(
             (0..<50).map { Post(id: "p\($0)", section: sectioned ? "k\($0 / 4 % 3)" : nil) }, pageSize: 6)
-        let failing = Flag(true)
+        let failing = Locked(true)
         let chaos = ScriptedSource<Post> { request in
             let page = server.page(for: request)
             try await Task.sleep(for: .microseconds(Int.random(in: 0...1500)))
@@ -31,8 +32,8 @@ import Testing
             maxRows: seed % 2 == 0 ? 25 : nil)
         let feed = try test.feed(chaos, policy: policy)
         let recorder = await SnapshotRecorder(feed)
-        let removed = IDSet()
-        let serial = AttackCounter()
+        let removed = Locked(Set<String>())
+        let serial = Locked(0)
         var random = SplitMix64(seed: UInt64(seed))
         await feed.refresh()
         for burst in 0..<8 {
@@ -44,7 +45,7 @@ import Testing
                         let snapshot = await feed.snapshot
                         switch op {
                         case 0:
-                            let n = serial.next()
+                            let n = serial.increment()
                             server.items =
                                 (0..<(1 + pick % 9)).map {
                                     Post(id: "s\(n)-\($0)", section: sectioned ? "k\(($0 + n) % 3)" : nil)
@@ -56,7 +57,7 @@ import Testing
                         case 5:
                             let row = snapshot.gaps.first.map { $0.afterRow + 1 } ?? pick % (snapshot.rows.count + 1)
                             try? await feed.insert(
-                                Post(id: "l\(serial.next())", section: sectioned ? "k\(pick % 4)" : nil), at: row)
+                                Post(id: "l\(serial.increment())", section: sectioned ? "k\(pick % 4)" : nil), at: row)
                         case 6:
                             let above = snapshot.gaps.first.flatMap { snapshot.rows.id(at: $0.afterRow) }
                             if let id = above ?? snapshot.rows.id(at: pick % max(snapshot.rows.count, 1)) {
@@ -77,17 +78,18 @@ import Testing
             try await ReferenceModelTests.check(recorder, feed, test, "seed \(seed) burst \(burst)")
         }
         failing.value = false
-        try await ReferenceModelTests.scrollToTheEnd(feed, "seed \(seed)")
+        try await scrollToTheEnd(
+            feed, "seed \(seed)", refreshingFirst: true, retryingFailures: true, fillingGapsFromBothEnds: true)
         try await ReferenceModelTests.check(recorder, feed, test, "seed \(seed) end")
         let shown = Set(await feed.snapshot.ids)
-        let missing = Set(server.items.map(\.id)).subtracting(shown).subtracting(removed.all)
+        let missing = Set(server.items.map(\.id)).subtracting(shown).subtracting(removed.value)
         #expect(missing.isEmpty, "seed \(seed): never fetched \(missing.sorted())")
     }
 
     /// retry() racing refresh() after a failed next page and a failed refresh.
     @Test func retryRacingARefreshLeavesConsistentStates() async throws {
         let server = ModelServer(.posts("p", 40), pageSize: 10)
-        let mode = Mode()
+        let mode = Locked(Mode.ok)
         let source = ScriptedSource<Post> { request in
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...5)))
             switch (mode.value, request) {
@@ -111,22 +113,4 @@ import Testing
         try await scrollToTheEnd(feed)
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
-}
-/// A thread-safe counter.
-final class AttackCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.withLock {
-            value += 1; return value
-        }
-    }
-}
-
-/// A thread-safe set of ids.
-final class IDSet: @unchecked Sendable {
-    private let lock = NSLock()
-    private var ids = Set<String>()
-    func insert(_ id: String) { _ = lock.withLock { ids.insert(id) } }
-    var all: Set<String> { lock.withLock { ids } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func retryAfterAFailedFirstFetchLoadsTheFeed() async throws {
-        let attempts = Counter()
+        let attempts = Locked(0)
         let feed = try test.feed(
             ScriptedSource { _ in
                 if attempts.increment() == 1 { throw ServerDown() }
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func aRefreshThatFailsKeepsTheRowsAndReportsTheFailure() async throws {
-        let attempts = Counter()
+        let attempts = Locked(0)
         let feed = try test.feed(
             ScriptedSource { _ in
                 if attempts.increment() == 2 { throw ServerDown() }
@@ -81,7 +82,7 @@ extension ErrorStateTests {
     /// next-page failure when a commit ends the feed.
     @Test func aNextPageFailureThatARefreshMadeMootIsClearedOrRetried() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let mode = Mode()
+        let mode = Locked(Mode.ok)
         let source = ScriptedSource<Post> { request in
             if mode.value == .failOlder, case .olderThan = request { throw URLError(.timedOut) }
             return server.page(for: request)

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -100,7 +101,7 @@ import Testing
     }
 
     @Test func aFailedNextPageWaitsForRetry() async throws {
-        let attempts = Counter()
+        let attempts = Locked(0)
         let feed = try await feedWithFirstPage(next: { request in
             if attempts.increment() == 1 { throw URLError(.timedOut) }
             return Page(items: .posts("q", 3), olderCursor: nil)
@@ -127,18 +128,6 @@ import Testing
         let feed = try test.feed(source)
         await feed.refresh()
         return feed
-    }
-}
-
-/// A thread-safe counter for sources that change behaviour between calls.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func increment() -> Int {
-        lock.withLock {
-            count += 1; return count
-        }
     }
 }
 

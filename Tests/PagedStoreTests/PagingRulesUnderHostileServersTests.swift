@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -12,22 +13,10 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// Lets a responder reach the feed it answers (to change the feed while a page is "on the wire").
-    final class Box: @unchecked Sendable {
-        var feed: Feed<Post>?
-        var count = 0
-        let lock = NSLock()
-        func next() -> Int {
-            lock.withLock {
-                count += 1; return count
-            }
-        }
-    }
-
     static func posts(_ prefix: String, _ range: Range<Int>) -> [Post] { range.map { Post(id: "\(prefix)\($0)") } }
     static func ids(_ prefix: String, _ range: Range<Int>) -> [String] { range.map { "\(prefix)\($0)" } }
 
-    func check(_ recorder: SnapshotRecorder, _ feed: Feed<Post>, _ context: String) async throws {
+    func check(_ recorder: SnapshotRecorder<Post>, _ feed: Feed<Post>, _ context: String) async throws {
         try await ReferenceModelTests.check(recorder, feed, test, context)
     }
 
@@ -36,7 +25,6 @@ import Testing
     /// A newer page of known rows that skips one (proving it deleted) and whose newer cursor moves
     /// on is followed: the deletion must reach the snapshot, not only the file.
     @Test func aFollowedNewerPageThatProvesADeletionUpdatesTheSnapshot() async throws {
-        let box = Box()
         let source = ScriptedSource<Post> { request in
             switch request {
             case .first: Page(items: Self.posts("h", 0..<10), olderCursor: nil, newerCursor: "n0")
@@ -45,7 +33,6 @@ import Testing
             default: Page(items: [], olderCursor: nil, newerCursor: nil)
             }
         }
-        _ = box
         let policy = FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5))
         let feed = try test.feed(source, policy: policy)
         await feed.refresh()
@@ -216,18 +203,20 @@ import Testing
     /// The reader is at the bottom (the page is a prefetch): a local insert at the bottom drops the
     /// page and it starts again by itself.
     @Test func aLocalInsertAtTheBottomWhileAPrefetchIsInFlightRestartsIt() async throws {
-        let box = Box()
+        // Lets the responder reach the feed it answers (to change the feed while a page is "on the wire").
+        let box = Locked<Feed<Post>?>(nil)
+        let calls = Locked(0)
         let source = ScriptedSource<Post> { request in
             switch request {
             case .first: return Page(items: Self.posts("p", 0..<10), olderCursor: "c1")
             case .olderThan("c1"):
-                if box.next() == 1, let feed = box.feed { try await feed.insert(Post(id: "local"), at: 10) }
+                if calls.increment() == 1, let feed = box.value { try await feed.insert(Post(id: "local"), at: 10) }
                 return Page(items: Self.posts("p", 10..<20), olderCursor: "c2")
             default: return Page(items: [], olderCursor: nil)
             }
         }
         let feed = try test.feed(source)
-        box.feed = feed
+        box.value = feed
         await feed.refresh()
         let recorder = await SnapshotRecorder(feed)
         await feed.rowDidAppear(9)
@@ -648,13 +637,4 @@ extension PagingRulesUnderHostileServersTests {
         #expect(try test.idsOnDisk() == ["N0", "N1"] + Self.ids("p", 0..<28))
         try await check(recorder, feed, "shifted page three")
     }
-}
-
-/// A value behind a lock, for responders.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }

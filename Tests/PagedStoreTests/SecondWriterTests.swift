@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -248,8 +249,8 @@ extension SecondWriterTests {
         }
         let feeds = [try test.feed(slow, policy: policy), try test.feed(slow, policy: policy)]
         await feeds[0].refresh()
-        let serial = AttackCounter()
-        let removed = IDSet()
+        let serial = Locked(0)
+        let removed = Locked(Set<String>())
         await withTaskGroup(of: Void.self) { group in
             for (index, feed) in feeds.enumerated() {
                 group.addTask {
@@ -258,7 +259,7 @@ extension SecondWriterTests {
                         let snapshot = await feed.snapshot
                         switch Int.random(in: 0..<8, using: &random) {
                         case 0:
-                            let n = serial.next()
+                            let n = serial.increment()
                             server.items =
                                 (0..<Int.random(in: 1...9, using: &random)).map {
                                     Post(id: "s\(n)-\($0)")
@@ -294,7 +295,7 @@ extension SecondWriterTests {
         try await scrollToTheEnd(fresh)
         let shown = await fresh.snapshot.ids
         let listed = server.items.map(\.id)
-        let missing = Set(listed).subtracting(shown).subtracting(removed.all)
+        let missing = Set(listed).subtracting(shown).subtracting(removed.value)
         #expect(missing.isEmpty, "never fetched: \(missing.sorted())")
     }
 }

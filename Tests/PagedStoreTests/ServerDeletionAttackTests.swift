@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -15,7 +16,7 @@ import Testing
     func feedWithAGap(
         _ old: [Post] = .posts("p", 30), policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap),
         answering: (@Sendable (PageRequest, ModelServer) -> Page<Post>?)? = nil
-    ) async throws -> (Feed<Post>, ModelServer, SnapshotRecorder) {
+    ) async throws -> (Feed<Post>, ModelServer, SnapshotRecorder<Post>) {
         let (feed, server, _) = try await test.timelineWithAGap(old, policy: policy, answering: answering)
         return (feed, server, await SnapshotRecorder(feed))
     }

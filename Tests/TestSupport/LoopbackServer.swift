@@ -12,16 +12,15 @@ public final class LoopbackServer: Sendable {
     let process: Process
     /// The port the server listens on.
     public let port: Int
-    private let folder: URL
+    private let folder: TemporaryDirectory
 
     /// `http://127.0.0.1:PORT`.
     public var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
     /// Starts a server and waits until it listens.
     public init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = folder.appendingPathComponent("server.py")
+        folder = try TemporaryDirectory(prefix: "loopback")
+        let script = folder.url.appendingPathComponent("server.py")
         let source = [
             Self.script, Self.hostileRoutes, Self.apiRoutes, Self.mastodonHomeRoutes, Self.gateRoutes,
             Self.serve,
@@ -64,7 +63,6 @@ public final class LoopbackServer: Sendable {
     deinit {
         // SIGKILL: Python's server threads can outlive a SIGTERM.
         kill(process.processIdentifier, SIGKILL)
-        try? FileManager.default.removeItem(at: folder)
     }
 
     static let script = #"""

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -8,7 +9,7 @@ import Testing
 /// serialized multi-process suite, so that its waiting feeds do not skew the lock-timing test.
 extension MultiProcessTests {
     @Test func feedsWaitingForAnotherProcesssLockDoNotStallOtherTasks() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("lock.sqlite")
         let store = try FeedStore(path: db, busyTimeout: .seconds(3))
         let feeds = try (0..<8).map { index in
