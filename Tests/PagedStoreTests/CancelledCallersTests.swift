@@ -133,17 +133,12 @@ extension CancelledCallersTests {
     /// `refresh: failed`, and on a feed with nothing cached as content `error`, though nothing
     /// failed. Feed+Refresh.swift refresh() catch / Feed+Commit.swift complete.
     @Test func cancellingTheCallersTaskIsNotAFailure() async throws {
-        let source = ScriptedSource<Post> { _ in
-            try await Task.sleep(for: .seconds(10))
-            return Page(items: .posts("p", 3), olderCursor: nil)
-        }
+        let source = ScriptedSource<Post>()
         let feed = try test.feed(source)
-        let caller = Task { await feed.refresh() }
-        try await Task.sleep(for: .milliseconds(50))
-        caller.cancel()
-        await caller.value
+        let abandoned = await cancelledWhileFetching({ await feed.refresh() }, from: source)
         let snapshot = await feed.snapshot
         #expect(snapshot.refresh == .idle, "refresh \(snapshot.refresh), content \(snapshot.content)")
         if case .error = snapshot.content { Issue.record("a cancelled first load shows an error screen") }
+        abandoned.respond(Page(items: .posts("p", 3), olderCursor: nil))
     }
 }

@@ -121,9 +121,16 @@ import Testing
         let writer = Process()
         writer.executableURL = PagedDBBinary.url
         writer.arguments = ["crash-writer", "--db", db, "--operations", "100000", "--seed", "4"]
-        writer.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        writer.standardOutput = output
         try writer.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        // Killed once it has committed twenty operations (it prints ACK after each), while it writes on.
+        var printed = Data()
+        while String(decoding: printed, as: UTF8.self).components(separatedBy: "ACK").count <= 20 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed.append(chunk)
+        }
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: db + "-wal"), "a hot WAL is left")
