@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -109,5 +110,18 @@ extension LimitsTests {
         try await feed.trim(maxRows: 0)
         let snapshot = await feed.snapshot
         #expect(snapshot.rows.count > 0, "content \(snapshot.content), next page \(snapshot.nextPage)")
+    }
+}
+
+/// A policy whose maximum age is not finite.
+extension LimitsTests: FeedRuleSuite {
+    /// A policy with an infinite or NaN maxAge opens (and reopens) without an error.
+    @Test(arguments: [Double.infinity, Double.nan]) func aPolicyWithANonFiniteMaxAgeOpens(maxAge: Double) async throws {
+        let source = ScriptedSource<Post> { _ in Page(items: Self.posts("p", 0..<3), olderCursor: nil) }
+        let policy = FeedPolicy(refreshOnOpen: .never, maxAge: maxAge)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        _ = try test.feed(source, policy: policy)
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<3))
     }
 }

@@ -102,3 +102,31 @@ extension SectionsAndEditsTests {
         try await ReferenceModelTests.check(recorder, feed, test, "refresh after removing every row")
     }
 }
+
+/// A refresh that moves and changes items across sections.
+extension SectionsAndEditsTests: FeedRuleSuite {
+    /// A refresh whose page moves an item into another section and changes it, while another item
+    /// in a different section changes in place: every changed item is reconfigured, the batch holds.
+    @Test func aRefreshThatMovesAndChangesItemsAcrossSections() async throws {
+        let first = [
+            Post(id: "a", section: "A"), Post(id: "b", section: "A"), Post(id: "c", section: "B"),
+            Post(id: "d", section: "B"), Post(id: "e", section: "C"), Post(id: "f", section: "C"),
+        ]
+        let second = [
+            Post(id: "e", revision: 1, section: "A"), Post(id: "a", section: "A"), Post(id: "b", section: "A"),
+            Post(id: "c", revision: 1, section: "B"), Post(id: "d", section: "B"), Post(id: "f", section: "C"),
+        ]
+        let pages = Locked([first, second])
+        let source = ScriptedSource<Post> { _ in
+            var page: [Post] = []
+            pages.mutate { page = $0.count > 1 ? $0.removeFirst() : $0[0] }
+            return Page(items: page, olderCursor: nil)
+        }
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        #expect(try test.idsOnDisk() == ["e", "a", "b", "c", "d", "f"])
+        try await check(recorder, feed, "moved and changed across sections")
+    }
+}
