@@ -80,7 +80,7 @@ import Testing
             firstScreenRows: 5_000)
         let feed = try test.feed(source, policy: policy)
         await feed.refresh()
-        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        try await scrollToTheEnd(feed)
         server.publish(20)
         await feed.refresh()
         #expect(await feed.snapshot.ids == server.items.map(\.id))

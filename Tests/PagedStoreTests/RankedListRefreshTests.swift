@@ -33,7 +33,7 @@ import Testing
             source,
             policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
-        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        try await scrollToTheEnd(feed)
         #expect(await feed.snapshot.ids.count == 50)
         let recorder = await SnapshotRecorder(feed)
         list.mutate { $0.insert(Post(id: "NEW"), at: 9) }
@@ -41,15 +41,7 @@ import Testing
         try await check(recorder, feed, "ranked refresh (\(gapPolicy))")
         let afterRefresh = await feed.snapshot.ids
         #expect(afterRefresh.count >= 50, "the refresh threw away the reader's rows: \(afterRefresh.count) left")
-        var fills = 0
-        while let gap = await feed.snapshot.gaps.first, fills < 20 {
-            await feed.loadGap(gap)
-            fills += 1
-        }
-        while await feed.snapshot.nextPage != .endReached, fills < 40 {
-            await feed.loadNextPage()
-            fills += 1
-        }
+        try await scrollToTheEnd(feed)
         #expect(await feed.snapshot.ids == list.value.map(\.id))
         try await check(recorder, feed, "ranked settled (\(gapPolicy))")
     }
@@ -76,7 +68,7 @@ import Testing
         let feed = try test.feed(
             source, policy: FeedPolicy(refreshOnOpen: .never, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
-        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        try await scrollToTheEnd(feed)
         #expect(try await feed.remove(id: "p9"))
         let recorder = await SnapshotRecorder(feed)
         await feed.refresh()
@@ -100,7 +92,7 @@ import Testing
             source,
             policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
-        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        try await scrollToTheEnd(feed)
         let recorder = await SnapshotRecorder(feed)
         list.mutate { $0.insert(Post(id: "NEW"), at: 9) }
         await feed.refresh()
@@ -129,7 +121,7 @@ import Testing
             source,
             policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
         await feed.refresh()
-        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        try await scrollToTheEnd(feed)
         let recorder = await SnapshotRecorder(feed)
         list.mutate { items in
             let p30 = items.remove(at: 30)
@@ -139,17 +131,7 @@ import Testing
         }
         await feed.refresh()
         try await check(recorder, feed, "ranked refresh")
-        var steps = 0
-        while steps < 40 {
-            steps += 1
-            if let gap = await feed.snapshot.gaps.first {
-                await feed.loadGap(gap)
-            } else if await feed.snapshot.nextPage != .endReached {
-                await feed.loadNextPage()
-            } else {
-                break
-            }
-        }
+        try await scrollToTheEnd(feed)
         try await check(recorder, feed, "ranked settled")
         #expect(await feed.snapshot.ids == list.value.map(\.id))
     }
