@@ -56,9 +56,11 @@ let package = Package(
             path: "Tests/FuzzFixtures",
             swiftSettings: strictSettings
         ),
-        // Helpers shared by the test targets (a real HTTP server on loopback).
+        // Helpers shared by the test targets: a real HTTP server on loopback, temporary directories,
+        // a locked box for values closures share, and a recorder of a feed's snapshots.
         .target(
             name: "TestSupport",
+            dependencies: ["PagedStore"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

@@ -1,8 +1,10 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// Architecture rule 11: a large feed is read in windows, never decoded whole.
 @Suite struct BoundedMemoryTests {
@@ -22,7 +24,7 @@ import Testing
             feed.loaded = true
             try store.save(&feed)
         }
-        let decodes = Counter()
+        let decodes = Locked(0)
         let codec = ItemCodec<Post>(
             storesText: true, encode: { try JSONEncoder().encode($0) },
             decode: { data in
@@ -46,5 +48,50 @@ import Testing
 
         await feed.rowDidAppear(10)  // jump back to the top
         #expect(await feed.snapshot.rows[10]?.id == "p10")
+    }
+}
+
+/// A window smaller than the feed holds, at every index, the row the file has there.
+extension BoundedMemoryTests {
+    /// A window smaller than the feed: after prepends, gap fills, local edits and trims, every loaded
+    /// row is the row the file has at that index.
+    @Test func aSmallWindowAlwaysHoldsTheRowsTheFileHasThere() async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 8, firstScreenRows: 4)
+        let feed = try test.feed(server.source, policy: policy)
+        func check(_ step: String) async throws {
+            await feed.waitUntilIdle()
+            let snapshot = await feed.snapshot
+            let disk = try test.idsOnDisk()
+            #expect(snapshot.rows.count == disk.count, "\(step)")
+            for row in snapshot.rows.loadedRange where row < disk.count {
+                #expect(snapshot.rows.id(at: row) == disk[row], "\(step): row \(row)")
+            }
+        }
+        await feed.refresh()
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        await feed.rowDidAppear(15)
+        try await check("scrolled")
+        server.items = .posts("n", 3) + server.items
+        await feed.refresh()
+        try await check("prepend while scrolled")
+        await feed.rowDidAppear(2)
+        try await check("back to top")
+        server.items = .posts("m", 15) + server.items
+        await feed.refresh()
+        try await check("keepGap refresh")
+        await feed.rowDidAppear(12)
+        try await feed.insert(Post(id: "local"), at: 10)
+        try await check("local insert under the gap")
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        try await check("gap fill")
+        try await feed.remove(id: "m3")
+        try await feed.update(Post(id: "p2", revision: 3))
+        try await check("edits")
+        await feed.rowDidAppear(await feed.snapshot.rows.count - 1)
+        try await check("bottom")
+        try await feed.trim(maxRows: 5)
+        try await check("trim")
     }
 }

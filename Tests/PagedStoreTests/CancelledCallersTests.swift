@@ -1,8 +1,10 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// A caller whose task is cancelled (a SwiftUI `.task` whose view went away) returns at once, even
 /// while the server has not answered: nothing is left loading, and a fetch that nobody waits for any
@@ -122,5 +124,81 @@ import Testing
         #expect(source.requests.count == requests)
         let snapshot = await feed.snapshot
         #expect(snapshot.nextPage == .idle && snapshot.refresh == .idle)
+    }
+}
+
+/// A cancelled caller is not a failure.
+extension CancelledCallersTests {
+    /// Found: a refresh whose caller's task is cancelled (a SwiftUI `.task` or `.refreshable` that
+    /// ends when the view goes away) is recorded as a failed fetch: the CancellationError shows as
+    /// `refresh: failed`, and on a feed with nothing cached as content `error`, though nothing
+    /// failed. Feed+Refresh.swift refresh() catch / Feed+Commit.swift complete.
+    @Test func cancellingTheCallersTaskIsNotAFailure() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try test.feed(source)
+        let abandoned = await cancelledWhileFetching({ await feed.refresh() }, from: source)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.refresh == .idle, "refresh \(snapshot.refresh), content \(snapshot.content)")
+        if case .error = snapshot.content { Issue.record("a cancelled first load shows an error screen") }
+        abandoned.respond(Page(items: .posts("p", 3), olderCursor: nil))
+    }
+}
+
+/// Cancelled callers with late answers, and the starter of a shared next page cancelled.
+extension CancelledCallersTests: FeedRuleSuite {
+    /// A cancelled refresh caller returns while the server has not answered; the late answer is
+    /// dropped and nothing stays loading; the next refresh works.
+    @Test func aCancelledRefreshCallerAndALateAnswer() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try await seeded(source)
+        let recorder = await SnapshotRecorder(feed)
+        let refresh = Task { await feed.refresh() }
+        let fetch = await source.nextFetch()
+        refresh.cancel()
+        await refresh.value
+        fetch.respond(Page(items: Self.posts("x", 0..<10), olderCursor: "c1"))
+        #expect(await feed.snapshot.refresh != .loading)
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<10))
+        let again = Task { await feed.refresh() }
+        await source.nextFetch().respond(Page(items: [Post(id: "new")] + Self.posts("p", 0..<9), olderCursor: "c1"))
+        await again.value
+        #expect(try test.idsOnDisk() == ["new"] + Self.ids("p", 0..<10))
+        try await check(recorder, feed, "cancelled refresh")
+    }
+
+    /// A cancelled next-page caller: the page is dropped, and the next call fetches and commits it.
+    @Test func aCancelledNextPageCallerThenAnother() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try await seeded(source)
+        let recorder = await SnapshotRecorder(feed)
+        let next = Task { await feed.loadNextPage() }
+        let fetch = await source.nextFetch()
+        next.cancel()
+        await next.value
+        fetch.respond(Page(items: Self.posts("p", 10..<20), olderCursor: "c2"))
+        #expect(await feed.snapshot.nextPage != .loading)
+        let again = Task { await feed.loadNextPage() }
+        await source.nextFetch().respond(Page(items: Self.posts("p", 10..<20), olderCursor: "c2"))
+        await again.value
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<20))
+        try await check(recorder, feed, "cancelled next page")
+    }
+
+    /// Two callers of one next page; the one that started it is cancelled: the other still gets it.
+    @Test func theStarterOfANextPageIsCancelledWhileAnotherWaits() async throws {
+        let source = ScriptedSource<Post>()
+        let feed = try await seeded(source)
+        let recorder = await SnapshotRecorder(feed)
+        let events = await feed.events
+        let first = Task { await feed.loadNextPage() }
+        let fetch = await source.nextFetch()
+        let second = Task { await feed.loadNextPage() }
+        for await event in events where event.kind == .joined { break }
+        first.cancel()
+        await first.value
+        fetch.respond(Page(items: Self.posts("p", 10..<20), olderCursor: "c2"))
+        await second.value
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<20), "the waiting caller lost its page")
+        try await check(recorder, feed, "starter cancelled")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -12,7 +13,7 @@ import Testing
     init() throws { test = try FeedTestCase() }
 
     @Test func aFeedEndedByAPageOfNoRowsStaysValidThroughTrimGapFillAndReplace() async throws {
-        let refreshes = Counter()
+        let refreshes = Locked(0)
         let source = ScriptedSource<Post> { request in
             switch request {
             case .first:

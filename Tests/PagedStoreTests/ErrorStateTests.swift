@@ -1,8 +1,10 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// Architecture rule 8: errors are states, not crashes.
 @Suite struct ErrorStateTests {
@@ -24,7 +26,7 @@ import Testing
     }
 
     @Test func retryAfterAFailedFirstFetchLoadsTheFeed() async throws {
-        let attempts = Counter()
+        let attempts = Locked(0)
         let feed = try test.feed(
             ScriptedSource { _ in
                 if attempts.increment() == 1 { throw ServerDown() }
@@ -39,7 +41,7 @@ import Testing
     }
 
     @Test func aRefreshThatFailsKeepsTheRowsAndReportsTheFailure() async throws {
-        let attempts = Counter()
+        let attempts = Locked(0)
         let feed = try test.feed(
             ScriptedSource { _ in
                 if attempts.increment() == 2 { throw ServerDown() }
@@ -68,5 +70,37 @@ import Testing
         await refresh
         let states = await recorder.snapshots(settlingOn: feed).map { "\($0.content)/\($0.refresh)" }
         #expect(states == ["initialLoading/idle", "initialLoading/loading", "content/idle"])
+    }
+}
+
+/// A failure that a later commit made moot does not stay on screen.
+extension ErrorStateTests {
+    /// Found: a next page fails; then a refresh replaces the feed with a list that has ended (no
+    /// older cursor). The snapshot still says next page `failed` (the failure outranks `endReached`
+    /// in Feed.snapshot), and retry() cannot repeat it: startNextPage refuses an ended feed, so the
+    /// failure shows forever with a retry that does nothing. FeedActivity: nothing clears a
+    /// next-page failure when a commit ends the feed.
+    @Test func aNextPageFailureThatARefreshMadeMootIsClearedOrRetried() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let mode = Locked(Mode.ok)
+        let source = ScriptedSource<Post> { request in
+            if mode.value == .failOlder, case .olderThan = request { throw URLError(.timedOut) }
+            return server.page(for: request)
+        }
+        let feed = try test.feed(source)
+        await feed.refresh()
+        mode.value = .failOlder
+        await feed.loadNextPage()
+        guard case .failed = await feed.snapshot.nextPage else {
+            Issue.record("expected the next page to fail")
+            return
+        }
+        mode.value = .ok
+        server.items = .posts("m", 4)  // a short new list: no overlap, and it has ended
+        await feed.refresh()
+        await feed.retry()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == ["m0", "m1", "m2", "m3"])
+        #expect(snapshot.nextPage == .endReached, "still \(snapshot.nextPage) after retry()")
     }
 }

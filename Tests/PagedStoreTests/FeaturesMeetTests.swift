@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -36,7 +37,7 @@ import Testing
 
     @Test func retryDoesNotWaitOutAnOlderFailuresRetryAfter() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let mode = Mode()
+        let mode = Locked(Mode.ok)
         let source = ScriptedSource<Post> { request in
             switch (mode.value, request) {
             case (.failRefresh, .first):
@@ -201,27 +202,7 @@ import Testing
         }
         return try test.feed(source ?? server.source, policy: policy)
     }
-
-    /// Loads next pages until the feed ends (bounded).
-    func scrollToTheEnd(_ feed: Feed<Post>) async throws {
-        for _ in 0..<100 where await feed.snapshot.nextPage != .endReached {
-            await feed.loadNextPage()
-            if case .failed(let error) = await feed.snapshot.nextPage {
-                Issue.record("next page failed: \(error)")
-                return
-            }
-        }
-    }
 }
 
-/// What a scripted source does next, switched by the test between calls.
-final class Mode: @unchecked Sendable {
-    enum Value { case ok, failRefresh, failOlder }
-    // @unchecked: guarded by `lock`.
-    private let lock = NSLock()
-    private var current = Value.ok
-    var value: Value {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
-    }
-}
+/// What a scripted source does next, switched by the test between calls (in a ``Locked``).
+enum Mode { case ok, failRefresh, failOlder }

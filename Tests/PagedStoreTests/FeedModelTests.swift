@@ -1,5 +1,6 @@
 import Foundation
 import Observation
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -13,12 +14,12 @@ import Testing
         let model = await FeedModel(feed: try test.feed(server.source))
         #expect(model.content == .initialLoading)
 
-        let changed = ChangeFlag()
+        let changed = Locked(false)
         withObservationTracking {
             _ = model.rows.count
             _ = model.content
         } onChange: {
-            changed.set()
+            changed.value = true
         }
         await model.refresh()
         #expect(changed.value, "observers of rows and content were told")
@@ -36,12 +37,4 @@ import Testing
         #expect(model.refreshActivity == .idle)
         model.stop()
     }
-}
-
-/// A flag set from Observation's change callback.
-final class ChangeFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var isSet = false
-    var value: Bool { lock.withLock { isSet } }
-    func set() { lock.withLock { isSet = true } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -27,7 +28,7 @@ import Testing
     static func run(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
         let test = try FeedTestCase()
-        let serial = Counter()
+        let serial = Locked(0)
         let server = ModelServer(
             (0..<Int.random(in: 0...40, using: &random)).map { _ in Post(id: "s\(serial.increment())") },
             pageSize: Int.random(in: 3...10, using: &random))
@@ -103,7 +104,7 @@ import Testing
     /// Checks every recorded snapshot pair and the final state against the disk.
     /// - Returns: How many changes were checked.
     static func verify(
-        _ recorder: SnapshotRecorder, _ feed: Feed<Post>, _ test: FeedTestCase, _ context: String
+        _ recorder: SnapshotRecorder<Post>, _ feed: Feed<Post>, _ test: FeedTestCase, _ context: String
     )
         async throws -> Int
     {

@@ -14,7 +14,7 @@ import Testing
     @Test func aRefreshSendsTheETagAndA304ChangesNothing() async throws {
         let server = try LoopbackServer()
         let test = try FeedTestCase()
-        let events = EventLog()
+        let events = Locked<[HTTPSourceEvent]>([])
         let source = HTTPPageSource<Issue>(
             url: server.url("github/issues"), convention: .linkHeader,
             options: HTTPSourceOptions(onEvent: { events.append($0) }))
@@ -28,14 +28,14 @@ import Testing
         #expect(after.refresh == .idle)
         #expect(after.ids == before.ids)
         #expect(try test.idsOnDisk(key: "issues") == before.ids)
-        #expect(events.all == [.notModified])
+        #expect(events.value == [.notModified])
         let seen = try await server.seen()
         #expect(seen.map(\.ifNoneMatch) == [nil, nil, #"W/"issues-1""#])
     }
 
     @Test func lastModifiedGoesBackAsIfModifiedSince() async throws {
         let server = try LoopbackServer()
-        let events = EventLog()
+        let events = Locked<[HTTPSourceEvent]>([])
         let source = HTTPPageSource<Issue.Plain>(
             url: server.url("modified"), convention: .jsonBody(),
             options: HTTPSourceOptions(onEvent: { events.append($0) }))
@@ -43,7 +43,7 @@ import Testing
         let again = try await source.fetch(.first)
         #expect(again.items == first.items)
         #expect(first.items.map(\.id) == ["m1", "m2"])
-        #expect(events.all == [.notModified])
+        #expect(events.value == [.notModified])
     }
 
     @Test func aNextPageIsNeverConditional() async throws {

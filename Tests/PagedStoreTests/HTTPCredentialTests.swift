@@ -24,7 +24,7 @@ import FoundationNetworking
     @Test func aRedirectToAnotherPortGoesWithoutTheHeaders() async throws {
         let home = try LoopbackServer()
         let other = try LoopbackServer()
-        let events = EventLog()
+        let events = Locked<[HTTPSourceEvent]>([])
         let source = source(
             home.url("redirect", ["to": other.url("link").absoluteString]),
             options: HTTPSourceOptions(onEvent: { events.append($0) }))
@@ -32,7 +32,7 @@ import FoundationNetworking
         #expect(page.items.count == 10)
         #expect(try await home.seen().map(\.authorization) == [Self.secret])
         #expect(try await other.seen().map(\.authorization) == [nil])
-        #expect(events.all == [.headersWithheldFromRedirect])
+        #expect(events.value == [.headersWithheldFromRedirect])
     }
 
     @Test func localhostIsAnotherOriginThan127001() async throws {
@@ -117,14 +117,4 @@ import FoundationNetworking
         }
         #expect(try await other.seen().isEmpty)
     }
-}
-
-/// Collects a source's events from any thread.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [HTTPSourceEvent] = []
-
-    func append(_ event: HTTPSourceEvent) { lock.withLock { events.append(event) } }
-
-    var all: [HTTPSourceEvent] { lock.withLock { events } }
 }

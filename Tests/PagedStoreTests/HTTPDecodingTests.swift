@@ -47,14 +47,14 @@ import FoundationNetworking
     @Test func skippingBadItemsKeepsTheRestAndReportsTheCount() async throws {
         let server = try LoopbackServer()
         let test = try FeedTestCase()
-        let events = EventLog()
+        let events = Locked<[HTTPSourceEvent]>([])
         let source = HTTPPageSource<Issue>(
             url: server.url("github/issues"), convention: .linkHeader, decoder: Self.gitHubDecoder,
             options: HTTPSourceOptions(skipUndecodableItems: true, onEvent: { events.append($0) }))
         let feed = try test.store().feed("issues", source: source, policy: FeedPolicy(refreshOnOpen: .never))
         await feed.refresh()
         #expect(await feed.snapshot.rows.count == 2)
-        #expect(events.all == [.skippedItems(request: .first, count: 1)])
+        #expect(events.value == [.skippedItems(request: .first, count: 1)])
         // The cache keeps the model, encoded by the feed's codec: it round-trips whatever the server's keys.
         let reopened = try test.store().feed("issues", source: source, policy: FeedPolicy(refreshOnOpen: .never))
         #expect(await reopened.snapshot.rows[0]?.createdAt == ISO8601DateFormatter().date(from: "2024-01-01T10:00:00Z"))
@@ -62,10 +62,10 @@ import FoundationNetworking
 
     @Test func theRequestHookSignsEveryRequestAndMayFail() async throws {
         let server = try LoopbackServer()
-        let counter = SignCounter()
+        let counter = Locked(0)
         let options = HTTPSourceOptions(prepareRequest: { request in
             try await Task.sleep(for: .milliseconds(10))
-            request.setValue("sig-\(counter.next())", forHTTPHeaderField: "X-Signed")
+            request.setValue("sig-\(counter.increment())", forHTTPHeaderField: "X-Signed")
         })
         let source = HTTPPageSource<Issue>(
             url: server.url("github/issues", ["page": "2"]), convention: .linkHeader, decoder: Self.gitHubDecoder,
@@ -80,18 +80,5 @@ import FoundationNetworking
             options: HTTPSourceOptions(prepareRequest: { _ in throw TokenExpired() }))
         await #expect(throws: TokenExpired()) { try await failing.fetch(.first) }
         #expect(try await server.seen().count == 2, "a failed hook sends nothing")
-    }
-}
-
-/// Numbers signatures from any thread.
-final class SignCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func next() -> Int {
-        lock.withLock {
-            count += 1
-            return count
-        }
     }
 }

@@ -82,7 +82,7 @@ import Testing
         )
         let feed = try feed(source)
         async let slow: Void = feed.refresh()
-        try await Task.sleep(for: .milliseconds(200))
+        try await server.arrived("/race")
         async let fast: Void = feed.refresh()
         _ = await (slow, fast)
         #expect(await feed.snapshot.ids == ["B0", "B1", "B2"])
@@ -93,7 +93,7 @@ import Testing
         let source = HTTPPageSource<Item>(url: server.url("slow"), convention: .jsonBody(itemsPath: "data.items"))
         let started = Date()
         let task = Task { try await source.fetch(.first) }
-        try await Task.sleep(for: .milliseconds(200))
+        try await server.arrived("/slow")
         task.cancel()
         let result = await task.result
         #expect(throws: (any Error).self) { try result.get() }

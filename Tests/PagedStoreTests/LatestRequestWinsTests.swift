@@ -93,10 +93,11 @@ import Testing
         do { await (try test.feed(server.source)).refresh() }
         let source = ScriptedSource<Post>()
         let feed = try test.feed(source)
+        let events = await feed.events
         async let first: Void = feed.loadNextPage()
         let fetch = await source.nextFetch()
         async let second: Void = feed.loadNextPage()
-        try await Task.sleep(for: .milliseconds(20))
+        for await event in events where event.kind == .joined { break }
         fetch.respond(server.page(for: fetch.request))
         _ = await (first, second)
         #expect(source.requests.count == 1)

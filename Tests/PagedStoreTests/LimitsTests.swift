@@ -1,8 +1,10 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// Architecture rule 12: per-feed maximum rows and age; the oldest rows go first and the cursor moves with them.
 @Suite struct LimitsTests {
@@ -88,5 +90,38 @@ import Testing
         #expect(snapshot.rows.count == 10)
         #expect(snapshot.change.deletedRows.map { $0[1] } == Array(10..<20))
         #expect(try test.recordOnDisk()?.oldestCursor == "p9")
+    }
+}
+
+/// A trim keeps rows while the feed had rows.
+extension LimitsTests {
+    /// Found: trim keeps "at least the top page", but counts pages, not rows: when the top page's
+    /// rows were all removed locally, trim(maxRows: 0) keeps that 0-row page and deletes every other
+    /// row, so a feed with 20 cached rows and more on the server shows `empty` (and a list with no
+    /// rows never calls rowDidAppear, so nothing loads again). PageStore+Edits.swift
+    /// trim(_:keepingPages:) `keep = max(keep, 1)`.
+    @Test func trimmingNeverLeavesAFeedEmptyWhileItHadRows() async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        for index in 0..<10 { try await feed.remove(id: "p\(index)") }
+        try await feed.trim(maxRows: 0)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.rows.count > 0, "content \(snapshot.content), next page \(snapshot.nextPage)")
+    }
+}
+
+/// A policy whose maximum age is not finite.
+extension LimitsTests: FeedRuleSuite {
+    /// A policy with an infinite or NaN maxAge opens (and reopens) without an error.
+    @Test(arguments: [Double.infinity, Double.nan]) func aPolicyWithANonFiniteMaxAgeOpens(maxAge: Double) async throws {
+        let source = ScriptedSource<Post> { _ in Page(items: Self.posts("p", 0..<3), olderCursor: nil) }
+        let policy = FeedPolicy(refreshOnOpen: .never, maxAge: maxAge)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        _ = try test.feed(source, policy: policy)
+        #expect(try test.idsOnDisk() == Self.ids("p", 0..<3))
     }
 }

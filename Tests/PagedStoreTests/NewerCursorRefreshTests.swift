@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -79,7 +80,7 @@ import Testing
             firstScreenRows: 5_000)
         let feed = try test.feed(source, policy: policy)
         await feed.refresh()
-        while await feed.snapshot.nextPage != .endReached { await feed.loadNextPage() }
+        try await scrollToTheEnd(feed)
         server.publish(20)
         await feed.refresh()
         #expect(await feed.snapshot.ids == server.items.map(\.id))
@@ -104,5 +105,185 @@ import Testing
         await feed.refresh()
         #expect(source.requests == [.first])
         #expect(await feed.snapshot.ids.count == 10)
+    }
+}
+
+/// Newer-cursor refreshes against hostile servers: pages that prove deletions, list known rows out
+/// of order or skip hundreds, cursors that cycle, a store closed mid-loop, a small window.
+extension NewerCursorRefreshTests: FeedRuleSuite {
+    /// A newer page of known rows that skips one (proving it deleted) and whose newer cursor moves
+    /// on is followed: the deletion must reach the snapshot, not only the file.
+    @Test func aFollowedNewerPageThatProvesADeletionUpdatesTheSnapshot() async throws {
+        let source = ScriptedSource<Post> { request in
+            switch request {
+            case .first: Page(items: Self.posts("h", 0..<10), olderCursor: nil, newerCursor: "n0")
+            case .newerThan("n0"): Page(items: [Post(id: "h0"), Post(id: "h2")], olderCursor: nil, newerCursor: "n1")
+            case .newerThan("n1"): Page(items: [Post(id: "new0")], olderCursor: nil, newerCursor: "n2")
+            default: Page(items: [], olderCursor: nil, newerCursor: nil)
+            }
+        }
+        let policy = FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5))
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        let expected = ["new0", "h0"] + Self.ids("h", 2..<10)
+        #expect(try test.idsOnDisk() == expected)
+        #expect(await feed.snapshot.ids == expected, "the snapshot still shows h1, deleted on disk")
+        try await check(recorder, feed, "followed newer page with a deletion")
+        let changes = await recorder.snapshots(settlingOn: feed).map(\.change)
+        #expect(
+            changes.contains { $0.deletedRows.map { $0[1] } == [1] },
+            "the deletion of h1 is never told as a deletion: \(changes)")
+    }
+
+    /// The same, but the followed page is the last one (nothing newer after it).
+    @Test func aFollowedNewerPageThatProvesADeletionThenNothingNewer() async throws {
+        let source = ScriptedSource<Post> { request in
+            switch request {
+            case .first: Page(items: Self.posts("h", 0..<10), olderCursor: nil, newerCursor: "n0")
+            case .newerThan("n0"): Page(items: [Post(id: "h0"), Post(id: "h2")], olderCursor: nil, newerCursor: "n1")
+            default: Page(items: [], olderCursor: nil, newerCursor: nil)
+            }
+        }
+        let policy = FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5))
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        let expected = ["h0"] + Self.ids("h", 2..<10)
+        #expect(try test.idsOnDisk() == expected)
+        #expect(await feed.snapshot.ids == expected)
+        try await check(recorder, feed, "followed newer page with a deletion, then nothing newer")
+        let changes = await recorder.snapshots(settlingOn: feed).map(\.change)
+        #expect(
+            changes.contains { $0.deletedRows.map { $0[1] } == [1] },
+            "the deletion of h1 is never told as a deletion: \(changes)")
+    }
+
+    /// Known rows listed out of the feed's order prove nothing.
+    @Test func aNewerPageListingKnownRowsOutOfOrderDeletesNothing() async throws {
+        let source = ScriptedSource<Post> { request in
+            switch request {
+            case .first: Page(items: Self.posts("h", 0..<10), olderCursor: nil, newerCursor: "n0")
+            case .newerThan("n0"): Page(items: [Post(id: "h5"), Post(id: "h1")], olderCursor: nil, newerCursor: nil)
+            default: Page(items: [], olderCursor: nil, newerCursor: nil)
+            }
+        }
+        let feed = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5)))
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        #expect(try test.idsOnDisk() == Self.ids("h", 0..<10))
+        try await check(recorder, feed, "out of order")
+    }
+
+    /// A newer page of 2 items that skips 598 cached rows proves at most 2 deletions: none.
+    @Test func aNewerPageThatSkips598RowsDeletesNothing() async throws {
+        let source = ScriptedSource<Post> { request in
+            switch request {
+            case .first: Page(items: Self.posts("h", 0..<600), olderCursor: nil, newerCursor: "n0")
+            case .newerThan("n0"): Page(items: [Post(id: "h0"), Post(id: "h599")], olderCursor: nil, newerCursor: "n1")
+            default: Page(items: [], olderCursor: nil, newerCursor: nil)
+            }
+        }
+        let feed = try test.feed(
+            source,
+            policy: FeedPolicy(
+                refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5), windowSize: 2_000,
+                firstScreenRows: 2_000))
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        #expect(try test.idsOnDisk() == Self.ids("h", 0..<600))
+        try await check(recorder, feed, "liar")
+    }
+
+    /// A server that answers the same known page with cursors A → B → A stops, idle.
+    @Test func newerCursorsThatCycleStop() async throws {
+        let source = ScriptedSource<Post> { request in
+            switch request {
+            case .first: Page(items: Self.posts("h", 0..<10), olderCursor: nil, newerCursor: "n0")
+            case .newerThan("n0"): Page(items: [Post(id: "h0")], olderCursor: nil, newerCursor: "A")
+            case .newerThan("A"): Page(items: [Post(id: "h0")], olderCursor: nil, newerCursor: "B")
+            case .newerThan("B"): Page(items: [Post(id: "h0")], olderCursor: nil, newerCursor: "A")
+            default: Page(items: [Post(id: "h0")], olderCursor: nil, newerCursor: "n0")
+            }
+        }
+        let feed = try test.feed(
+            source, policy: FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 50)))
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        let before = source.requests.count
+        await feed.refresh()
+        #expect(source.requests.count - before <= 4)
+        #expect(try test.idsOnDisk() == Self.ids("h", 0..<10))
+        try await check(recorder, feed, "cycle")
+        // And again: the stored cursor must not make the next refresh loop either.
+        let again = source.requests.count
+        await feed.refresh()
+        #expect(source.requests.count - again <= 4)
+        try await check(recorder, feed, "cycle again")
+    }
+
+    /// Closing the store while a newer-cursor refresh loop is on its second page ends it: the
+    /// caller returns, nothing is left loading, and the second page is not written.
+    @Test func closingTheStoreDuringANewerLoopEndsIt() async throws {
+        let source = ScriptedSource<Post>()
+        let store = try test.store()
+        let feed = try store.feed(
+            "home", source: source, policy: FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5)))
+        let first = Task { await feed.refresh() }
+        await source.nextFetch().respond(Page(items: Self.posts("h", 0..<10), olderCursor: nil, newerCursor: "n0"))
+        await first.value
+        let refresh = Task { await feed.refresh() }
+        let newer = await source.nextFetch()
+        #expect(newer.request == .newerThan(cursor: "n0"))
+        newer.respond(Page(items: [Post(id: "new0")], olderCursor: nil, newerCursor: "n1"))
+        let second = await source.nextFetch()
+        #expect(second.request == .newerThan(cursor: "n1"))
+        store.close()
+        await refresh.value
+        second.respond(Page(items: [Post(id: "new1")], olderCursor: nil, newerCursor: "n2"))
+        let snapshot = await feed.snapshot
+        #expect(snapshot.refresh != .loading)
+        #expect(try test.idsOnDisk() == ["new0"] + Self.ids("h", 0..<10))
+        #expect(snapshot.ids == (try test.idsOnDisk()))
+    }
+
+    /// A window smaller than the feed: the followed known newer page deletes h1 on disk; the rows the
+    /// snapshot has loaded must still be the file's rows at those indices.
+    @Test(arguments: [false, true]) func aFollowedNewerDeletionWithASmallWindow(thenNewRows: Bool) async throws {
+        let source = ScriptedSource<Post> { request in
+            switch request {
+            case .first: Page(items: Self.posts("h", 0..<40), olderCursor: nil, newerCursor: "n0")
+            case .newerThan("n0"): Page(items: [Post(id: "h0"), Post(id: "h2")], olderCursor: nil, newerCursor: "n1")
+            case .newerThan("n1") where thenNewRows:
+                Page(items: [Post(id: "new0")], olderCursor: nil, newerCursor: "n2")
+            default: Page(items: [], olderCursor: nil, newerCursor: nil)
+            }
+        }
+        let policy = FeedPolicy(
+            refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5), windowSize: 8, firstScreenRows: 8)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        let disk = try test.idsOnDisk()
+        #expect(!disk.contains("h1"))
+        let snapshot = await feed.snapshot
+        #expect(snapshot.rows.count == disk.count)
+        for row in snapshot.rows.loadedRange {
+            #expect(
+                snapshot.rows.id(at: row) == disk[row],
+                "row \(row): snapshot \(snapshot.rows.id(at: row) ?? "-") vs file \(disk[row])")
+        }
+        let snapshots = await recorder.snapshots(settlingOn: feed)
+        for (previous, next) in zip(snapshots, snapshots.dropFirst()) where !next.change.isFullReload {
+            #expect(
+                next.rows.count == previous.rows.count + next.change.insertedRows.count - next.change.deletedRows.count,
+                "a change that does not add up: \(previous.rows.count) -> \(next.rows.count) with \(next.change)")
+        }
     }
 }

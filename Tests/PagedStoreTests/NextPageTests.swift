@@ -1,8 +1,10 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// Architecture rules 4 and 5: next page by cursor, no id twice, loops stopped; prefetch.
 @Suite struct NextPageTests {
@@ -99,7 +101,7 @@ import Testing
     }
 
     @Test func aFailedNextPageWaitsForRetry() async throws {
-        let attempts = Counter()
+        let attempts = Locked(0)
         let feed = try await feedWithFirstPage(next: { request in
             if attempts.increment() == 1 { throw URLError(.timedOut) }
             return Page(items: .posts("q", 3), olderCursor: nil)
@@ -129,14 +131,59 @@ import Testing
     }
 }
 
-/// A thread-safe counter for sources that change behaviour between calls.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func increment() -> Int {
-        lock.withLock {
-            count += 1; return count
+/// Servers that loop or hide their first page: next pages fail typed, and the feed stays pageable.
+extension NextPageTests {
+    /// Next pages that cycle cursors (A → B → A) or a server that answers every request with its
+    /// first page: a typed paginationLoop, and retry() repeats it without looping.
+    @Test func cyclingNextPageCursorsAndAFirstPageServerFailTyped() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let firstOnly = ScriptedSource<Post> { _ in server.page(for: .first) }
+        let feed = try test.feed(firstOnly)
+        await feed.refresh()
+        await feed.loadNextPage()
+        guard case .failed(let error) = await feed.snapshot.nextPage else {
+            Issue.record("expected a failure, got \(await feed.snapshot.nextPage)")
+            return
         }
+        #expect(error.kind == .paginationLoop)
+        await feed.retry()
+        #expect(firstOnly.requests.count == 3)
+        let cycling = ScriptedSource<Post> { request in
+            switch request {
+            case .olderThan("p9"): Page(items: .posts("q", 3), olderCursor: "B")
+            case .olderThan("B"): Page(items: .posts("r", 3), olderCursor: "p9")
+            default: server.page(for: request)
+            }
+        }
+        let again = try test.feed(cycling)
+        for _ in 0..<6 {
+            await again.loadNextPage()
+            if case .failed = await again.snapshot.nextPage { break }
+        }
+        guard case .failed(let cycle) = await again.snapshot.nextPage else {
+            Issue.record("expected a failure, got \(await again.snapshot.nextPage)")
+            return
+        }
+        #expect(cycle.kind == .paginationLoop)
+        #expect(cycling.requests.count <= 5, "\(cycling.requests)")
+    }
+
+    /// An empty first page that carries an older cursor (a server whose top page was filtered
+    /// empty) must not turn a cached feed into an `empty` feed that nothing can page further.
+    @Test func anEmptyFirstPageWithACursorKeepsTheFeedPageable() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        let emptyTop = ScriptedSource<Post> { request in
+            request == .first ? Page(items: [], olderCursor: "p9") : server.page(for: request)
+        }
+        let reopened = try test.feed(emptyTop)
+        let recorder = await SnapshotRecorder(reopened)
+        await reopened.refresh()
+        try await ReferenceModelTests.check(recorder, reopened, test, "empty top page")
+        let snapshot = await reopened.snapshot
+        #expect(
+            snapshot.content != .empty || snapshot.nextPage == .endReached,
+            "the feed says empty while its next page (p9) still has items: \(snapshot.ids.count) rows")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -118,14 +119,16 @@ import Testing
         let server = ModelServer(.posts("p", 3), pageSize: 10)
         let feed = try test.feed(server.source)
         await feed.refresh()
+        let (called, calledContinuation) = AsyncStream.makeStream(of: Void.self)
         let calling = Task {
             try await feed.edit(id: "p0") {
                 $0.revision = 5
             } commit: { _ in
-                try await Task.sleep(for: .seconds(60))
+                calledContinuation.yield()  // the edit is pending in the file
+                try await Task.sleep(for: .seconds(60))  // a server that does not answer
             }
         }
-        while try await feed.pendingEdits().isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+        for await _ in called { break }
 
         let relaunched = try test.feed(server.source)
         #expect(try await relaunched.pendingEdits().map(\.itemID) == ["p0"])

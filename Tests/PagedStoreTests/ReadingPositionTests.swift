@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -115,5 +116,29 @@ import Testing
         #expect(saved.count < 20, "at most one write a second, not one a move: \(saved)")
         let reopened = try test.feed(server.source, policy: policy)
         #expect(await reopened.snapshot.anchor?.itemID == "p19")
+    }
+}
+
+/// The anchor when a refresh replaces the whole window.
+extension ReadingPositionTests: FeedRuleSuite {
+    /// The reader's row disappears in a refresh that replaces the whole list: any anchor emitted must
+    /// name a row the new list has.
+    @Test func theAnchorWhenTheWholeWindowIsReplaced() async throws {
+        let pages = Locked([Self.posts("p", 0..<30), Self.posts("x", 0..<30)])
+        let source = ScriptedSource<Post> { _ in
+            var page: [Post] = []
+            pages.mutate { page = $0.count > 1 ? $0.removeFirst() : $0[0] }
+            return Page(items: page, olderCursor: "c1")
+        }
+        let feed = try test.feed(
+            source,
+            policy: FeedPolicy(
+                refreshOnOpen: .never, gapPolicy: .replace, prefetchDistance: 0, keepsReadingPosition: true))
+        await feed.refresh()
+        await feed.rowDidAppear(12)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        #expect(try test.idsOnDisk() == Self.ids("x", 0..<30))
+        try await check(recorder, feed, "whole window replaced")
     }
 }

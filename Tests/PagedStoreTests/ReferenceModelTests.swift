@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -56,12 +57,12 @@ import Testing
             byPageNumber: Int.random(in: 0..<4, using: &random) == 0, sectioned: Bool.random(using: &random),
             headPageHasNewerCursor: Bool.random(using: &random))
         let faults = DelaySchedule(seed: random.next())
-        let failing = Flag(true)
-        let scrolled = PageLog()
+        let failing = Locked(true)
+        let scrolled = Locked<[[String]]>([])
         let gate = FetchGate()
         // The next fetch is held here while `holding` is set: a caller is cancelled while it waits.
         let held = ScriptedSource<Post>()
-        let holding = Flag(false)
+        let holding = Locked(false)
         let source = ScriptedSource<Post> { request in
             if holding.take() { return try await held.fetch(request) }
             let page = server.page(for: request)  // the list as it is when the request arrives
@@ -211,7 +212,8 @@ import Testing
             for _ in 0..<3 { server.editOrDelete(using: &random) }
             server.publish(server.pageSize * 2 + 1)
         }
-        try await scrollToTheEnd(feed, context)
+        try await scrollToTheEnd(
+            feed, context, refreshingFirst: true, retryingFailures: true, fillingGapsFromBothEnds: true)
         try await check(recorder, feed, test, "\(context) end")
         let shown = await feed.snapshot.ids
         // A row removed locally may stay away (nothing fetched its place again) or come back.
@@ -227,7 +229,7 @@ import Testing
         // server deleted cannot stand between two of its items, unless it would take more
         // deletions than the page has items to prove it.
         let deleted = server.deleted
-        for page in scrolled.pages {
+        for page in scrolled.value {
             let rows = page.compactMap { shown.firstIndex(of: $0) }
             guard let first = rows.min(), let last = rows.max() else { continue }
             let stale = shown[first...last].filter(deleted.contains)
@@ -359,7 +361,7 @@ import Testing
     /// returns at once, nothing is left loading, the late answer changes nothing, and a row appearing
     /// at the bottom then prefetches.
     static func cancelledCaller(
-        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, holding: Flag, held: ScriptedSource<Post>,
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, holding: Locked<Bool>, held: ScriptedSource<Post>,
         server: TimelineModel, source: ScriptedSource<Post>, using random: inout SplitMix64, _ context: String
     ) async throws {
         let record = await feed.record
@@ -389,38 +391,9 @@ import Testing
         }
     }
 
-    /// Refreshes, fills every gap, and loads every next page (bounded).
-    static func scrollToTheEnd(_ feed: Feed<Post>, _ context: String) async throws {
-        await feed.refresh()
-        for attempt in 0..<200 {
-            let snapshot = await feed.snapshot
-            if ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil {
-                print("scroll \(snapshot.ids) gaps \(snapshot.gaps.map { "\($0.afterRow) \($0.state)" })")
-            }
-            if let gap = snapshot.gaps.first(where: { $0.state == .unfillable }) {
-                // What the app does with a gap the server cannot fill; the checks after the scroll
-                // prove no server item was behind it.
-                await feed.dismissGap(gap)
-            } else if let gap = snapshot.gaps.first {
-                // Both ends, so that closing a gap from its bottom is proven to skip nothing.
-                await feed.loadGap(gap, from: gap.canFillFromBottom && attempt.isMultiple(of: 2) ? .bottom : .top)
-            } else if case .failed = snapshot.nextPage {
-                // A failure from the sequence, or a page-numbered list that shifted by more than the
-                // policy's pages without new items: the user's retry goes on from the saved cursor.
-                await feed.retry()
-            } else if snapshot.nextPage != .endReached {
-                await feed.loadNextPage()
-            } else {
-                return
-            }
-        }
-        let snapshot = await feed.snapshot
-        Issue.record("\(context): scrolling to the end did not end: \(snapshot.gaps), \(snapshot.nextPage)")
-    }
-
     /// The checks after every step.
     static func check(
-        _ recorder: SnapshotRecorder, _ feed: Feed<Post>, _ test: FeedTestCase, _ context: String
+        _ recorder: SnapshotRecorder<Post>, _ feed: Feed<Post>, _ test: FeedTestCase, _ context: String
     )
         async throws
     {
@@ -587,15 +560,6 @@ final class TimelineModel: @unchecked Sendable {
     }
 }
 
-/// The pages a source answered, as ids, in order.
-final class PageLog: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private let lock = NSLock()
-    private var answered: [[String]] = []
-    func append(_ page: [String]) { lock.withLock { answered.append(page) } }
-    var pages: [[String]] { lock.withLock { answered } }
-}
-
 /// Item ids a codec refuses to decode, as the app's next model would refuse rows of the last one.
 final class RefusedIDs: @unchecked Sendable {
     // @unchecked: guarded by `lock`.
@@ -614,24 +578,5 @@ final class RefusedIDs: @unchecked Sendable {
             if ids.contains(item.id) { throw Refused() }
             return item
         }
-    }
-}
-
-/// A flag shared with a source's closure.
-final class Flag: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private let lock = NSLock()
-    private var current: Bool
-    init(_ value: Bool) { current = value }
-    /// The value, which is then cleared: one reader sees each setting.
-    func take() -> Bool {
-        lock.withLock {
-            defer { current = false }
-            return current
-        }
-    }
-    var value: Bool {
-        get { lock.withLock { current } }
-        set { lock.withLock { current = newValue } }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -128,5 +129,173 @@ final class HeldCall: @unchecked Sendable {
     func finish(succeeding: Bool) {
         continuation.yield(succeeding)
         continuation.finish()
+    }
+}
+
+/// A feed that another store (a second process) wrote under: it catches up with the other's next
+/// pages, refreshes, edits and gap fills, a refresh from before a relaunch never overwrites a newer
+/// one, and two stores hammering one feed keep the file valid.
+extension SecondWriterTests {
+    /// Found: when another store (an app extension, a second process) loads the feed's next page,
+    /// this feed's next page is `superseded` (its cursor no longer matches the file) but its record is
+    /// never read again, so every later next page asks with the same stale cursor and is superseded
+    /// too: the feed never reaches the end. Feed+NextPage.swift commitNextPage `.superseded`.
+    @Test func aFeedCatchesUpWhenAnotherStoreLoadedItsNextPage() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let mine = try test.feed(server.source)
+        await mine.refresh()
+        let other = try test.feed(server.source)  // a second store on the same file
+        await other.loadNextPage()
+        #expect(try test.idsOnDisk().count == 20)
+        for _ in 0..<5 where await mine.snapshot.nextPage != .endReached { await mine.loadNextPage() }
+        let snapshot = await mine.snapshot
+        #expect(snapshot.nextPage == .endReached, "stuck at \(snapshot.ids.count) rows, next page \(snapshot.nextPage)")
+        #expect(snapshot.ids == server.items.map(\.id))
+    }
+
+    /// Found: a local edit commits a change computed on the file's rows, and the feed applies it to
+    /// the rows it holds in memory. When another store changed the feed meanwhile (here: removed one
+    /// row and inserted one, so the count is unchanged), the change is a plain reload that does not
+    /// turn the previous snapshot into the new one. Feed+Edits.swift edit / Feed+Commit.swift apply.
+    /// (The feed now takes the file's rows first, with a full reload, and then emits the edit.)
+    @Test func aLocalEditsChangeAppliesAfterAnotherStoreEditedTheFeed() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let mine = try test.feed(server.source)
+        await mine.refresh()
+        let other = try test.feed(server.source)
+        try await other.remove(id: "p3")
+        try await other.insert(Post(id: "x"), at: 0)
+        let recorder = await SnapshotRecorder(mine)
+        try await mine.update(Post(id: "p5", revision: 1))
+        let snapshots = await recorder.snapshots(settlingOn: mine)
+        #expect(snapshots.last?.ids == (try test.idsOnDisk()))
+        for (before, after) in zip(snapshots, snapshots.dropFirst()) {
+            #expect(try BatchUpdate.apply(after.change, to: before.ids, new: after.ids) == after.ids)
+        }
+    }
+
+    /// Found: after another store committed a refresh (the file's generation moved on), this feed's
+    /// next pages are dropped as superseded (`feed.generation <= generation` fails in commitNextPage)
+    /// and nothing adopts the file's generation, so the feed can never load a next page again until
+    /// it refreshes itself. Feed+NextPage.swift commitNextPage.
+    @Test func aFeedStillPaginatesAfterAnotherStoreRefreshedIt() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let mine = try test.feed(server.source)
+        await mine.refresh()
+        server.items = .posts("n", 3) + server.items
+        await (try test.feed(server.source)).refresh()  // another process: n0…n2 on top
+        for _ in 0..<3 { await mine.loadNextPage() }
+        let snapshot = await mine.snapshot
+        #expect(snapshot.ids.count > 10, "stuck at \(snapshot.ids.count) rows, next page \(snapshot.nextPage)")
+    }
+
+    /// Found: a refresh started before a relaunch (the old process, or an app extension, still
+    /// waiting for its response) commits after the relaunched feed's newer refresh: both bumped the
+    /// file's generation to the same value, and commitRefresh only drops a response when the file's
+    /// generation is *greater* (Feed+Commit.swift `feed.generation <= generation`). The stale page
+    /// overwrites the newer one: the edited p0 reverts, and n0…n2 are deleted from the file.
+    @Test func aRefreshFromBeforeARelaunchNeverOverwritesTheRelaunchedFeedsNewerRefresh() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        do { await (try test.feed(server.source)).refresh() }
+        let slow = ScriptedSource<Post>()
+        let old = try test.feed(slow)
+        async let oldRefresh: Void = old.refresh()
+        let fetch = await slow.nextFetch()
+        let stalePage = server.page(for: .first)  // what the old process's request sees
+        server.items = .posts("n", 3) + [Post(id: "p0", revision: 1)] + server.items.dropFirst()
+        let relaunched = try test.feed(server.source)
+        await relaunched.refresh()
+        #expect(try test.idsOnDisk().prefix(4) == ["n0", "n1", "n2", "p0"])
+        fetch.respond(stalePage)
+        _ = await oldRefresh
+        let onDisk = try test.idsOnDisk()
+        #expect(onDisk.prefix(4) == ["n0", "n1", "n2", "p0"], "the older response was written over the newer one")
+        let fresh = try test.feed(server.source)
+        #expect(await fresh.snapshot.rows[onDisk.firstIndex(of: "p0") ?? 0]?.revision == 1)
+    }
+
+    /// Found: when another store fills a gap, this feed's copy of the gap is never dropped: its
+    /// fills find the gap gone (fillGap returns nil, treated as superseded) and change nothing, so
+    /// the "load more" row stays forever, every tap fetches a page that is thrown away, and the rows
+    /// the other store wrote never appear. Feed+Gaps.swift commitGap nil / Feed+Commit.swift complete.
+    @Test func aGapThatAnotherStoreFilledLeavesThisFeedToo() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let mine = try test.feed(server.source, policy: policy)
+        await mine.refresh()
+        server.items = .posts("n", 15) + server.items
+        await mine.refresh()
+        let other = try test.feed(server.source, policy: policy)
+        await other.loadGap(try #require(await other.snapshot.gaps.first))
+        #expect(await other.snapshot.gaps.isEmpty)
+        for _ in 0..<3 {
+            guard let gap = await mine.snapshot.gaps.first else { break }
+            await mine.loadGap(gap)
+        }
+        let snapshot = await mine.snapshot
+        #expect(snapshot.gaps.isEmpty, "the filled gap still shows: \(snapshot.gaps)")
+        #expect(snapshot.ids == (try test.idsOnDisk()))
+    }
+
+    /// Two stores on one file hammer the same feed at once (refresh, next pages, gap fills, local
+    /// edits, trims); the file stays valid, holds no id twice, and a fresh feed on it scrolls to
+    /// every server item.
+    @Test(arguments: 0..<8) func twoStoresHammeringOneFeedKeepTheFileValid(seed: Int) async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 7)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let slow = ScriptedSource<Post> { request in
+            try await Task.sleep(for: .microseconds(Int.random(in: 0...800)))
+            return server.page(for: request)
+        }
+        let feeds = [try test.feed(slow, policy: policy), try test.feed(slow, policy: policy)]
+        await feeds[0].refresh()
+        let serial = Locked(0)
+        let removed = Locked(Set<String>())
+        await withTaskGroup(of: Void.self) { group in
+            for (index, feed) in feeds.enumerated() {
+                group.addTask {
+                    var random = SplitMix64(seed: UInt64(seed * 2 + index))
+                    for step in 0..<25 {
+                        let snapshot = await feed.snapshot
+                        switch Int.random(in: 0..<8, using: &random) {
+                        case 0:
+                            let n = serial.increment()
+                            server.items =
+                                (0..<Int.random(in: 1...9, using: &random)).map {
+                                    Post(id: "s\(n)-\($0)")
+                                } + server.items
+                        case 1: await feed.refresh()
+                        case 2: await feed.loadNextPage()
+                        case 3: if let gap = snapshot.gaps.first { await feed.loadGap(gap) }
+                        case 4:
+                            try? await feed.insert(
+                                Post(id: "l\(index)-\(step)"),
+                                at: Int.random(in: 0...snapshot.rows.count, using: &random))
+                        case 5:
+                            if let id = snapshot.rows.id(at: 0) {
+                                removed.insert(id)
+                                _ = try? await feed.remove(id: id)
+                            }
+                        case 6: _ = try? await feed.trim(maxRows: Int.random(in: 0...30, using: &random))
+                        default: await feed.retry()
+                        }
+                    }
+                }
+            }
+        }
+        for feed in feeds { await feed.waitUntilIdle() }
+        let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
+        #expect(violations.isEmpty, "\(violations)")
+        let disk = try test.idsOnDisk()
+        #expect(Set(disk).count == disk.count, "an id twice on disk")
+        let whole = FeedPolicy(
+            refreshOnOpen: .never, gapPolicy: .keepGap, windowSize: 100_000, firstScreenRows: 100_000)
+        let fresh = try test.feed(server.source, policy: whole)
+        await fresh.refresh()
+        try await scrollToTheEnd(fresh)
+        let shown = await fresh.snapshot.ids
+        let listed = server.items.map(\.id)
+        let missing = Set(listed).subtracting(shown).subtracting(removed.value)
+        #expect(missing.isEmpty, "never fetched: \(missing.sorted())")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -11,7 +12,7 @@ import Testing
 
     @Test func cursorsAndPayloadsNeverAppearInErrorsOrEvents() async throws {
         let test = try FeedTestCase()
-        let attempts = Counter()
+        let attempts = Locked(0)
         let source = ScriptedSource<Post> { request in
             switch attempts.increment() {
             case 1: return Page(items: [Post(id: Self.secretPayload)], olderCursor: Self.secretCursor)

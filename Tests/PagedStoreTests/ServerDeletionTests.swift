@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -12,7 +13,7 @@ import Testing
     init() throws { test = try FeedTestCase() }
 
     /// See ``FeedTestCase/timelineWithAGap(_:policy:answering:)``.
-    func feedWithAGap() async throws -> (Feed<Post>, ModelServer, SnapshotRecorder) {
+    func feedWithAGap() async throws -> (Feed<Post>, ModelServer, SnapshotRecorder<Post>) {
         let (feed, server, _) = try await test.timelineWithAGap()
         return (feed, server, await SnapshotRecorder(feed))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PagedStore
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 /// The `PagedStoreTesting` product, used as an app's tests use it: through its public API only (no
@@ -32,16 +33,14 @@ import Testing
     }
 
     @Test func snapshotsCompareAndWaitUntilIdleSettlesAPrefetch() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = try TemporaryDirectory()
         let pages = [
             "c1": Page(items: [Post].posts("q", 3), olderCursor: nil),
             "": Page(items: [Post].posts("p", 3), olderCursor: "c1"),
         ]
         let source = ScriptedSource<Post> { request in pages[request.cursor ?? ""] ?? Page(items: [], olderCursor: nil)
         }
-        let store = try FeedStore(path: directory.appendingPathComponent("feeds.sqlite").path)
+        let store = try FeedStore(path: directory.path("feeds.sqlite"))
         let feed = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
         await feed.refresh()
         let refreshed = await feed.snapshot

@@ -31,7 +31,9 @@ extension LoopbackServer {
     /// Every request the server received so far (not counting this one), oldest first.
     public func seen() async throws -> [SeenRequest] {
         let (data, _) = try await URLSession.shared.data(from: url("seen"))
-        return try JSONDecoder().decode([SeenRequest].self, from: data).filter { $0.path != "/seen" }
+        return try JSONDecoder().decode([SeenRequest].self, from: data).filter {
+            $0.path != "/seen" && $0.path != "/arrived"
+        }
     }
 
     /// Calls a control route (`mastodon/home/reset`, `…/publish`): changes what the server answers next.

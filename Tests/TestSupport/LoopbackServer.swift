@@ -7,21 +7,20 @@ public import Foundation
 /// `/body`), `/bad` (a body without items), `/race` (the first request answers late with version A,
 /// later ones at once with version B), `/slow` (answers after 3 s). Hostile routes are in
 /// `LoopbackServer+Hostile.swift`, replayed real APIs in `LoopbackServer+APIs.swift`, a route that
-/// answers when the test says in `LoopbackServer+Gate.swift`.
+/// answers when the test says, and one that answers once requests arrived, in `LoopbackServer+Gate.swift`.
 public final class LoopbackServer: Sendable {
     let process: Process
     /// The port the server listens on.
     public let port: Int
-    private let folder: URL
+    private let folder: TemporaryDirectory
 
     /// `http://127.0.0.1:PORT`.
     public var base: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
     /// Starts a server and waits until it listens.
     public init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("loopback-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let script = folder.appendingPathComponent("server.py")
+        folder = try TemporaryDirectory(prefix: "loopback")
+        let script = folder.url.appendingPathComponent("server.py")
         let source = [
             Self.script, Self.hostileRoutes, Self.apiRoutes, Self.mastodonHomeRoutes, Self.gateRoutes,
             Self.serve,
@@ -64,7 +63,6 @@ public final class LoopbackServer: Sendable {
     deinit {
         // SIGKILL: Python's server threads can outlive a SIGTERM.
         kill(process.processIdentifier, SIGKILL)
-        try? FileManager.default.removeItem(at: folder)
     }
 
     static let script = #"""
@@ -77,6 +75,8 @@ public final class LoopbackServer: Sendable {
         lock = threading.Lock()
         # Every request's path and the headers a test checks for leaks; `/seen` answers them.
         SEEN = []
+        # Notified on every request received, for `/arrived` (LoopbackServer+Gate.swift).
+        ARRIVED = threading.Condition()
         # Routes added by the other parts of the script: path -> function(handler, query).
         ROUTES = {}
 
@@ -116,6 +116,8 @@ public final class LoopbackServer: Sendable {
                                  "if_none_match": self.headers.get("If-None-Match"),
                                  "x_signed": self.headers.get("X-Signed"),
                                  "user_agent": self.headers.get("User-Agent")})
+                with ARRIVED:
+                    ARRIVED.notify_all()
                 if url.path in ROUTES:
                     ROUTES[url.path](self, query)
                 elif url.path == "/body":

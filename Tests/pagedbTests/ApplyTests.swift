@@ -1,13 +1,14 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `pagedb apply`: the real engine on captured responses.
 @Suite struct ApplyTests {
-    let scratch: Scratch
+    let scratch: TemporaryDirectory
     let db: String
 
     init() throws {
-        scratch = try Scratch()
+        scratch = try TemporaryDirectory(prefix: "pagedbTests")
         db = scratch.path("cache.sqlite")
         let cached = try scratch.file(
             "cached.json", #"{"items":[{"id":"p1"},{"id":"p2"},{"id":"p3"}],"next_cursor":"c3","previous_cursor":"n1"}"#

@@ -1,13 +1,14 @@
 import Foundation
 import PagedStore
 import PagedStoreFixtures
+import TestSupport
 import Testing
 
 /// A bulk seed into a file without items runs with a rollback journal instead of the log (its pages
 /// are written once): all or nothing under SIGKILL, and back in WAL mode afterwards.
 @Suite struct BulkSeedJournalTests {
-    let scratch: Scratch
-    init() throws { scratch = try Scratch() }
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory(prefix: "pagedbTests") }
 
     /// `count` NDJSON lines with distinct ids in no order (7919 is prime to 200,000).
     func fixture(count: Int) throws -> String {

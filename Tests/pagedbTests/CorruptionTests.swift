@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func mutatedCachesGiveTypedErrorsNeverCrashes() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let closed = scratch.path("closed.sqlite")
         let crashed = scratch.path("crashed.sqlite")
         try Self.makeCaches(closed: closed, crashed: crashed)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -13,7 +14,7 @@ import Testing
     }
 
     @Test func everyAcknowledgedPageSurvivesAKillAtAnyInstant() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crash.sqlite")
         var random = SystemRandomNumberGenerator()
         var acknowledged: [String: Set<String>] = [:]  // ids each feed must still have

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Two processes creating the same new cache at once: creation and migration wait
 /// for each other like any write, so both succeed.
 @Suite struct CreationRaceTests {
     @Test func twoProcessesCreatingOneCacheBothSucceed() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         var failures: [String] = []
         for race in 0..<30 {
             let db = scratch.path("new-\(race).sqlite")

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A command that fails changes nothing: not the file, not its side
 /// files, not the folder.
 @Suite struct FailingCommandsTests {
     /// The names and bytes of every file in the folder.
-    func folder(_ scratch: Scratch) throws -> [String: Data] {
+    func folder(_ scratch: TemporaryDirectory) throws -> [String: Data] {
         var files: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) {
             var isDirectory: ObjCBool = false
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func aWriteRefusedOnAReadOnlyFileLeavesNoSideFilesAndLaterWritesWork() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         scratch.giveToUnprivilegedUser()
         let db = scratch.path("cache.sqlite")
         #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "5"], unprivileged: true).status == 0)
@@ -39,7 +40,7 @@ import Testing
 
     @Test(arguments: [["trim", "home", "--max-rows", "1"], ["delete", "home"], ["apply", "home", "--as", "next"]])
     func aCommandOnAnEmptyFileChangesNothing(_ command: [String]) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("empty.sqlite")
         #expect(FileManager.default.createFile(atPath: db, contents: Data()))
         let page = try scratch.file("page.json", #"{"items": [{"id": 1}], "next_cursor": null}"#)
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func applyNextOnAMissingFileCreatesNothing() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let page = try scratch.file("page.json", #"{"items": [{"id": 1}], "next_cursor": null}"#)
         let db = scratch.path("missing.sqlite")
         let result = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "next"])
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func applyNextOnAnEndedFeedSaysWhyAndChangesNothing() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "3"]).status == 0)
         let page = try scratch.file("page.json", #"{"items": [{"id": "new"}], "next_cursor": null}"#)
@@ -72,7 +73,7 @@ import Testing
     }
 
     @Test func aDanglingSymlinkIsRefusedAndKept() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let link = scratch.path("link.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: scratch.path("nowhere.sqlite"))
         let result = try PagedDBBinary.run(["seed", "home", "--db", link, "--generate", "3"])
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func aSymlinkedFolderInThePathIsFollowed() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         try FileManager.default.createDirectory(atPath: scratch.path("real"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(
             atPath: scratch.path("alias"), withDestinationPath: scratch.path("real"))
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func migrateCreatesAMissingCacheAndSaysSo() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("new.sqlite")
         let dryRun = try PagedDBBinary.run(["migrate", "--db", db, "--dry-run"])
         #expect(dryRun.status == 0 && !FileManager.default.fileExists(atPath: db), "\(dryRun.stderr)")

@@ -1,12 +1,13 @@
 import Foundation
 import PagedStoreFixtures
+import TestSupport
 import Testing
 
 /// `FixtureReader.count(contentsOf:)`, a seed's first pass, keeps no canonical item's bytes: it must
 /// still count exactly the items the writing pass streams, and refuse what that pass refuses.
 @Suite struct FixtureCountTests {
-    let scratch: Scratch
-    init() throws { scratch = try Scratch() }
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory(prefix: "pagedbTests") }
 
     /// Canonical and non-canonical items alike, in every shape of file.
     static let shapes: [(name: String, text: String)] = {

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Fixtures as users write them, and the export → seed round trip.
 @Suite struct FixtureRoundTripTests {
     @Test func ordersWithLineItemsAreItemsNotPages() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let orders = try scratch.file(
             "orders.json",
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func theSizeLimitIsPerItemNotPerPage() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let filler = String(repeating: "x", count: 30_000)
         let items = (0..<100).map { #"{"id": "i\#($0)", "text": "\#(filler)"}"# }.joined(separator: ",")
@@ -42,7 +43,7 @@ import Testing
 
     @Test(arguments: ["1.0", "1e300", "2.5", "1E2"])
     func nonIntegerIdsAreRefusedWithTheirPlace(_ id: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let fixture = try scratch.file("ids.ndjson", "{\"id\": 1}\n{\"id\": \(id)}\n")
         let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", fixture])
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func generatedItemsRoundTripByteForByte() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let first = scratch.path("first.sqlite")
         #expect(try PagedDBBinary.run(["seed", "home", "--db", first, "--generate", "120", "--seed", "3"]).status == 0)
         for format in ["json", "ndjson", "pages"] {
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func aPagesExportKeepsThePageThatEndedTheFeed() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let pages = try scratch.file(
             "pages.json", #"[{"items": [{"id": "a"}, {"id": "b"}], "next_cursor": "c1", "previous_cursor": null}]"#)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -40,7 +41,7 @@ import Testing
 
     @Test(arguments: cases)
     func anEditedValueFailsCleanlyAndVerifyNamesIt(_ hostile: Case) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "5"]).status == 0)
         try Connection(path: db, mode: .readWrite).execute(hostile.edit)

@@ -1,15 +1,16 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// `feeds`, `show`, `items`, `verify`, and the rules every command follows.
 @Suite struct InspectTests {
-    let scratch: Scratch
+    let scratch: TemporaryDirectory
     let db: String
 
     init() throws {
-        scratch = try Scratch()
+        scratch = try TemporaryDirectory(prefix: "pagedbTests")
         db = scratch.path("cache.sqlite")
         let fixture = try scratch.file(
             "f.json", #"[{"id":"a","t":"\u001b[31mred\u001b[0m"},{"id":"\u001b]0;pwned\u0007b"},{"id":"c"},{"id":"d"}]"#

@@ -1,6 +1,7 @@
 import Foundation
 import PagedStore
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 /// A feed open in this process while `pagedb apply`, another process, writes the same feed.
@@ -12,7 +13,7 @@ extension MultiProcessTests {
     }
 
     @Test func aFeedTakesTheRowsAnotherProcessWroteBeforeItsNextPage() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
         let first = try scratch.file(
             "first.json", #"{"items":[{"id":"p1"},{"id":"p2"},{"id":"p3"}],"next_cursor":"c3","previous_cursor":"n1"}"#)
@@ -23,7 +24,7 @@ extension MultiProcessTests {
         }
         let store = try FeedStore(path: db)
         let feed = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        let recorder = await EntrySnapshots(feed)
+        let recorder = await SnapshotRecorder(feed)
         // The other process refreshes: two new posts on top, and p2's content changed.
         let newer = try scratch.file(
             "newer.json",
@@ -32,7 +33,7 @@ extension MultiProcessTests {
         let refresh = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", newer, "--as", "refresh"])
         #expect(refresh.status == 0, "\(refresh.stderr)")
         await feed.loadNextPage()
-        let snapshots = await recorder.settled(on: feed)
+        let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
             let old = previous.rows.indices.map { previous.rows.id(at: $0) ?? "" }
             let new = next.rows.indices.map { next.rows.id(at: $0) ?? "" }
@@ -51,32 +52,4 @@ extension MultiProcessTests {
         #expect(try file.map { try ItemCodec<Entry>.json.decode($0.payload) } == shown)
         store.close()
     }
-}
-
-/// Every snapshot a feed of ``MultiProcessTests/Entry`` emits, in order.
-final class EntrySnapshots: @unchecked Sendable {
-    // @unchecked: `recorded` is guarded by `lock`.
-    private let lock = NSLock()
-    private var recorded: [FeedSnapshot<MultiProcessTests.Entry>] = []
-    private var task: Task<Void, Never>?
-
-    init(_ feed: Feed<MultiProcessTests.Entry>) async {
-        let stream = await feed.snapshots
-        task = Task { [weak self] in
-            for await snapshot in stream { self?.append(snapshot) }
-        }
-    }
-
-    private func append(_ snapshot: FeedSnapshot<MultiProcessTests.Entry>) {
-        lock.withLock { recorded.append(snapshot) }
-    }
-
-    /// The snapshots, once the stream has delivered the feed's current one.
-    func settled(on feed: Feed<MultiProcessTests.Entry>) async -> [FeedSnapshot<MultiProcessTests.Entry>] {
-        let sequence = await feed.snapshot.sequence
-        while lock.withLock({ recorded.last?.sequence }) != sequence { await Task.yield() }
-        return lock.withLock { recorded }
-    }
-
-    deinit { task?.cancel() }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PagedStore
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStoreFixtures
@@ -62,7 +63,7 @@ extension MultiProcessTests {
     @Test(arguments: 0..<6 as Range<UInt64>)
     func aFeedAndAnotherProcessWritingOneFeedInAnyOrderKeepEveryChangeExact(seed: UInt64) async throws {
         var random = SplitMix64(seed: 0x5EC0_0000 + seed)
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
         let server = EntryServer()
         server.publish(12)
@@ -70,7 +71,7 @@ extension MultiProcessTests {
         let feed = try store.feed(
             "home", source: ScriptedSource { server.page(for: $0) }, policy: FeedPolicy(refreshOnOpen: .never))
         await feed.refresh()
-        let recorder = await EntrySnapshots(feed)
+        let recorder = await SnapshotRecorder(feed)
         for step in 0..<24 {
             let context = "seed \(seed) step \(step)"
             let snapshot = await feed.snapshot
@@ -103,7 +104,7 @@ extension MultiProcessTests {
                 looked = false
             }
             await feed.waitUntilIdle()
-            let snapshots = await recorder.settled(on: feed)
+            let snapshots = await recorder.snapshots(settlingOn: feed)
             for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
                 let old = previous.rows.indices.map { previous.rows.id(at: $0) ?? "" }
                 let new = next.rows.indices.map { next.rows.id(at: $0) ?? "" }

@@ -1,4 +1,6 @@
 import Foundation
+import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -8,11 +10,16 @@ import Testing
 /// serialized multi-process suite, so that its waiting feeds do not skew the lock-timing test.
 extension MultiProcessTests {
     @Test func feedsWaitingForAnotherProcesssLockDoNotStallOtherTasks() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("lock.sqlite")
         let store = try FeedStore(path: db, busyTimeout: .seconds(3))
+        let (answered, answer) = AsyncStream.makeStream(of: Void.self)
+        let source = ScriptedSource<ModelSource.Row> { _ in
+            answer.yield()
+            return Page(items: [ModelSource.Row(id: "a"), ModelSource.Row(id: "b")], olderCursor: nil)
+        }
         let feeds = try (0..<8).map { index in
-            try store.feed("feed\(index)", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
+            try store.feed("feed\(index)", source: source, policy: FeedPolicy(refreshOnOpen: .never))
         }
         let holder = try startHolder(db: db, milliseconds: 3500)
         defer {
@@ -25,7 +32,12 @@ extension MultiProcessTests {
                 for feed in feeds { group.addTask { await feed.refresh() } }
             }
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // (every feed has its page and goes on to write it)
+        var pages = 0
+        for await _ in answered {
+            pages += 1
+            if pages == feeds.count { break }
+        }
         // …while a task on the cooperative pool sleeps 100 ms and wakes on time. Where the cooperative pool
         // has a strict width (one thread per core, as on Apple platforms), feeds blocking on it stalled
         // such tasks for as long as the lock was held. Linux's libdispatch adds threads when cooperative

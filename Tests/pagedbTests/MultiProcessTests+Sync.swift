@@ -6,7 +6,7 @@ import Testing
 extension MultiProcessTests {
     @Test func syncWhoseWriteFindsTheFileHeldExitsBusyLikeEveryCommand() async throws {
         let server = try LoopbackServer()
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("busy.sqlite")
         let arguments = [
             "sync", "home", "--db", db, "--url", server.url("gate").absoluteString, "--items-path", "data.items",

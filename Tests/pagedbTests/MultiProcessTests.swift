@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -7,7 +8,7 @@ import Testing
 /// Two writer processes and a reader on one file, as an app, its extension and `pagedb` would be.
 @Suite(.serialized) struct MultiProcessTests {
     @Test func twoWriterProcessesShareAFileWithoutBusyErrors() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
         #expect(try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "5", "--seed", "9"]).status == 0)
         let writers = (1...2).map { seed in
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func aLockHeldShorterThanTheTimeoutIsWaitedOut() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("lock.sqlite")
         let store = try FeedStore(path: db, busyTimeout: .seconds(2))
         let feed = try store.feed("home", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
@@ -51,7 +52,7 @@ import Testing
     }
 
     @Test func aLockHeldLongerGivesABusyErrorWithinTheTimeoutPlusTenPercent() async throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("lock.sqlite")
         // Three seconds, so that the ten percent (300 ms) is a bound on the busy handler and not on
         // how soon a loaded two-core CI machine schedules the test again: with one second, a run

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What `pagedb` prints: cursors that can be told apart, escaped bidi controls,
 /// exported payloads that stay JSON, exit 66 for a missing file, one-line usage errors.
 @Suite struct OutputTests {
     @Test func urlCursorsAreShortenedInTheMiddleAndWholeWithWide() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let base = "http://127.0.0.1:43127/api/v1/timeline?limit=50&max_id="
         let pages = try scratch.file(
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func bidiControlsAreEscapedInTables() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         #expect(try PagedDBBinary.run(["seed", "evil\u{202E}fdp.exe", "--db", db, "--generate", "1"]).status == 0)
         let feeds = try PagedDBBinary.run(["feeds", "--db", db])
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func exportEscapesControlBytesOfPayloadsThatAreNotJSON() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "2"]).status == 0)
         let edit = try Process.run(
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func aMissingFixtureIsExit66AndUsageErrorsAreOneLine() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let missing = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", scratch.path("nope.json")])
         #expect(missing.status == 66, "\(missing.stderr)")

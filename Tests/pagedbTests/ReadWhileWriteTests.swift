@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Read-only commands racing a writer process on one file: each read is one
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func exportsRacingAWriterAreWholeSnapshots() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("race.sqlite")
         let rows = 60000
         #expect(try PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "\(rows)"]).status == 0)
@@ -84,7 +85,7 @@ import Testing
     /// changes it, each read is whole or fails with busy (exit 5), never short or damaged.
     @Test func aReaderWithoutWriteAccessGetsWholeReadsOrBusy() throws {
         guard getuid() == 0 else { return }  // needs a second user: the reader runs as nobody
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
         #expect(try PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "20000"]).status == 0)
         chmod(db, 0o644)
@@ -115,14 +116,21 @@ import Testing
     /// After a crash (a hot WAL), a read leaves the database and its WAL byte-identical; only the
     /// `-shm` index may be rebuilt (the "Using pagedb" article, "What each command promises about files").
     @Test func aReadAfterACrashLeavesTheDatabaseAndItsLogAsTheyWere() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crashed.sqlite")
         let writer = Process()
         writer.executableURL = PagedDBBinary.url
         writer.arguments = ["crash-writer", "--db", db, "--operations", "100000", "--seed", "4"]
-        writer.standardOutput = FileHandle.nullDevice
+        let output = Pipe()
+        writer.standardOutput = output
         try writer.run()
-        Thread.sleep(forTimeInterval: 0.5)
+        // Killed once it has committed twenty operations (it prints ACK after each), while it writes on.
+        var printed = Data()
+        while String(decoding: printed, as: UTF8.self).components(separatedBy: "ACK").count <= 20 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            printed.append(chunk)
+        }
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: db + "-wal"), "a hot WAL is left")

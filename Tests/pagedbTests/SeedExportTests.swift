@@ -1,12 +1,13 @@
 import Foundation
 import PagedStore
 import PagedStoreFixtures
+import TestSupport
 import Testing
 
 /// `pagedb seed` and `pagedb export`: round trips, and bad fixtures that change nothing.
 @Suite struct SeedExportTests {
-    let scratch: Scratch
-    init() throws { scratch = try Scratch() }
+    let scratch: TemporaryDirectory
+    init() throws { scratch = try TemporaryDirectory(prefix: "pagedbTests") }
 
     static let fixture = """
         [

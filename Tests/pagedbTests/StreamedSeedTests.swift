@@ -8,7 +8,7 @@ import Testing
     static let lines = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_STREAM_LINES"] ?? "") ?? 200_000
 
     /// Writes an NDJSON fixture of `count` items of about 60 bytes.
-    func fixture(_ scratch: Scratch, _ count: Int) throws -> String {
+    func fixture(_ scratch: TemporaryDirectory, _ count: Int) throws -> String {
         let path = scratch.path("items-\(count).ndjson")
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func peakMemoryDoesNotGrowWithTheFixture() throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let small = try peakKiB(seeding: try fixture(scratch, Self.lines / 10), into: scratch.path("small.sqlite"))
         let large = try peakKiB(seeding: try fixture(scratch, Self.lines), into: scratch.path("large.sqlite"))
         print("StreamedSeed: \(Self.lines / 10) lines peak \(small.kib) KiB, \(Self.lines) lines peak \(large.kib) KiB")

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SyncTests {
     @Test func syncFetchesPagesThenRefreshes() throws {
         let server = try LoopbackServer()
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("sync.sqlite")
         let arguments = [
             "sync", "home", "--db", db, "--url", server.url("body").absoluteString, "--items-path", "data.items",
@@ -36,7 +36,7 @@ import Testing
     @Test func headersGoOnlyToTheOriginAndAreNeverPrinted() async throws {
         let home = try LoopbackServer()
         let other = try LoopbackServer()
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let url = home.url("redirect", ["to": other.url("link").absoluteString])
         let run = try PagedDBBinary.run([
             "sync", "t", "--db", scratch.path("s.sqlite"), "--url", url.absoluteString, "--link-header",
@@ -58,7 +58,7 @@ import Testing
 
     @Test(arguments: ["Authorization \(secret)", "Bad Name: \(secret)", "Authorization: \(secret)\r\nX: y"])
     func aMalformedHeaderIsAUsageErrorThatHidesTheValue(header: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let run = try PagedDBBinary.run([
             "sync", "t", "--db", scratch.path("s.sqlite"), "--url", "http://127.0.0.1:9/x", "--header", header,
         ])
@@ -69,7 +69,7 @@ import Testing
     @Test(arguments: ["inf", "nan", "1e300", "-1"])
     func anyRetryAfterIsOneLineAndExitStatus69(value: String) throws {
         let server = try LoopbackServer()
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let url = server.url("header", ["status": "429", "name": "Retry-After", "value": value])
         let run = try PagedDBBinary.run(["sync", "t", "--db", scratch.path("s.sqlite"), "--url", url.absoluteString])
         #expect(run.status == 69 && !run.crashed, "\(run.stderr)")
@@ -80,7 +80,7 @@ import Testing
 
     @Test func theLimitsAreOptionsWithTheirOwnMessages() throws {
         let server = try LoopbackServer()
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("s.sqlite")
         let huge = try PagedDBBinary.run([
             "sync", "t", "--db", db, "--url", server.url("huge", ["bytes": "300000"]).absoluteString,
@@ -103,7 +103,7 @@ extension SyncTests {
     @Test func theResponseThatEndedTheFeedIsAPageThatShowExportAndASeedKeep() async throws {
         let server = try LoopbackServer()
         try await server.control("mastodon/home/reset", ["count": "60"])
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("sync.sqlite")
         let url = server.url("mastodon/home", ["limit": "20"]).absoluteString
         let sync = try PagedDBBinary.run(["sync", "tag", "--db", db, "--url", url, "--link-header", "--pages", "5"])

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `verify` finds no violation on a healthy cache.
 @Suite struct VerifyHealthyTests {
     @Test(arguments: ["replace", "keepGap"])
     func aRefreshedSeededFeedVerifiesClean(_ policy: String) throws {
-        let scratch = try Scratch()
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "120"]).status == 0)
         let page = try scratch.file(

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `pagedb` binary as a user would, capturing its output and exit status.
 enum PagedDBBinary {
@@ -83,17 +84,8 @@ enum PagedDBBinary {
     }
 }
 
-/// A fresh folder per test.
-final class Scratch: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("pagedbTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
+/// What the pagedb tests do with a test's folder.
+extension TemporaryDirectory {
     /// Hands the folder to the user that ``PagedDBBinary/run(_:environment:timeout:unprivileged:)``
     /// runs unprivileged commands as (a no-op unless the tests run as root).
     func giveToUnprivilegedUser() {
@@ -116,6 +108,4 @@ final class Scratch: Sendable {
         }
         return files
     }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -1,13 +1,15 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
-/// Server deletions where features meet and where the server is hostile: pages that are not
-/// attached where the engine assumes, items that moved, sections, the reader's place, a small row
-/// window.
-@Suite struct ServerDeletionAttackTests {
+/// Server deletions where features meet and where the server is hostile: a page proves deletions
+/// only where it is attached (a bottom fill answered with the newest page, a next page with a moved
+/// row), and the deletions it proves apply as UIKit reads them across sections, near the reader's
+/// place, in a feed bigger than its row window, and with a local flag edited outside the app.
+@Suite struct ServerDeletionAcrossFeaturesTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
@@ -15,7 +17,7 @@ import Testing
     func feedWithAGap(
         _ old: [Post] = .posts("p", 30), policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap),
         answering: (@Sendable (PageRequest, ModelServer) -> Page<Post>?)? = nil
-    ) async throws -> (Feed<Post>, ModelServer, SnapshotRecorder) {
+    ) async throws -> (Feed<Post>, ModelServer, SnapshotRecorder<Post>) {
         let (feed, server, _) = try await test.timelineWithAGap(old, policy: policy, answering: answering)
         return (feed, server, await SnapshotRecorder(feed))
     }
@@ -174,119 +176,5 @@ import Testing
         let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
         #expect(violations.map(\.rule) == ["local"], "verify names the edited value")
         _ = feed
-    }
-}
-
-/// A file written before migration 0005 (no `item.local`), opened by this build.
-@Suite struct ServerDeletionMigrationTests {
-    let test: FeedTestCase
-    init() throws { test = try FeedTestCase() }
-
-    /// A pending optimistic insert from before the upgrade is the app's row: a fill that skips it
-    /// does not delete it (only to have the pending edit put it back, as a delete and an insert).
-    @Test func aPendingInsertFromBeforeTheUpgradeSurvivesAFillThatSkipsIt() async throws {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
-        let feed = try test.feed(server.source, policy: policy)
-        await feed.refresh()
-        server.items = .posts("n", 25) + server.items
-        await feed.refresh()
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // n10…n19
-        // An optimistic insert whose call is still out when the app is upgraded.
-        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
-        let posting = Task { try await feed.insert(Post(id: "posting"), at: 24) { _ in for await _ in stream {} } }
-        while try await !feed.pendingEdits().contains(where: { $0.itemID == "posting" }) { await Task.yield() }
-        // The file as the build before 0005 left it.
-        let connection = try Connection(path: test.path, mode: .readWrite)
-        try connection.execute("ALTER TABLE item DROP COLUMN local")
-        try connection.execute("ALTER TABLE feed DROP COLUMN change_count")
-        try connection.execute("PRAGMA user_version = 4")
-        server.items.removeAll { $0.id == "p1" }
-        let upgraded = try test.feed(server.source, policy: policy)
-        let recorder = await SnapshotRecorder(upgraded)
-        await upgraded.loadGap(try #require(await upgraded.snapshot.gaps.first))
-        let snapshot = await upgraded.snapshot
-        #expect(!snapshot.ids.contains("p1"))
-        let p3 = try #require(snapshot.ids.firstIndex(of: "p3"))
-        #expect(snapshot.ids[p3 + 1] == "posting", "still right below p3")
-        #expect(snapshot.change.deletedRows == [IndexPath(section: 0, row: 21)], "only p1: \(snapshot.change)")
-        try await ReferenceModelTests.check(recorder, upgraded, test, "upgraded file")
-        answer.finish()
-        try await posting.value
-    }
-}
-
-/// Server deletions meeting optimistic edits still waiting for their call.
-@Suite struct ServerDeletionPendingEditTests {
-    let test: FeedTestCase
-    init() throws { test = try FeedTestCase() }
-
-    /// A next page that repeats rows and deletes p15 while p16's optimistic removal is pending: the
-    /// page brings p16 back (appended), the pending edit takes it away again.
-    @Test func aNextPageThatDeletesWhileARemovalIsPending() async throws {
-        let server = ModelServer(.posts("p", 40), pageSize: 10)
-        let feed = try test.feed(server.pageNumberSource)
-        await feed.refresh()
-        await feed.loadNextPage()
-        let recorder = await SnapshotRecorder(feed)
-        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
-        let removal = Task { try await feed.remove(id: "p17") { _ in for await _ in stream {} } }
-        while try await !feed.pendingEdits().contains(where: { $0.itemID == "p17" }) { await Task.yield() }
-        server.items = .posts("x", 6) + server.items.filter { $0.id != "p15" }
-        await feed.loadNextPage()  // p14, p16, p17, p18…p24
-        let ids = await feed.snapshot.ids
-        #expect(ids == (0..<25).filter { $0 != 15 && $0 != 17 }.map { "p\($0)" })
-        try await ReferenceModelTests.check(recorder, feed, test, "pending removal")
-        answer.finish()
-        _ = try await removal.value
-    }
-
-    /// p1 has an optimistic update pending when a fill proves it deleted; then the call fails and
-    /// the edit rolls back: p1 does not come back.
-    @Test func aRowWithAPendingUpdateDeletedOnTheServerStaysDeletedAfterARollback() async throws {
-        let (feed, server, _) = try await test.timelineWithAGap()
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
-        let recorder = await SnapshotRecorder(feed)
-        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
-        struct Refused: Error {}
-        let update = Task {
-            try await feed.edit(id: "p1", { $0.revision = 9 }) { _ in
-                for await _ in stream {}
-                throw Refused()
-            }
-        }
-        while try await !feed.pendingEdits().contains(where: { $0.itemID == "p1" }) { await Task.yield() }
-        server.items.removeAll { $0.id == "p1" }
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
-        #expect(await !feed.snapshot.ids.contains("p1"))
-        answer.finish()
-        await #expect(throws: Refused.self) { try await update.value }
-        #expect(await !feed.snapshot.ids.contains("p1"))
-        #expect(try await feed.pendingEdits().isEmpty)
-        try await ReferenceModelTests.check(recorder, feed, test, "pending update")
-    }
-
-    /// p1's optimistic removal is pending when a fill lists p0 and p2 without it (the delete reached
-    /// the server; its answer is lost). The call then fails and the edit rolls back: the page proved
-    /// p1 gone from the server, so it does not come back.
-    @Test func aRemovalRolledBackAfterAPageProvedTheItemDeletedDoesNotBringItBack() async throws {
-        let (feed, server, _) = try await test.timelineWithAGap()
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
-        let recorder = await SnapshotRecorder(feed)
-        let (stream, answer) = AsyncStream.makeStream(of: Void.self)
-        struct TimedOut: Error {}
-        let removal = Task {
-            try await feed.remove(id: "p1") { _ in
-                for await _ in stream {}
-                throw TimedOut()
-            }
-        }
-        while try await !feed.pendingEdits().contains(where: { $0.itemID == "p1" }) { await Task.yield() }
-        server.items.removeAll { $0.id == "p1" }
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // …, n24, p0, p2, p3…
-        answer.finish()
-        await #expect(throws: TimedOut.self) { try await removal.value }
-        #expect(await !feed.snapshot.ids.contains("p1"), "p1 is not on the server")
-        try await ReferenceModelTests.check(recorder, feed, test, "rolled-back removal")
     }
 }

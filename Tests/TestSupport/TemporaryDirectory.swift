@@ -1,17 +1,19 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory per test, removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let url: URL
+public final class TemporaryDirectory: Sendable {
+    /// Where the directory is.
+    public let url: URL
 
-    init() throws {
+    /// A directory named `prefix` and a UUID, in the system's temporary directory.
+    public init(prefix: String = "PagedStoreTests") throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "PagedStoreTests-\(UUID().uuidString)", isDirectory: true)
+            "\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     /// A path inside the directory.
-    func path(_ name: String) -> String {
+    public func path(_ name: String) -> String {
         url.appendingPathComponent(name).path
     }
 

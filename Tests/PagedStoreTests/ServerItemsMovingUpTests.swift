@@ -1,0 +1,56 @@
+import Foundation
+import PagedStoreTesting
+import Testing
+
+@testable import PagedStore
+@testable import PagedStoreFixtures
+
+/// A row the server moves up (a thread bumped to the top by a new reply), from the second page or
+/// from below a gap: the refresh that shows it there skips no server item, and scrolling to the end
+/// still reaches every item once, in order.
+@Suite struct ServerItemsMovingUpTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// Found: a refresh whose page holds a row "bumped" from the second page to the top (a thread
+    /// with a new reply) rewrites the head through the bumped row's old place and deletes every row
+    /// between the page's end and that place (p9…p14), though the server still lists them; the older
+    /// cursor stays below them, so scrolling to the end never fetches them (Architecture rule 3: only rows the
+    /// server no longer lists *within the overlap* are deletions). RefreshMerge.plan `.rewrite`.
+    @Test func aRowBumpedToTheTopFromTheSecondPageSkipsNoServerItem() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        await feed.loadNextPage()
+        #expect(await feed.snapshot.ids.count == 20)
+        var items = server.items
+        let bumped = items.remove(at: 15)
+        server.items = [bumped] + items
+        let before = await feed.snapshot
+        await feed.refresh()
+        let after = await feed.snapshot
+        #expect(try BatchUpdate.apply(after.change, to: before.ids, new: after.ids) == after.ids)
+        try await scrollToTheEnd(feed)
+        let shown = await feed.snapshot.ids
+        #expect(shown == server.items.map(\.id), "every server item, once, in order")
+    }
+
+    /// Found: the same rewrite across a gap. A row from below a keepGap gap moves to the top; the
+    /// rewrite deletes the gap with the head, so the rows the gap stood for are never fetched.
+    @Test func aRowBumpedFromBelowAGapKeepsTheGapsRowsFetchable() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let feed = try test.feed(server.source, policy: policy)
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        #expect(await feed.snapshot.gaps.count == 1)
+        var items = server.items
+        let bumped = items.remove(at: items.firstIndex { $0.id == "p0" }!)
+        server.items = [bumped] + items
+        await feed.refresh()
+        try await scrollToTheEnd(feed)
+        let shown = await feed.snapshot.ids
+        #expect(shown == server.items.map(\.id), "n9…n14 were skipped with the gap")
+    }
+}
