@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore

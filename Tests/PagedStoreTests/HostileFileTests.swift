@@ -142,7 +142,7 @@ import Testing
     /// Found: page row counts are summed from the file with trapping `+`: with two pages whose
     /// `row_count` is near Int64.max, `trim(maxRows: .max)` (or any trim keeping both pages) crashes
     /// the process on arithmetic overflow instead of failing with a typed error.
-    /// PageStore+Edits.swift trim(_:maxRows:) `rows += page.rowCount`, trim(_:keepingPages:) reduce.
+    /// (Summing the pages' rows is ``TrimRule``'s, and cutting them the store's.)
     @Test func aHugePageRowCountInTheFileNeverCrashesATrim() async throws {
         await #expect(processExitsWith: .success) {
             let (test, reopened) = try await Self.reopened(

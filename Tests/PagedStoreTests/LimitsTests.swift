@@ -98,8 +98,8 @@ extension LimitsTests {
     /// Found: trim keeps "at least the top page", but counts pages, not rows: when the top page's
     /// rows were all removed locally, trim(maxRows: 0) keeps that 0-row page and deletes every other
     /// row, so a feed with 20 cached rows and more on the server shows `empty` (and a list with no
-    /// rows never calls rowDidAppear, so nothing loads again). PageStore+Edits.swift
-    /// trim(_:keepingPages:) `keep = max(keep, 1)`.
+    /// rows never calls rowDidAppear, so nothing loads again). ``TrimRule`` keeps the first page
+    /// with rows.
     @Test func trimmingNeverLeavesAFeedEmptyWhileItHadRows() async throws {
         let server = ModelServer(.posts("p", 40), pageSize: 10)
         let feed = try test.feed(server.source)
