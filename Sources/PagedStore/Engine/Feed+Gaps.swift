@@ -50,7 +50,7 @@ extension Feed {
             !gap.unfillable,
             let cursor = end == .top ? gap.cursor : gap.newerCursor, let task = activity.gapStarted(id)
         else { return }
-        gapFillEnds[id] = end
+        gapFills.ends[id] = end
         let generation = activity.generation
         emit()
         let request = end == .top ? PageRequest.olderThan(cursor: cursor) : .newerThan(cursor: cursor)
@@ -119,16 +119,25 @@ extension Feed {
     /// fails with ``FeedError/Kind/paginationLoop`` instead of moving on for ever.
     private func countFillWithoutNewRows(gap id: Int64, _ nothingNew: Bool) throws {
         guard nothingNew, storedGaps.contains(where: { $0.record.id == id && !$0.record.unfillable }) else {
-            fillsWithoutNewRows[id] = nil
+            gapFills.withoutNewRows[id] = nil
             return
         }
-        let count = (fillsWithoutNewRows[id] ?? 0) + 1
-        fillsWithoutNewRows[id] = count
+        let count = (gapFills.withoutNewRows[id] ?? 0) + 1
+        gapFills.withoutNewRows[id] = count
         if count >= policy.maxPagesWithoutNewItems {
-            fillsWithoutNewRows[id] = nil
+            gapFills.withoutNewRows[id] = nil
             throw FeedError(
                 .paginationLoop,
                 message: "\(count) pages in a row for this gap held nothing new; stopped to avoid a loop")
         }
     }
+}
+
+/// What a feed remembers of each gap's fills, by gap id.
+struct GapFills {
+    /// The end each gap was last filled from, so ``Feed/retry()`` repeats a failed fill the same way.
+    var ends: [Int64: GapEnd] = [:]
+    /// Consecutive fills of each gap that brought nothing new: a server cycling cursors is stopped
+    /// after ``FeedPolicy/maxPagesWithoutNewItems`` of them.
+    var withoutNewRows: [Int64: Int] = [:]
 }

@@ -36,7 +36,7 @@ extension Feed {
         let (stream, continuation) = AsyncStream.makeStream(of: ReadingPosition.self)
         let id = addPositionSubscriber(continuation)
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removePositionSubscriber(id) }
+            Task { await self?.removeSubscriber(id) }
         }
         return stream
     }
@@ -44,8 +44,8 @@ extension Feed {
     /// Saves the reading position now (call it when the app goes to the background); it is restored
     /// when the feed opens with ``FeedPolicy/keepsReadingPosition``.
     public func saveReadingPosition() throws {
-        pendingPositionSave?.cancel()
-        pendingPositionSave = nil
+        positionSaves.pending?.cancel()
+        positionSaves.pending = nil
         guard let position = readingPosition else { return }
         let saved = PageStore.SavedPosition(
             itemID: position.itemID, row: position.row, offset: position.offset, savedAt: Date())
@@ -53,8 +53,8 @@ extension Feed {
             guard let feed = try store.feed(key: key) else { return }
             try store.saveReadingPosition(saved, in: feed)
         }
-        lastPositionSave = .now
-        lastSavedPosition = position
+        positionSaves.lastAt = .now
+        positionSaves.lastSaved = position
         yieldSavedPosition(position)
     }
 
@@ -186,15 +186,16 @@ extension Feed {
     /// a second after it (so the last place of a scroll is always saved, and a scroll costs at most
     /// one write a second).
     private func readingPositionMoved() {
-        guard policy.keepsReadingPosition, pendingPositionSave == nil, readingPosition != lastSavedPosition else {
+        guard policy.keepsReadingPosition, positionSaves.pending == nil, readingPosition != positionSaves.lastSaved
+        else {
             return
         }
-        let wait = lastPositionSave.map { .seconds(1) - (ContinuousClock.now - $0) } ?? .zero
+        let wait = positionSaves.lastAt.map { .seconds(1) - (ContinuousClock.now - $0) } ?? .zero
         guard wait > .zero else { return saveReadingPositionQuietly() }
-        pendingPositionSave = Task {
+        positionSaves.pending = Task {
             try? await Task.sleep(for: wait)
             guard !Task.isCancelled else { return }
-            self.pendingPositionSave = nil
+            self.positionSaves.pending = nil
             self.saveReadingPositionQuietly()
         }
     }
@@ -214,4 +215,14 @@ extension Feed {
         let row = try store.row(ofItem: saved.itemID, in: record) ?? min(saved.row, record.rowCount - 1)
         return (row, saved.offset)
     }
+}
+
+/// The reading position's saves: at most one a second, the last one kept to skip saving it again.
+struct PositionSaves {
+    /// When the position was last saved.
+    var lastAt: ContinuousClock.Instant?
+    /// What was last saved.
+    var lastSaved: ReadingPosition?
+    /// The save waiting for the second to pass.
+    var pending: Task<Void, Never>?
 }

@@ -151,7 +151,7 @@ extension Feed {
             switch operation {
             case .refresh: await refresh()
             case .nextPage: await loadNextPage()
-            case .gap(let id): await fillGap(id: id, from: gapFillEnds[id] ?? .top)
+            case .gap(let id): await fillGap(id: id, from: gapFills.ends[id] ?? .top)
             }
         }
     }

@@ -55,24 +55,15 @@ public actor Feed<Item: FeedItem> {
     var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
     /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
     var optimistic = OptimisticEdits<Item>()
-    /// Consecutive fills of each gap that brought nothing new (see ``fillGap(id:from:)``).
-    var fillsWithoutNewRows: [Int64: Int] = [:]
-    /// The end each gap was last filled from, so ``retry()`` repeats a failed fill the same way.
-    var gapFillEnds: [Int64: GapEnd] = [:]
+    /// What the feed remembers of each gap's fills (see ``fillGap(id:from:)``).
+    var gapFills = GapFills()
     /// The rows on screen as the app last reported them: the scroll anchor and reading position.
     var visible: VisibleRows?
     /// When the reading position was last saved and what it was, and the save waiting for the
     /// second to pass.
-    var lastPositionSave: ContinuousClock.Instant?
-    var lastSavedPosition: ReadingPosition?
-    var pendingPositionSave: Task<Void, Never>?
-    private var snapshotSubscribers: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
-    private var eventSubscribers: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
-    private var positionSubscribers: [Int: AsyncStream<ReadingPosition>.Continuation] = [:]
-    private var nextSubscriberID = 0
-    /// Events from before anyone subscribed (rows removed while the feed opened), for the first
-    /// subscriber of ``events``.
-    private var undeliveredEvents: [FeedEvent] = []
+    var positionSaves = PositionSaves()
+    /// The streams of snapshots, events and saved positions.
+    private var subscribers = FeedSubscribers<Item>()
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
     init(
@@ -105,7 +96,9 @@ public actor Feed<Item: FeedItem> {
         snapshot = Self.snapshot(
             record: record, activity: activity, window: window, layout: layout, gaps: gaps, change: .none,
             anchor: anchor, sequence: 0)
-        if let event = Self.removalEvent(removed, generation: record.generation) { undeliveredEvents = [event] }
+        if let event = Self.removalEvent(removed, generation: record.generation) {
+            subscribers.undeliveredEvents = [event]
+        }
     }
 
     // MARK: - Observing
@@ -116,12 +109,9 @@ public actor Feed<Item: FeedItem> {
     /// because each one's change applies to the one before it.
     public var snapshots: AsyncStream<FeedSnapshot<Item>> {
         let (stream, continuation) = AsyncStream.makeStream(of: FeedSnapshot<Item>.self)
-        let id = nextSubscriberID
-        nextSubscriberID += 1
-        continuation.yield(snapshot)
-        snapshotSubscribers[id] = continuation
+        let id = subscribers.addSnapshots(continuation, current: snapshot)
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeSnapshotSubscriber(id) }
+            Task { await self?.removeSubscriber(id) }
         }
         return stream
     }
@@ -130,30 +120,21 @@ public actor Feed<Item: FeedItem> {
     /// generation, rows changed and duration.
     public var events: AsyncStream<FeedEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FeedEvent.self)
-        let id = nextSubscriberID
-        nextSubscriberID += 1
-        eventSubscribers[id] = continuation
-        for event in undeliveredEvents { continuation.yield(event) }
-        undeliveredEvents = []
+        let id = subscribers.addEvents(continuation)
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.removeEventSubscriber(id) }
+            Task { await self?.removeSubscriber(id) }
         }
         return stream
     }
 
-    private func removeSnapshotSubscriber(_ id: Int) { snapshotSubscribers[id] = nil }
-    private func removeEventSubscriber(_ id: Int) { eventSubscribers[id] = nil }
-    func removePositionSubscriber(_ id: Int) { positionSubscribers[id] = nil }
+    func removeSubscriber(_ id: Int) { subscribers.remove(id) }
 
     func addPositionSubscriber(_ continuation: AsyncStream<ReadingPosition>.Continuation) -> Int {
-        let id = nextSubscriberID
-        nextSubscriberID += 1
-        positionSubscribers[id] = continuation
-        return id
+        subscribers.addPositions(continuation)
     }
 
     func yieldSavedPosition(_ position: ReadingPosition) {
-        for continuation in positionSubscribers.values { continuation.yield(position) }
+        subscribers.send(position)
     }
 
     /// Builds the snapshot from the current state and sends it to every subscriber.
@@ -170,7 +151,7 @@ public actor Feed<Item: FeedItem> {
         snapshot = Self.snapshot(
             record: record, activity: activity, window: window, layout: layout, gaps: storedGaps,
             change: feedChange, anchor: anchor, sequence: snapshot.sequence + 1)
-        for continuation in snapshotSubscribers.values { continuation.yield(snapshot) }
+        subscribers.send(snapshot)
     }
 
     /// Sends an event to every subscriber.
@@ -178,11 +159,11 @@ public actor Feed<Item: FeedItem> {
         _ kind: FeedEvent.Kind, _ request: PageRequest?, generation: Int64, rows: Int = 0,
         since start: ContinuousClock.Instant? = nil, error: FeedError? = nil, itemIDs: [String] = []
     ) {
-        guard !eventSubscribers.isEmpty else { return }
+        guard subscribers.hearEvents else { return }
         let event = FeedEvent(
             kind: kind, request: request, generation: generation, rowsChanged: rows,
             duration: start.map { ContinuousClock.now - $0 }, error: error, itemIDs: itemIDs)
-        for continuation in eventSubscribers.values { continuation.yield(event) }
+        subscribers.send(event)
     }
 
     // MARK: - Derived state

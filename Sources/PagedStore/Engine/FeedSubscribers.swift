@@ -1,0 +1,60 @@
+/// Who listens to a feed: the streams of snapshots, events and saved reading positions, and the
+/// events from before anyone subscribed to events (rows removed while the feed opened).
+struct FeedSubscribers<Item: FeedItem> {
+    private var snapshots: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
+    private var events: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
+    private var positions: [Int: AsyncStream<ReadingPosition>.Continuation] = [:]
+    private var nextID = 0
+    /// Held for the first subscriber of events.
+    var undeliveredEvents: [FeedEvent] = []
+
+    /// Whether anyone listens to events: an event nobody hears is not built.
+    var hearEvents: Bool { !events.isEmpty }
+
+    /// Adds a snapshot stream, which gets `current` at once.
+    mutating func addSnapshots(
+        _ continuation: AsyncStream<FeedSnapshot<Item>>.Continuation, current: FeedSnapshot<Item>
+    ) -> Int {
+        continuation.yield(current)
+        snapshots[nextID] = continuation
+        return takeID()
+    }
+
+    /// Adds an event stream; the first one gets the events from before.
+    mutating func addEvents(_ continuation: AsyncStream<FeedEvent>.Continuation) -> Int {
+        events[nextID] = continuation
+        for event in undeliveredEvents { continuation.yield(event) }
+        undeliveredEvents = []
+        return takeID()
+    }
+
+    /// Adds a stream of saved reading positions.
+    mutating func addPositions(_ continuation: AsyncStream<ReadingPosition>.Continuation) -> Int {
+        positions[nextID] = continuation
+        return takeID()
+    }
+
+    /// Removes the stream with `id`, whichever kind it is.
+    mutating func remove(_ id: Int) {
+        snapshots[id] = nil
+        events[id] = nil
+        positions[id] = nil
+    }
+
+    func send(_ snapshot: FeedSnapshot<Item>) {
+        for continuation in snapshots.values { continuation.yield(snapshot) }
+    }
+
+    func send(_ event: FeedEvent) {
+        for continuation in events.values { continuation.yield(event) }
+    }
+
+    func send(_ position: ReadingPosition) {
+        for continuation in positions.values { continuation.yield(position) }
+    }
+
+    private mutating func takeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+}
