@@ -44,7 +44,14 @@ import Testing
 
     @Test func anEmptyPageWithNothingFurtherLeavesTheGapUnfillableWhileRowsRemainBeyond() {
         #expect(plan([], cursor: nil).gap == .belowTheNewRows(cursor: nil, unfillable: true))
-        #expect(plan([], cursor: nil, rowsOnFarSide: false).gap == .closed, "nothing beyond: the gap is done")
+        #expect(
+            plan([], cursor: nil, rowsOnFarSide: false).gap == .becameTheBottom(cursor: nil),
+            "nothing below: the gap is the feed's end")
+    }
+
+    @Test func aGapWithNoRowsBelowItBecomesTheBottomThatNextPagesContinue() {
+        #expect(plan(["n1", "n2"], rowsOnFarSide: false).gap == .becameTheBottom(cursor: "next"))
+        #expect(plan(["n1", "n2"], from: .bottom, rowsOnFarSide: false).gap == .closed, "nothing above: the top")
     }
 
     @Test func aPageWithItemsThatEndsTheListCloses() {

@@ -97,6 +97,18 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(snapshot.gaps.map(\.afterRow) == [19], "one page filled, the rest still a gap")
     }
+
+    /// A gap whose rows below are all gone (removed by the app) is the feed's end: filling it hands
+    /// the page's older cursor to the next page, so the rows below are fetched again, none skipped.
+    @Test func aGapWithNoRowsLeftBelowItBecomesTheBottomAndNextPagesGoOn() async throws {
+        let (feed, server, _) = try await test.timelineWithAGap()  // n0…n9, a gap, p0…p9
+        for id in (0..<10).map({ "p\($0)" }) { try await feed.remove(id: id) }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // n10…n19
+        #expect(await feed.snapshot.gaps.isEmpty)
+        #expect(await feed.snapshot.nextPage == .idle)
+        await feed.loadNextPage()  // n20…n24, p0…p4
+        #expect(await feed.snapshot.ids.prefix(25) == ArraySlice(server.items.prefix(25).map(\.id)))
+    }
 }
 
 extension FeedTestCase {

@@ -30,6 +30,10 @@ enum GapFillRule {
     enum Gap: Equatable {
         /// The page reached the far side, or the server gave all it has: the gap goes.
         case closed
+        /// Filled from the top with no rows below the gap (the rows that were there are gone): the
+        /// gap goes, and the feed's next page continues from the page's older cursor, as below any
+        /// bottom row.
+        case becameTheBottom(cursor: String?)
         /// Filled from the top: the gap moves below the new rows, with the page's older cursor.
         case belowTheNewRows(cursor: String?, unfillable: Bool)
         /// Filled from the bottom: the gap stays above the new rows, with the page's newer cursor.
@@ -68,7 +72,9 @@ enum GapFillRule {
         let reachedFarSide = reached != nil || !facts.rowsOnFarSide
         let unfillable = !reachedFarSide && items.isEmpty && facts.cursor == nil
         let gap: Gap
-        if reachedFarSide || (facts.cursor == nil && !items.isEmpty) {
+        if fromTop && !facts.rowsOnFarSide {
+            gap = .becameTheBottom(cursor: facts.cursor)
+        } else if reachedFarSide || (facts.cursor == nil && !items.isEmpty) {
             gap = .closed
         } else if fromTop {
             gap = .belowTheNewRows(cursor: facts.cursor, unfillable: unfillable)

@@ -45,6 +45,9 @@ enum GapFiller {
         switch plan.gap {
         case .closed:
             try store.removeGap(id: id, in: feed)
+        case .becameTheBottom(let next):
+            try store.removeGap(id: id, in: feed)
+            try store.advanceOlderCursor(to: next, in: &feed)
         case .belowTheNewRows(let next, let cannotFill):
             unfillable = cannotFill
             try store.updateGap(
@@ -58,7 +61,8 @@ enum GapFiller {
         // The gap changed even when no row did: the save counts it for every other `Feed`.
         try store.save(&feed)
         return Fill(
-            firstRow: try store.rowCount(throughPosition: above, in: feed), rows: rows, closed: plan.gap == .closed,
+            firstRow: try store.rowCount(throughPosition: above, in: feed), rows: rows,
+            closed: plan.gap == .closed || plan.gap == .becameTheBottom(cursor: cursor),
             unfillable: unfillable, deletedRows: deletedRows)
     }
 }
