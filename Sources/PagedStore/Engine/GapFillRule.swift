@@ -38,6 +38,14 @@ enum GapFillRule {
         case belowTheNewRows(cursor: String?, unfillable: Bool)
         /// Filled from the bottom: the gap stays above the new rows, with the page's newer cursor.
         case aboveTheNewRows(newerCursor: String?, unfillable: Bool)
+
+        /// Whether the gap goes.
+        var closes: Bool {
+            switch self {
+            case .closed, .becameTheBottom: true
+            case .belowTheNewRows, .aboveTheNewRows: false
+            }
+        }
     }
 
     /// What to write.

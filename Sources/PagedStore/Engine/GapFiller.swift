@@ -62,7 +62,7 @@ enum GapFiller {
         try store.save(&feed)
         return Fill(
             firstRow: try store.rowCount(throughPosition: above, in: feed), rows: rows,
-            closed: plan.gap == .closed || plan.gap == .becameTheBottom(cursor: cursor),
+            closed: plan.gap.closes,
             unfillable: unfillable, deletedRows: deletedRows)
     }
 }

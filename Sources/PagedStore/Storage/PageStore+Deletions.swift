@@ -11,16 +11,8 @@ extension PageStore {
             SELECT item_id, position, local FROM item WHERE feed_id = ? AND position > ? AND position <= ?
             ORDER BY position LIMIT ?
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, after)
-            try statement.bind(3, through)
-            try statement.bind(4, limit)
-            var rows: [(itemID: String, position: Int64, local: Bool)] = []
-            while try statement.step() {
-                rows.append((statement.string(0) ?? "", statement.int64(1), statement.int64(2) != 0))
-            }
-            return rows
+        return try connection.rows(sql, feed.id, after, through, limit) { row in
+            (itemID: row.string(0) ?? "", position: row.int64(1), local: row.int64(2) != 0)
         }
     }
 

@@ -202,11 +202,7 @@ extension PageStore {
 
     /// The page of the row at `position`, or nil when no row is there.
     package func pageNo(atPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
-        try connection.int64("SELECT page_no FROM item WHERE feed_id = ? AND position = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-        }
+        try connection.integer("SELECT page_no FROM item WHERE feed_id = ? AND position = ?", feed.id, position)
     }
 
     /// The id of the feed's bottom row, or nil when it has no rows.

@@ -79,12 +79,8 @@ extension PageStore {
         if rows != feed.rowCount {
             found.append(("row_count", "the feed records \(feed.rowCount) rows but has \(rows)"))
         }
-        let top = try connection.int64("SELECT min(position) FROM item WHERE feed_id = ?") { s throws(StorageError) in
-            try s.bind(1, id)
-        }
-        let bottom = try connection.int64("SELECT max(position) FROM item WHERE feed_id = ?") {
-            s throws(StorageError) in try s.bind(1, id)
-        }
+        let top = try connection.integer("SELECT min(position) FROM item WHERE feed_id = ?", id)
+        let bottom = try connection.integer("SELECT max(position) FROM item WHERE feed_id = ?", id)
         if rows > 0, top != feed.topPosition || bottom != feed.bottomPosition {
             found.append(("positions", "the recorded top and bottom positions do not match the rows"))
         }
