@@ -3,26 +3,28 @@ import Foundation
 /// Committing fetched pages: the refresh merge in one transaction, and applying any commit to the
 /// rows in memory, the sections and the gaps.
 extension Feed {
-    /// How a commit changes the rows held in memory.
-    enum WindowUpdate {
-        /// Rows appended at the bottom of a feed that had `oldCount` rows.
-        case append(LoadedRows<Item>, oldCount: Int)
-        /// Rows inserted on top, and rows of the old head whose item changed (old row numbers).
-        case prepend(LoadedRows<Item>, reloads: [(row: Int, item: Item, key: RowKey)])
-        /// Anything else: read the window again from the cache.
-        case reload
-    }
-
     /// What one committed write did.
-    struct Commit {
-        var record: FeedRecord
-        var change: RowChange
-        var window: WindowUpdate
-        /// Whether the file held another `Feed`'s write when this commit was made (see
-        /// ``overForeignWrite()``).
-        var adoptsFile = false
-        /// Rows met while writing that the codec cannot decode, for ``apply(_:)`` to remove.
-        var undecodable: [UndecodableRow] = []
+    typealias Commit = FeedCommit<Item>
+
+    /// Runs `plan` through the feed's ``FeedWriter`` (one transaction, pending edits re-applied) and
+    /// takes what the write says of the pending edits. When the plan wrote nothing, the feed takes
+    /// the file's row (another `Feed` may have written it) and nil comes back.
+    /// - Parameters:
+    ///   - creatingFeed: Whether a feed row the file lacks is created, or the write refused.
+    ///   - replayingEdits: Whether the pending edits are re-applied (not for the write that only
+    ///     records a failure or removes undecodable rows).
+    func write(
+        creatingFeed: Bool = true, replayingEdits: Bool = true, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
+    ) throws -> Commit? {
+        let written = try writer.commit(
+            over: record, creatingFeed: creatingFeed, edits: replayingEdits ? optimistic : nil, plan)
+        if let remain = written.pendingEditsRemain { optimistic.mayHavePending = remain }
+        reportDropped(written.droppedEdits)
+        guard let commit = written.commit else {
+            resync(with: written.file)
+            return nil
+        }
+        return commit
     }
 
     /// Ends `task`'s operation with its outcome: a commit (nil when there was nothing this feed may
@@ -108,17 +110,11 @@ extension Feed {
         _ body: (PageStore, inout FeedRecord) throws -> Commit
     ) throws -> Commit? {
         let policy = self.policy
-        var newerInFile: FeedRecord?
-        let commit = try queue.write { store -> Commit? in
-            var feed = try store.ensureFeed(key: key)
+        return try write { store, feed in
             guard activity.owns(task, .refresh) else { return nil }
             // Strictly older: two feeds that read one generation and both bumped it (a relaunch while
             // the old process still waited for a response) must not both commit. The first wins.
-            guard feed.generation < generation || (continuing && feed.generation == generation) else {
-                newerInFile = feed
-                return nil
-            }
-            let fileBefore = feed
+            guard feed.generation < generation || (continuing && feed.generation == generation) else { return nil }
             var commit = try body(store, &feed)
             feed.generation = generation
             // Whole milliseconds, as the file keeps them: the record in memory equals the file's.
@@ -145,10 +141,8 @@ extension Feed {
             }
             try store.save(&feed)
             commit.record = feed
-            return committed(commit, over: fileBefore)
+            return commit
         }
-        resync(with: newerInFile)
-        return commit
     }
 
     /// Writes a page that is newer than the cached head on top of it, dropping ids the feed has.
@@ -303,12 +297,12 @@ extension Feed {
 
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
     func apply(_ commit: Commit) throws {
+        var commit = commit
         if commit.adoptsFile {
             activity.adopt(fileGeneration: commit.record.generation)
             // Another `Feed` may have left edits pending: they are read from the file.
             optimistic.mayHavePending = true
         }
-        var commit = try reapplyingPendingEdits(to: commit)
         let previousLayout = layout
         let hadGaps = !storedGaps.isEmpty
         if commit.record.endReached {
@@ -381,15 +375,11 @@ extension Feed {
     /// hide the fetch's own error.
     func recordError(_ error: FeedError) {
         // A busy file would only make this write wait out the same lock a second time.
-        guard error.storageKind != .busy else { return }
-        _ = try? queue.write { store in
-            guard var feed = try store.feed(key: key) else { return }
-            let inStep = feed == record
-            feed.lastError = error.message
-            try store.save(&feed)
-            record.lastError = error.message
-            // Another `Feed`'s write stays noticeable: only a row this feed held takes the new count.
-            if inStep { record.changeCount = feed.changeCount }
-        }
+        guard error.storageKind != .busy, let written = try? writer.record(error: error.message) else { return }
+        var inStep = record
+        inStep.lastError = error.message
+        inStep.changeCount &+= 1
+        // Another `Feed`'s write stays noticeable: only a row this feed held takes the new count.
+        if written == inStep { record = written } else { record.lastError = error.message }
     }
 }

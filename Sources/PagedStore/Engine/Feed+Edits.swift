@@ -56,13 +56,10 @@ extension Feed {
         do {
             // The edit's row numbers are the file's: the rows on screen must be the file's first.
             try syncWithFile()
-            let result = try queue.write { store -> Commit? in
-                var feed = try store.ensureFeed(key: key)
-                // Another `Feed` wrote the feed since the look above: the change is computed on the
-                // file's rows, not the ones in memory.
-                let fileBefore = feed
-                guard let change = try body(store, &feed) else { return nil }
-                return committed(Commit(record: feed, change: change, window: .reload), over: fileBefore)
+            // Another `Feed` may write the feed after the look above: the writer then makes the
+            // change one full reload, computed on the file's rows rather than the ones in memory.
+            let result = try write { store, feed in
+                try body(store, &feed).map { Commit(record: feed, change: $0, window: .reload) }
             }
             guard let commit = result else { return false }
             try apply(commit)

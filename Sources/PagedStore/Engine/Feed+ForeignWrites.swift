@@ -7,7 +7,7 @@ import Foundation
 /// store's connection) tells in one statement that nobody wrote the file at all, the usual case;
 /// when someone did, the feed's row says whether it was this feed: its ``FeedRecord/changeCount``
 /// is bumped by every write, also one that changed only an item's content. Writes compare the row
-/// inside their own transaction (see ``Commit/overForeignWrite()``); reads call ``syncWithFile()``.
+/// inside their own transaction (see ``FeedWriter``); reads call ``syncWithFile()``.
 extension Feed {
     /// Takes the file's rows with one full reload when another `Feed` wrote this feed since this one
     /// last looked; nothing but one cheap statement when nobody wrote the file.
@@ -38,32 +38,22 @@ extension Feed {
     /// Takes the feed's rows and state from the file when another `Feed` wrote it since this one
     /// last did; the snapshot then reloads as a whole. Nothing happens when the file says what this
     /// feed already holds.
+    ///
+    /// A writer that left rows under pending edits without re-applying them (`pagedb`, an older
+    /// version of the app) is caught up here: the edits are re-applied through the feed's writer.
     func resync(with file: FeedRecord?) {
         guard let file, file != record else { return }
         do {
+            let pending = try queue.read { store in try store.pendingEditRows(of: file) }
+            if !pending.edits.isEmpty || !pending.malformed.isEmpty,
+                let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
+            {
+                return try apply(commit)
+            }
             try apply(Commit(record: file, change: .fullReload, window: .reload).overForeignWrite())
         } catch {
             recordError(FeedError(error))
         }
-    }
-
-    /// What a commit built on the file's rows changes in memory, when the file was not what this
-    /// feed held before the commit's transaction: its batch was computed on the file's rows, not
-    /// the ones on screen.
-    func committed(_ commit: Commit, over fileBefore: FeedRecord) -> Commit {
-        fileBefore == record ? commit : commit.overForeignWrite()
-    }
-}
-
-extension Feed.Commit {
-    /// The commit as one full reload taken from the file, after another `Feed` wrote the feed: the
-    /// feed adopts the file's generation, and reads the pending edits from the file, whoever made them.
-    func overForeignWrite() -> Self {
-        var commit = self
-        commit.change = .fullReload
-        commit.window = .reload
-        commit.adoptsFile = true
-        return commit
     }
 }
 

@@ -23,15 +23,11 @@ extension Feed {
     /// A fill in flight for it is dropped when it returns.
     public func dismissGap(_ gap: FeedGap) {
         do {
-            let removed = try queue.write { store -> Commit? in
-                guard var feed = try store.feed(key: key) else { return nil }
-                let fileBefore = feed
+            let removed = try write(creatingFeed: false) { store, feed in
                 try store.removeGap(id: gap.id, in: feed)
                 // Saved for its change count: other feeds of this feed see the gap go.
                 try store.save(&feed)
-                return committed(
-                    Commit(record: feed, change: RowChange(), window: .prepend(LoadedRows(), reloads: [])),
-                    over: fileBefore)
+                return .unchangedRows(feed)
             }
             guard let removed else { return }
             activity.forgetGap(gap.id)
@@ -89,12 +85,10 @@ extension Feed {
     ) throws -> Commit? {
         let encoded = try encode(page.items).encoded
         let next = end == .top ? page.olderCursor : page.newerCursor
-        let outcome = try queue.write { store -> (commit: Commit?, file: FeedRecord?) in
-            guard var feed = try store.feed(key: key) else { return (nil, nil) }
-            let fileBefore = feed
+        let written = try write(creatingFeed: false) { store, feed in
             guard feed.generation <= generation,
                 let fill = try GapFiller.fill(gap: id, from: end, with: encoded, cursor: next, in: &feed, store: store)
-            else { return (nil, feed) }
+            else { return nil }
             if fill.rows.isEmpty, !fill.closed, !fill.unfillable, next == cursor {
                 // Thrown inside the transaction: nothing of this page is written.
                 throw FeedError(
@@ -104,12 +98,9 @@ extension Feed {
             }
             let change = RowChange(
                 deleted: fill.deletedRows, inserted: Array(fill.firstRow..<(fill.firstRow + fill.rows.count)))
-            return (committed(Commit(record: feed, change: change, window: .reload), over: fileBefore), nil)
+            return Commit(record: feed, change: change, window: .reload)
         }
-        guard let commit = outcome.commit else {
-            resync(with: outcome.file)
-            return nil
-        }
+        guard let commit = written else { return nil }
         try countFillWithoutNewRows(gap: id, commit.change.inserted.isEmpty && commit.change.deleted.isEmpty)
         return commit
     }

@@ -42,23 +42,15 @@ extension Feed {
     @discardableResult
     private func trim(_ body: (PageStore, inout FeedRecord) throws -> Int) throws -> Int {
         try syncWithFile()
-        let (before, stale, trimmed) = try queue.write { store -> (Int, Bool, FeedRecord) in
-            var feed = try store.ensureFeed(key: key)
-            let before = feed.rowCount
-            let stale = feed != record
-            _ = try body(store, &feed)
-            return (before, stale, feed)
+        var before = 0
+        let trimmed = try write { store, feed in
+            before = feed.rowCount
+            guard try body(store, &feed) > 0 else { return nil }
+            return Commit(record: feed, change: RowChange(deleted: Array(feed.rowCount..<before)), window: .reload)
         }
-        let removed = before - trimmed.rowCount
-        guard removed > 0 else {
-            if stale { resync(with: trimmed) }
-            return 0
-        }
-        // Another process may have written the feed since this one last read it: then the rows in
-        // memory are not the rows the trim started from, and only a full reload describes the change.
-        let commit = Commit(
-            record: trimmed, change: RowChange(deleted: Array(trimmed.rowCount..<before)), window: .reload)
-        try apply(stale ? commit.overForeignWrite() : commit)
+        guard let trimmed else { return 0 }
+        let removed = before - trimmed.record.rowCount
+        try apply(trimmed)
         report(.trimmed, nil, generation: activity.generation, rows: removed)
         return removed
     }

@@ -2,18 +2,6 @@ import Foundation
 
 /// Loading older pages and prefetching as rows appear.
 extension Feed {
-    /// What committing one next page found.
-    enum NextPageOutcome {
-        /// Rows were added (or the feed ended).
-        case committed(Commit)
-        /// The page held only items the feed already has, and its older cursor moved on: progress
-        /// on a page-numbered list that shifted down. The cursor is saved; the next page follows it.
-        case advanced(FeedRecord, cursor: String, overForeignWrite: Bool)
-        /// The page no longer continues the feed (a newer refresh committed, or the bottom moved);
-        /// the feed as the file has it, when it has it.
-        case superseded(FeedRecord?)
-    }
-
     /// Loads the page older than the bottom row, using the feed's persisted older-side cursor.
     ///
     /// Items the feed already has are dropped, so no id appears twice; new rows are inserted at the
@@ -101,13 +89,11 @@ extension Feed {
                 guard activity.owns(task, .nextPage) else {
                     return report(.superseded, request, generation: generation, since: started)
                 }
-                switch try commitNextPage(page, continuing: bottom, generation: generation) {
-                case .committed(let commit): outcome = .success(commit)
-                case .superseded(let file):
-                    resync(with: file)
-                    outcome = .success(nil)
-                case .advanced(let advanced, let next, let overForeignWrite):
-                    if overForeignWrite { resync(with: advanced) } else { record = advanced }
+                let commit = try commitNextPage(page, continuing: bottom, generation: generation)
+                if let commit, let next = commit.advancedCursor {
+                    // Only rows the feed has, and the older cursor moved on: progress on a
+                    // page-numbered list that shifted down. The cursor is saved; the next page follows it.
+                    if commit.adoptsFile || commit.replayedEdits { try apply(commit) } else { record = commit.record }
                     pagesWithoutNewItems += 1
                     if !cursorsSeen.insert(next).inserted {
                         throw FeedError(
@@ -125,6 +111,7 @@ extension Feed {
                     bottom = bottom.advanced(to: next)
                     continue
                 }
+                outcome = .success(commit)
             } catch {
                 outcome = .failure(error)
             }
@@ -132,10 +119,11 @@ extension Feed {
         }
     }
 
-    /// Writes a next page in one transaction, if the feed still ends at the bottom it continues.
+    /// Writes a next page in one transaction, if the feed still ends at the bottom it continues;
+    /// nil when it no longer does (a newer refresh replaced the bottom, or the feed is gone).
     private func commitNextPage(
         _ page: Page<Item>, continuing bottom: NextPageBottom, generation: Int64
-    ) throws -> NextPageOutcome {
+    ) throws -> Commit? {
         let cursor = bottom.cursor
         if page.olderCursor == cursor {
             throw FeedError(
@@ -145,19 +133,15 @@ extension Feed {
         let (encoded, items) = try encode(page.items)
         let write = PageWrite(
             request: .older, requestCursor: cursor, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
-        return try queue.write { store -> NextPageOutcome in
-            guard var feed = try store.feed(key: key) else { return .superseded(nil) }
+        return try self.write(creatingFeed: false) { store, feed in
             // The bottom this page continues must still be the feed's bottom; a refresh that kept the
             // bottom (it merged on top) does not make the page stale, one that replaced it does.
-            guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else {
-                return .superseded(feed)
-            }
-            let fileBefore = feed
-            let commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
+            guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else { return nil }
+            var commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
             if let next = page.olderCursor, commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
-                return .advanced(feed, cursor: next, overForeignWrite: fileBefore != record)
+                commit.advancedCursor = next
             }
-            return .committed(committed(commit, over: fileBefore))
+            return commit
         }
     }
 

@@ -16,39 +16,27 @@ extension Feed {
     /// holds rows the codec cannot decode (removed, and the screen read again).
     /// - Returns: What was read, the first screen decoded, and the rows removed.
     static func openFeed(
-        key: String, policy: FeedPolicy, codec: ItemCodec<Item>, queue: DatabaseQueue
+        policy: FeedPolicy, writer: FeedWriter<Item>
     ) throws -> (opened: OpenedFeed, rows: LoadedRows<Item>, removed: [UndecodableRow]) {
+        let key = writer.key
         var opened =
-            try queue.read { store -> OpenedFeed? in
+            try writer.queue.read { store -> OpenedFeed? in
                 guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy)
                 else { return nil }
                 return try open(record, in: store, policy: policy)
             }
-            ?? queue.write { store in
-                var feed = try store.ensureFeed(key: key)
-                if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy),
-                    recorded != policy.cacheVersion
-                {
-                    try store.clearFeed(&feed)
-                }
-                feed.policy = PolicyJSON.shared.text(of: policy)
-                try store.save(&feed)
-                return try open(feed, in: store, policy: policy)
-            }
-        var decoded = LoadedRows.decoding(opened.rows, codec: codec)
+            ?? writer.record(policy) { store, feed in try open(feed, in: store, policy: policy) }
+        var decoded = LoadedRows.decoding(opened.rows, codec: writer.codec)
         var removed: [UndecodableRow] = []
         while !decoded.undecodable.isEmpty {
-            let undecodable = decoded.undecodable
-            let (reopened, deleted) = try queue.write { store in
-                var feed = try store.ensureFeed(key: key)
-                let deleted = try removeRows(undecodable, from: &feed, in: store)
-                return (try open(feed, in: store, policy: policy), deleted)
+            let (deleted, _, reopened) = try writer.remove(undecodable: decoded.undecodable, over: nil) { store, feed in
+                try open(feed, in: store, policy: policy)
             }
             // Rows no longer where they were read: another writer changed the feed, and the screen
             // read again in the same transaction holds what is there now.
             opened = reopened
             removed += deleted.map(\.row)
-            decoded = LoadedRows.decoding(opened.rows, codec: codec)
+            decoded = LoadedRows.decoding(opened.rows, codec: writer.codec)
             if deleted.isEmpty { break }
         }
         return (opened, decoded.rows, removed)

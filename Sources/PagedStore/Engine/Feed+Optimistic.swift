@@ -169,7 +169,7 @@ extension Feed {
             case .remove:
                 // Both rows around it gone: the list was replaced, and its pages bring the item back in order.
                 guard let base = pending.base, try store.items(withIDs: [storedID], in: feed)[storedID] == nil,
-                    let row = try Self.row(for: pending, in: feed, store)
+                    let row = try FeedWriter<Item>.row(for: pending, in: feed, store)
                 else { return nil }
                 let item = EncodedItem(itemID: storedID, section: pending.baseSection, payload: base)
                 // The server's row, put back: pages that no longer list it prove it deleted.
@@ -178,18 +178,6 @@ extension Feed {
             }
         }
         reportDropped(dropped)
-    }
-
-    /// The row that puts a pending edit's item back between the rows it had around it: right below
-    /// the one above, or right above the one below; nil when both are gone.
-    private static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
-        if let above = edit.above, let row = try store.items(withIDs: [above], in: feed)[above] {
-            return try store.rowIndex(ofPosition: row.position, in: feed) + 1
-        }
-        if let below = edit.below, let row = try store.items(withIDs: [below], in: feed)[below] {
-            return try store.rowIndex(ofPosition: row.position, in: feed)
-        }
-        return edit.above == nil && edit.below == nil ? 0 : nil
     }
 
     /// Refuses an edit of an item that has one pending: two pending edits of one row could not be
@@ -201,86 +189,5 @@ extension Feed {
                 message: "The item \(storedID.debugDescription) has an edit waiting for its server call; "
                     + "wait for it before editing the item again", storageKind: .constraint)
         }
-    }
-
-    /// Re-applies the pending edits on top of what a commit wrote, in one more transaction: an update
-    /// whose row got a new server value becomes that value with the edit's change applied again (it
-    /// becomes the edit's new base), a removed item the commit brought back is removed again, and an
-    /// inserted item the commit dropped is put back. The commit's change is adjusted to match.
-    func reapplyingPendingEdits(to commit: Commit) throws -> Commit {
-        guard optimistic.mayHavePending else { return commit }
-        // A read first: a feed without pending edits never takes the write lock for them.
-        let written = commit.record
-        let rows = try queue.read { store in try store.pendingEditRows(of: written) }
-        guard !rows.edits.isEmpty || !rows.malformed.isEmpty else {
-            optimistic.mayHavePending = false
-            return commit
-        }
-        var commit = commit
-        let changes = optimistic.changes
-        let codec = self.codec
-        var remaining = 0
-        var touched = false
-        var dropped: [MalformedPendingEdit] = []
-        let record = try queue.write { store in
-            var feed = try store.feed(key: key) ?? commit.record
-            if feed != commit.record {
-                // Another `Feed` wrote between the commit and this transaction.
-                commit = commit.overForeignWrite()
-            }
-            let pending = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
-            remaining = pending.count
-            for var edit in pending {
-                let stored = try store.items(withIDs: [edit.itemID], in: feed)[edit.itemID]
-                switch (edit.kind, stored, edit.edited) {
-                case (.update, let stored?, let shown?) where stored.payload != shown:
-                    guard var item = try? codec.decode(stored.payload) else {
-                        // The server's value there does not decode: the row goes (``apply(_:)``
-                        // removes and reports it), and its edit with it, never written over it.
-                        commit.undecodable.append(
-                            UndecodableRow(
-                                itemID: edit.itemID, position: stored.position,
-                                error: "the row under a pending edit cannot be decoded"))
-                        try store.deletePendingEdit(itemID: edit.itemID, in: feed)
-                        continue
-                    }
-                    var edited = EncodedItem(itemID: edit.itemID, section: stored.section, payload: shown)
-                    if let change = changes[edit.itemID] {
-                        change(&item)
-                        edited = try encode([item]).encoded[0]
-                    }
-                    (edit.base, edit.baseSection, edit.edited) = (stored.payload, stored.section, edited.payload)
-                    _ = try store.updateItem(edited, in: &feed)
-                case (.remove, let stored?, _):
-                    let around = try store.neighbours(of: stored.position, in: feed)
-                    guard let removed = try store.removeItem(edit.itemID, from: &feed) else { continue }
-                    (edit.base, edit.baseSection) = (stored.payload, stored.section)
-                    // Its place stays between the rows it was removed from while either is still in
-                    // the feed: a next page that brought it back appended it below rows it was above.
-                    let neighbours = [edit.above, edit.below].compactMap { $0 }
-                    if try store.items(withIDs: neighbours, in: feed).isEmpty { (edit.above, edit.below) = around }
-                    if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
-                case (.insert, nil, let edited?):
-                    let item = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: edited)
-                    // Kept in sight even when the rows around it are gone: the user just posted it.
-                    let row = try Self.row(for: edit, in: feed, store) ?? 0
-                    let position = try store.insertItem(item, atRow: row, local: true, in: &feed)
-                    (edit.above, edit.below) = try store.neighbours(of: position, in: feed)
-                    commit.change.addInsertion(ofNewRow: try store.rowIndex(ofPosition: position, in: feed))
-                default:
-                    continue
-                }
-                touched = true
-                try store.savePendingEdit(edit, in: feed)
-            }
-            return feed
-        }
-        reportDropped(dropped)
-        optimistic.mayHavePending = remaining > 0
-        if touched || commit.adoptsFile {
-            commit.record = record
-            commit.window = .reload
-        }
-        return commit
     }
 }

@@ -49,10 +49,7 @@ extension Feed {
         guard let position = readingPosition else { return }
         let saved = PageStore.SavedPosition(
             itemID: position.itemID, row: position.row, offset: position.offset, savedAt: Date())
-        try queue.write { store in
-            guard let feed = try store.feed(key: key) else { return }
-            try store.saveReadingPosition(saved, in: feed)
-        }
+        try writer.save(saved)
         positionSaves.lastAt = .now
         positionSaves.lastSaved = position
         yieldSavedPosition(position)

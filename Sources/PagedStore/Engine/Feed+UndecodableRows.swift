@@ -12,14 +12,7 @@ extension Feed {
         _ rows: [UndecodableRow]
     ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool) {
         guard !rows.isEmpty else { return ([], false) }
-        let key = self.key
-        let shown = record
-        let (feed, removed, foreign) = try queue.write { store in
-            var feed = try store.ensureFeed(key: key)
-            let foreign = feed != shown
-            let removed = try Self.removeRows(rows, from: &feed, in: store)
-            return (feed, removed, foreign)
-        }
+        let (removed, foreign, feed) = try writer.remove(undecodable: rows, over: record) { _, feed in feed }
         record = feed
         if let event = Self.removalEvent(removed.map(\.row), generation: activity.generation) {
             report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
@@ -46,25 +39,6 @@ extension Feed {
             throw UndecodableRowError(
                 row: UndecodableRow(itemID: stored.itemID, position: stored.position, error: "\(error)"))
         }
-    }
-
-    /// Removes each of `rows` still at its place, with its pending edit, in the caller's write
-    /// transaction. A feed left with no rows is emptied as on a first launch (its cursors and states
-    /// reset), so that it loads again instead of saying the server has nothing.
-    /// - Returns: The removed rows with their indices before the removal, ascending.
-    static func removeRows(
-        _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore
-    ) throws -> [(index: Int, row: UndecodableRow)] {
-        var removed: [(index: Int, row: UndecodableRow)] = []
-        for row in rows.sorted(by: { $0.position > $1.position }) {
-            guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
-                let item = try store.removeItem(row.itemID, from: &feed)
-            else { continue }
-            try store.deletePendingEdit(itemID: row.itemID, in: feed)
-            removed.append((item.row, row))
-        }
-        if !removed.isEmpty, feed.rowCount == 0 { try store.clearFeed(&feed) }
-        return removed.reversed()
     }
 
     /// The event that reports `rows` removed, or nil when there are none.

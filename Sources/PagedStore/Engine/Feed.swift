@@ -26,8 +26,10 @@ public actor Feed<Item: FeedItem> {
     /// Rows reported by ``enqueueRowDidAppear(_:)``, waiting to reach ``rowDidAppear(_:)`` in order.
     nonisolated let appearances = RowAppearances<Item>()
     let source: any PageSource<Item>
-    let codec: ItemCodec<Item>
-    let queue: DatabaseQueue
+    /// The one path by which the feed writes the file.
+    nonisolated let writer: FeedWriter<Item>
+    nonisolated var queue: DatabaseQueue { writer.queue }
+    var codec: ItemCodec<Item> { writer.codec }
 
     /// The newest snapshot.
     public private(set) var snapshot: FeedSnapshot<Item>
@@ -74,9 +76,9 @@ public actor Feed<Item: FeedItem> {
         self.key = key
         self.source = source
         self.policy = policy
-        self.codec = codec
-        self.queue = queue
-        let (opened, rows, removed) = try Self.openFeed(key: key, policy: policy, codec: codec, queue: queue)
+        let writer = FeedWriter(key: key, queue: queue, codec: codec)
+        self.writer = writer
+        let (opened, rows, removed) = try Self.openFeed(policy: policy, writer: writer)
         let (record, restored, windowStart, _, layout, gaps) = opened
         self.record = record
         self.activity = FeedActivity(generation: record.generation)

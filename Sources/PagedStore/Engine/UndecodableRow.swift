@@ -12,3 +12,24 @@ struct UndecodableRow: Sendable, Equatable {
     /// Why the codec refused it.
     var error: String
 }
+
+extension UndecodableRow {
+    /// Removes each of `rows` still at its place, with its pending edit, in the caller's write
+    /// transaction. A feed left with no rows is emptied as on a first launch (its cursors and states
+    /// reset), so that it loads again instead of saying the server has nothing.
+    /// - Returns: The removed rows with their indices before the removal, ascending.
+    static func remove(
+        _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore
+    ) throws -> [(index: Int, row: UndecodableRow)] {
+        var removed: [(index: Int, row: UndecodableRow)] = []
+        for row in rows.sorted(by: { $0.position > $1.position }) {
+            guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
+                let item = try store.removeItem(row.itemID, from: &feed)
+            else { continue }
+            try store.deletePendingEdit(itemID: row.itemID, in: feed)
+            removed.append((item.row, row))
+        }
+        if !removed.isEmpty, feed.rowCount == 0 { try store.clearFeed(&feed) }
+        return removed.reversed()
+    }
+}

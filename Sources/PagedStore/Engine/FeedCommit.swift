@@ -1,0 +1,47 @@
+import Foundation
+
+/// What one write of a feed did, as ``FeedWriter`` returns it: the feed's row after the write, the
+/// change to the rows (from which the snapshot's change set is built), and how the rows held in
+/// memory follow.
+struct FeedCommit<Item: FeedItem> {
+    /// How a commit changes the rows held in memory.
+    enum WindowUpdate {
+        /// Rows appended at the bottom of a feed that had `oldCount` rows.
+        case append(LoadedRows<Item>, oldCount: Int)
+        /// Rows inserted on top, and rows of the old head whose item changed (old row numbers).
+        case prepend(LoadedRows<Item>, reloads: [(row: Int, item: Item, key: RowKey)])
+        /// Anything else: read the window again from the cache.
+        case reload
+    }
+
+    /// The feed's row as the write left it.
+    var record: FeedRecord
+    /// The rows changed, as indices of the rows before and after the write.
+    var change: RowChange
+    var window: WindowUpdate
+    /// Whether the file held another `Feed`'s write when this commit was made: the change was
+    /// computed on the file's rows, so it becomes one full reload (see ``overForeignWrite()``).
+    var adoptsFile = false
+    /// Rows met while writing that the codec cannot decode, for ``Feed/apply(_:)`` to remove.
+    var undecodable: [UndecodableRow] = []
+    /// For a next page that held only rows the feed has: the older cursor it moved on to, with no
+    /// row written (progress on a page-numbered list that shifted down).
+    var advancedCursor: String?
+    /// Whether pending edits were re-applied on top of what the plan wrote.
+    var replayedEdits = false
+
+    /// A commit that changed the feed's row and no row of its list.
+    static func unchangedRows(_ record: FeedRecord) -> Self {
+        FeedCommit(record: record, change: RowChange(), window: .prepend(LoadedRows(), reloads: []))
+    }
+
+    /// The commit as one full reload taken from the file, after another `Feed` wrote the feed: the
+    /// feed adopts the file's generation, and reads the pending edits from the file, whoever made them.
+    func overForeignWrite() -> Self {
+        var commit = self
+        commit.change = .fullReload
+        commit.window = .reload
+        commit.adoptsFile = true
+        return commit
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The one path by which a feed writes the file.
+///
+/// Every write of the engine is one call here, and one transaction: the plan (a merge, a next
+/// page, a gap's fill, a trim, an edit) runs on the feed's row as the file has it; the pending
+/// optimistic edits are re-applied on top of what it wrote ( ``PendingEditReplay``); and one
+/// ``FeedCommit`` comes back, from which the snapshot's change set is built. A write that finds the
+/// file changed by another `Feed` since this one last looked turns its change into one full reload.
+///
+/// It runs on the feed's storage executor, so no transaction is ever held across an `await`.
+struct FeedWriter<Item: FeedItem>: Sendable {
+    /// The feed's key in the cache.
+    let key: String
+    let queue: DatabaseQueue
+    let codec: ItemCodec<Item>
+
+    /// What one ``commit(over:creatingFeed:edits:_:)`` did.
+    struct Written {
+        /// The commit, pending edits re-applied; nil when the plan wrote nothing.
+        var commit: FeedCommit<Item>?
+        /// The feed's row as the file has it after the transaction (nil when the file has none).
+        var file: FeedRecord?
+        /// Whether pending edits remain in the file; nil when the write did not look.
+        var pendingEditsRemain: Bool?
+        /// Pending edit rows that could not be applied, deleted in the transaction, to report.
+        var droppedEdits: [MalformedPendingEdit] = []
+    }
+
+    /// Runs `plan` on the feed's row in one write transaction, then re-applies the pending edits.
+    ///
+    /// - Parameters:
+    ///   - shown: The feed's row as the caller last committed or read it: a file row that differs
+    ///     was written by another `Feed`.
+    ///   - creatingFeed: Whether a missing feed row is created (an edit, a refresh) or the write is
+    ///     refused (a next page or a gap's fill of a feed someone deleted).
+    ///   - edits: What the caller knows of its pending edits, or nil for a write that must not
+    ///     re-apply them. They are read only when the caller may have some or the file changed.
+    ///   - plan: Writes the rows and returns the commit, or nil to write nothing further.
+    func commit(
+        over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>?,
+        _ plan: (PageStore, inout FeedRecord) throws -> FeedCommit<Item>?
+    ) throws -> Written {
+        try transaction { store in
+            guard var feed = creatingFeed ? try store.ensureFeed(key: key) : try store.feed(key: key) else {
+                return Written(file: nil)
+            }
+            let foreign = feed != shown
+            guard var commit = try plan(store, &feed) else { return Written(file: feed) }
+            if foreign { commit = commit.overForeignWrite() }
+            var written = Written(commit: commit, file: commit.record)
+            if let edits, edits.mayHavePending || foreign {
+                let replay = try replayPendingEdits(on: &commit, changes: edits.changes, in: store)
+                written.commit = commit
+                written.file = commit.record
+                written.pendingEditsRemain = replay.remaining > 0
+                written.droppedEdits = replay.dropped
+            }
+            return written
+        }
+    }
+
+    /// Records a failed fetch in the feed's row, for `pagedb`.
+    /// - Returns: The row as written, or nil when the file has no row for the feed.
+    func record(error message: String) throws -> FeedRecord? {
+        try transaction { store in
+            guard var feed = try store.feed(key: key) else { return nil }
+            feed.lastError = message
+            try store.save(&feed)
+            return feed
+        }
+    }
+
+    /// Saves the reader's place, when the file has the feed.
+    func save(_ position: PageStore.SavedPosition) throws {
+        try transaction { store in
+            guard let feed = try store.feed(key: key) else { return }
+            try store.saveReadingPosition(position, in: feed)
+        }
+    }
+
+    /// Makes the feed's row record `policy` (created when missing; emptied first when its recorded
+    /// ``FeedPolicy/cacheVersion`` is another), then reads with `read` in the same transaction.
+    func record<Read>(_ policy: FeedPolicy, then read: (PageStore, FeedRecord) throws -> Read) throws -> Read {
+        try transaction { store in
+            var feed = try store.ensureFeed(key: key)
+            if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy), recorded != policy.cacheVersion {
+                try store.clearFeed(&feed)
+            }
+            feed.policy = PolicyJSON.shared.text(of: policy)
+            try store.save(&feed)
+            return try read(store, feed)
+        }
+    }
+
+    /// Removes `rows` (rows the codec cannot decode) where they still are, with their pending edits,
+    /// then reads with `read` in the same transaction.
+    /// - Parameter shown: The feed's row as the caller holds it, or nil while it opens.
+    /// - Returns: The rows removed with their indices before the removal (ascending), whether the
+    ///   file's row was not `shown` (another `Feed` wrote: the indices are not those of the rows
+    ///   shown), and what `read` read.
+    func remove<Read>(
+        undecodable rows: [UndecodableRow], over shown: FeedRecord?, then read: (PageStore, FeedRecord) throws -> Read
+    ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool, read: Read) {
+        try transaction { store in
+            var feed = try store.ensureFeed(key: key)
+            let foreign = shown.map { $0 != feed } ?? false
+            let removed = try UndecodableRow.remove(rows, from: &feed, in: store)
+            return (removed, foreign, try read(store, feed))
+        }
+    }
+
+    /// The one place the engine opens a write transaction.
+    private func transaction<Result>(_ body: (PageStore) throws -> Result) throws -> Result {
+        try queue.write(body)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The rules of pending optimistic edits after a write: what keeps an edit shown over whatever the
+/// server's pages put in its row's place, and where an item goes back between the rows around it.
+///
+/// Pure: the facts read from the store come in, a step or a row comes out. ``FeedWriter`` reads the
+/// facts and carries out the steps in the write's own transaction, so a pending edit is never seen
+/// undone, not even after a crash right after a commit.
+enum PendingEditReplay {
+    /// What a pending edit needs after a write.
+    enum Step: Equatable {
+        /// Nothing: the row shows the edit.
+        case keep
+        /// The row got a new server value: the edit's change goes again on top of it, and that value
+        /// becomes the edit's base (what a rollback restores).
+        case reapply
+        /// The write brought back the item the edit removed: it goes again.
+        case removeAgain
+        /// The write dropped the item the edit inserted: it goes back.
+        case putBack
+    }
+
+    /// The step for `edit`, given its item's row as the write left it (nil when the feed lacks it).
+    static func step(for edit: PendingEditRecord, stored: StoredItem?) -> Step {
+        switch (edit.kind, stored, edit.edited) {
+        case (.update, let stored?, let shown?) where stored.payload != shown: .reapply
+        case (.remove, .some, _): .removeAgain
+        case (.insert, nil, .some): .putBack
+        default: .keep
+        }
+    }
+
+    /// Whether an item a write brought back at `position`, while its removal is pending, takes the
+    /// rows around it there as the place a rollback restores it to, rather than the rows it was
+    /// removed from (their positions; nil for one that is gone or was never named).
+    ///
+    /// It does when it came back between those rows: the server's list showed it there, with rows
+    /// in between that the feed lacked when it was removed (a refresh brought back an item removed
+    /// locally). It does not when it came back outside them (a next page that appended it below rows
+    /// it was above): its place in the server's order is still between them. With both gone, the
+    /// new place is the only one known.
+    static func takesNewPlace(cameBackAt position: Int64, removedBetween above: Int64?, and below: Int64?) -> Bool {
+        if let above, position < above { return false }
+        if let below, position > below { return false }
+        return true
+    }
+
+    /// The row that puts an item back between the rows named around it: right below the one above
+    /// (`aboveRow`, its row now), or else right above the one below; nil when rows were named and
+    /// both are gone (the list was replaced, and its pages bring the item back in order).
+    static func rowBetween(aboveRow: Int?, belowRow: Int?, namedAbove: Bool, namedBelow: Bool) -> Int? {
+        if let aboveRow { return aboveRow + 1 }
+        if let belowRow { return belowRow }
+        return namedAbove || namedBelow ? nil : 0
+    }
+}
