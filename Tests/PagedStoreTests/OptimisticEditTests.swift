@@ -115,6 +115,41 @@ import Testing
         }
     }
 
+    @Test func aRefreshOverAPendingEditWritesTheServerValueAndTheEditInOneTransaction() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        try await feed.edit(id: "p1") {
+            $0.revision = 5
+        } commit: { _ in
+            server.items[1].revision = 40
+            let before = try feed.queue.writeMark().localWrites
+            await feed.refresh()
+            // Two transactions would leave the server's value on disk, under a pending edit, between them.
+            #expect(try feed.queue.writeMark().localWrites == before + 1)
+            #expect(try test.payloadOnDisk("p1")?.revision == 5)
+        }
+    }
+
+    @Test func aRolledBackRemovalGoesRightAboveTheRowThatWasBelowIt() async throws {
+        let server = ModelServer(.posts("p", 6), pageSize: 3)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        await feed.loadNextPage()
+        try await feed.remove(id: "p2")  // only here: the server keeps it
+        await #expect(throws: Refused.self) {
+            try await feed.remove(id: "p3") { _ in
+                // Its page ends at p2: it brings p2 back between p1 and p4, and says nothing of p3.
+                await feed.refresh()
+                #expect(await feed.snapshot.ids == ["p0", "p1", "p2", "p4", "p5"])
+                throw Refused()
+            }
+        }
+        #expect(await feed.snapshot.ids == ["p0", "p1", "p2", "p3", "p4", "p5"])
+        await feed.refresh()  // a page ending right above p3 proves nothing against it
+        #expect(await feed.snapshot.ids == ["p0", "p1", "p2", "p3", "p4", "p5"])
+    }
+
     @Test func pendingEditsSurviveARelaunchUntilTheAppSettlesThem() async throws {
         let server = ModelServer(.posts("p", 3), pageSize: 10)
         let feed = try test.feed(server.source)

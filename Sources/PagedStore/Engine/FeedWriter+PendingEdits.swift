@@ -76,7 +76,7 @@ extension FeedWriter {
     }
 
     /// The row that puts a pending edit's item back between the rows it had around it (see
-    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:namedAbove:namedBelow:)``).
+    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:)``).
     static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
         let named = try store.items(withIDs: [edit.above, edit.below].compactMap { $0 }, in: feed)
         func row(of id: String?) throws -> Int? {
@@ -84,8 +84,8 @@ extension FeedWriter {
             return try store.rowIndex(ofPosition: position, in: feed)
         }
         return PendingEditReplay.rowBetween(
-            aboveRow: try row(of: edit.above), belowRow: try row(of: edit.below), namedAbove: edit.above != nil,
-            namedBelow: edit.below != nil)
+            aboveRow: try row(of: edit.above), belowRow: try row(of: edit.below), serverRow: edit.kind == .remove,
+            named: (edit.above != nil, edit.below != nil))
     }
 
     /// Encodes an item as the cache stores it.

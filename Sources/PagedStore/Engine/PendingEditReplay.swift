@@ -45,12 +45,26 @@ enum PendingEditReplay {
         return true
     }
 
-    /// The row that puts an item back between the rows named around it: right below the one above
-    /// (`aboveRow`, its row now), or else right above the one below; nil when rows were named and
-    /// both are gone (the list was replaced, and its pages bring the item back in order).
-    static func rowBetween(aboveRow: Int?, belowRow: Int?, namedAbove: Bool, namedBelow: Bool) -> Int? {
-        if let aboveRow { return aboveRow + 1 }
-        if let belowRow { return belowRow }
-        return namedAbove || namedBelow ? nil : 0
+    /// The row that puts an item back between the rows named around it (their rows now, nil for
+    /// one that is gone); nil when rows were named and both are gone (the list was replaced, and its
+    /// pages bring the item back in order).
+    ///
+    /// When rows came in between them meanwhile, their order against the item is unknown, and the
+    /// kind of row decides. A server row (a removal rolled back) goes right above the row that was
+    /// below it: pages come from the top, so a row put too high would be proved deleted by the
+    /// first page that ends between them, while one put too low is listed again by the page that
+    /// reaches it, in its place. A local row (an insert put back) goes right below the row that was
+    /// above it, where the user put it.
+    static func rowBetween(
+        aboveRow: Int?, belowRow: Int?, serverRow: Bool, named: (above: Bool, below: Bool)
+    )
+        -> Int?
+    {
+        switch (aboveRow, belowRow) {
+        case (let above?, let below?): serverRow ? below : above + 1
+        case (let above?, nil): above + 1
+        case (nil, let below?): below
+        case (nil, nil): named.above || named.below ? nil : 0
+        }
     }
 }

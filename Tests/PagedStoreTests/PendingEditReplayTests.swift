@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// The rules of pending edits after a write, alone: what each edit needs, whether a removed item
+/// that came back takes its new place, and where an item goes back.
+@Suite struct PendingEditReplayTests {
+    func edit(_ kind: PendingEditRecord.Kind, shown: String? = "edited") -> PendingEditRecord {
+        PendingEditRecord(
+            itemID: "a", kind: kind, base: Data("base".utf8), baseSection: nil, edited: shown.map { Data($0.utf8) },
+            above: nil, below: nil, createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    func row(_ payload: String) -> StoredItem {
+        StoredItem(itemID: "a", position: 100, section: nil, payload: Data(payload.utf8))
+    }
+
+    @Test func anUpdateIsAppliedAgainOnlyOnANewServerValue() {
+        #expect(PendingEditReplay.step(for: edit(.update), stored: row("server")) == .reapply)
+        #expect(PendingEditReplay.step(for: edit(.update), stored: row("edited")) == .keep)
+        #expect(PendingEditReplay.step(for: edit(.update), stored: nil) == .keep, "the row is gone: nothing to edit")
+    }
+
+    @Test func aRemovedItemGoesAgainAndAnInsertedOneGoesBack() {
+        #expect(PendingEditReplay.step(for: edit(.remove, shown: nil), stored: row("server")) == .removeAgain)
+        #expect(PendingEditReplay.step(for: edit(.remove, shown: nil), stored: nil) == .keep)
+        #expect(PendingEditReplay.step(for: edit(.insert), stored: nil) == .putBack)
+        #expect(PendingEditReplay.step(for: edit(.insert), stored: row("edited")) == .keep)
+    }
+
+    @Test func anItemThatCameBackBetweenItsOldNeighboursTakesItsNewPlace() {
+        #expect(PendingEditReplay.takesNewPlace(cameBackAt: 150, removedBetween: 100, and: 300))
+        #expect(PendingEditReplay.takesNewPlace(cameBackAt: 150, removedBetween: nil, and: 300))
+        #expect(PendingEditReplay.takesNewPlace(cameBackAt: 150, removedBetween: nil, and: nil), "the only place known")
+        #expect(
+            !PendingEditReplay.takesNewPlace(cameBackAt: 400, removedBetween: 100, and: 300),
+            "appended below the row it was above: its place is still between them")
+        #expect(!PendingEditReplay.takesNewPlace(cameBackAt: 50, removedBetween: 100, and: nil))
+    }
+
+    @Test func aServerRowGoesBackRightAboveTheRowBelowItAndALocalOneRightBelowTheRowAboveIt() {
+        // Rows 3 and 7: four rows came in between meanwhile.
+        #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: 7, serverRow: true, named: (true, true)) == 7)
+        #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: 7, serverRow: false, named: (true, true)) == 4)
+    }
+
+    @Test func withOneNeighbourLeftAnItemGoesNextToItAndWithNoneItWaitsForThePages() {
+        #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: nil, serverRow: true, named: (true, true)) == 4)
+        #expect(PendingEditReplay.rowBetween(aboveRow: nil, belowRow: 7, serverRow: false, named: (true, true)) == 7)
+        #expect(PendingEditReplay.rowBetween(aboveRow: nil, belowRow: nil, serverRow: true, named: (true, true)) == nil)
+        #expect(
+            PendingEditReplay.rowBetween(aboveRow: nil, belowRow: nil, serverRow: true, named: (false, false)) == 0,
+            "the feed's only row goes back as its only row")
+    }
+}
