@@ -11,7 +11,7 @@ import Testing
         var activity = FeedActivity(generation: 0)
         let nextResult = activity.nextPageStarted()
         let next = try #require(nextResult)
-        let gapResult = activity.gapStarted(7)
+        let gapResult = activity.gapStarted(7, from: .top)
         let gap = try #require(gapResult)
         let refreshResult = activity.refreshStarted()
         let refresh = try #require(refreshResult)
@@ -43,7 +43,7 @@ import Testing
         let refreshResult = activity.refreshStarted()
         let refresh = try #require(refreshResult)
         _ = activity.finished(.refresh, task: refresh.task, failure: throttled)
-        let gapResult = activity.gapStarted(3)
+        let gapResult = activity.gapStarted(3, from: .top)
         let gap = try #require(gapResult)
         _ = activity.finished(.gap(3), task: gap, failure: FeedActivity.Failure(error: failure.error, at: start))
         let failures = activity.failures
@@ -73,10 +73,10 @@ import Testing
 
     @Test func gapsThatNoLongerExistForgetTheirStateUnlessLoading() throws {
         var activity = FeedActivity(generation: 0)
-        let failedResult = activity.gapStarted(1)
+        let failedResult = activity.gapStarted(1, from: .top)
         let failed = try #require(failedResult)
         _ = activity.finished(.gap(1), task: failed, failure: failure)
-        let loadingResult = activity.gapStarted(2)
+        let loadingResult = activity.gapStarted(2, from: .top)
         let loading = try #require(loadingResult)
         activity.keepGaps([])
         #expect(activity.phase(of: .gap(1)) == .idle)

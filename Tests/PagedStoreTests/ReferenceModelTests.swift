@@ -364,10 +364,10 @@ import Testing
         _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, holding: Locked<Bool>, held: ScriptedSource<Post>,
         server: TimelineModel, source: ScriptedSource<Post>, using random: inout SplitMix64, _ context: String
     ) async throws {
-        let record = await feed.record
+        let record = await feed.loaded.record
         var operations: [@Sendable () async -> Void] = [{ await feed.refresh() }]
         if !record.endReached, record.oldestCursor != nil { operations.append { await feed.loadNextPage() } }
-        let fillable = await feed.storedGaps.map(\.record).filter { !$0.unfillable && $0.cursor != nil }.map(\.id)
+        let fillable = await feed.loaded.gaps.map(\.record).filter { !$0.unfillable && $0.cursor != nil }.map(\.id)
         if let gap = snapshot.gaps.first(where: { fillable.contains($0.id) }) {
             operations.append { await feed.loadGap(gap) }
         }
@@ -386,7 +386,7 @@ import Testing
         guard after.rows.count > 0 else { return }
         await feed.rowDidAppear(after.rows.count - 1)
         await feed.waitUntilIdle()
-        if after.nextPage == .idle, await !feed.record.endReached, await feed.record.oldestCursor != nil {
+        if after.nextPage == .idle, await !feed.loaded.record.endReached, await feed.loaded.record.oldestCursor != nil {
             #expect(source.requests.count > requests, "\(context): the row at the bottom did not prefetch")
         }
     }

@@ -17,7 +17,7 @@ extension Feed {
         creatingFeed: Bool = true, replayingEdits: Bool = true, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
     ) throws -> Commit? {
         let written = try writer.commit(
-            over: record, creatingFeed: creatingFeed, edits: replayingEdits ? optimistic : nil, plan)
+            over: loaded.record, creatingFeed: creatingFeed, edits: replayingEdits ? optimistic : nil, plan)
         if let remain = written.pendingEditsRemain { optimistic.mayHavePending = remain }
         reportDropped(written.droppedEdits)
         guard let commit = written.commit else {
@@ -54,7 +54,9 @@ extension Feed {
                 emit()
             }
             report(.committed, request, generation: generation, rows: commit.change.touchedRows, since: started)
-            if operation == .refresh, record.rowCount == 0, !record.endReached, record.oldestCursor != nil {
+            if operation == .refresh, loaded.record.rowCount == 0, !loaded.record.endReached,
+                loaded.record.oldestCursor != nil
+            {
                 // The newest page was empty but points to older ones: go on, or the list would say
                 // "empty" while the server has items.
                 startNextPage()
@@ -303,32 +305,32 @@ extension Feed {
             // Another `Feed` may have left edits pending: they are read from the file.
             optimistic.mayHavePending = true
         }
-        let previousLayout = layout
-        let hadGaps = !storedGaps.isEmpty
+        let previousLayout = loaded.layout
+        let hadGaps = !loaded.gaps.isEmpty
         if commit.record.endReached {
             // The feed ended (a refresh replaced it with a list that ends): a next page that failed
             // from the old bottom has nothing left to retry.
             activity.forgetFailure(.nextPage)
         }
-        record = commit.record
+        loaded.record = commit.record
         var undecodable = commit.undecodable
         switch commit.window {
-        case .append(let rows, let oldCount): window.append(rows, oldCount: oldCount)
+        case .append(let rows, let oldCount): loaded.window.append(rows, oldCount: oldCount)
         case .prepend(let rows, let reloads):
-            for reload in reloads { window.reload(row: reload.row, item: reload.item, key: reload.key) }
-            window.prepend(rows)
+            for reload in reloads { loaded.window.reload(row: reload.row, item: reload.item, key: reload.key) }
+            loaded.window.prepend(rows)
         case .reload: undecodable = try reloadWindow()
         }
-        if window.end > record.rowCount { undecodable += try reloadWindow() }
+        if loaded.window.end > loaded.record.rowCount { undecodable += try reloadWindow() }
         // Rows the window met that do not decode go in this change, as deletions: no snapshot
         // counts a row it cannot show. Each round removes rows, so it ends.
         var removedAny = false
         while !undecodable.isEmpty {
-            let rowsBefore = record.rowCount
+            let rowsBefore = loaded.record.rowCount
             let (removed, foreign) = try removeUndecodable(undecodable)
             if foreign {
                 // Another `Feed` wrote meanwhile: the rows shown are not the ones removed from.
-                activity.adopt(fileGeneration: record.generation)
+                activity.adopt(fileGeneration: loaded.record.generation)
                 optimistic.mayHavePending = true
                 commit.change = .fullReload
             }
@@ -345,14 +347,14 @@ extension Feed {
         let gapsMayChange =
             hadGaps || removedAny || commit.change.isFullReload
             || (policy.gapPolicy == .keepGap && commit.change.inserted.first == 0)
-        if record.hasSections || gapsMayChange {
+        if loaded.record.hasSections || gapsMayChange {
             try queue.read { store in
-                layout = try Self.layout(of: record, in: store)
-                if gapsMayChange { storedGaps = try Self.gaps(of: record, in: store) }
+                loaded.layout = try Self.layout(of: loaded.record, in: store)
+                if gapsMayChange { loaded.gaps = try Self.gaps(of: loaded.record, in: store) }
             }
-            activity.keepGaps(Set(storedGaps.map(\.record.id)))
+            activity.keepGaps(Set(loaded.gaps.map(\.record.id)))
         } else {
-            layout = SectionLayout(unsectionedRowCount: record.rowCount)
+            loaded.layout = SectionLayout(unsectionedRowCount: loaded.record.rowCount)
         }
         emit(commit.change, previousLayout: previousLayout)
     }
@@ -361,13 +363,13 @@ extension Feed {
     /// - Returns: The rows read that do not decode: the window stops right above the first of them,
     ///   and the caller removes them (``removeUndecodable(_:)``) before it emits.
     func reloadWindow(around start: Int? = nil) throws -> [UndecodableRow] {
-        let first = max(min(start ?? window.start, record.rowCount - window.capacity), 0)
+        let first = max(min(start ?? loaded.window.start, loaded.record.rowCount - loaded.window.capacity), 0)
         let stored = try queue.read { store in
-            try store.window(of: record, from: first == 0 ? .top : .row(first), limit: window.capacity)
+            try store.window(of: loaded.record, from: first == 0 ? .top : .row(first), limit: loaded.window.capacity)
         }
         let decoded = LoadedRows.decoding(stored, codec: codec)
-        window.start = first
-        window.rows = decoded.rows
+        loaded.window.start = first
+        loaded.window.rows = decoded.rows
         return decoded.undecodable
     }
 
@@ -376,10 +378,10 @@ extension Feed {
     func recordError(_ error: FeedError) {
         // A busy file would only make this write wait out the same lock a second time.
         guard error.storageKind != .busy, let written = try? writer.record(error: error.message) else { return }
-        var inStep = record
+        var inStep = loaded.record
         inStep.lastError = error.message
         inStep.changeCount &+= 1
         // Another `Feed`'s write stays noticeable: only a row this feed held takes the new count.
-        if written == inStep { record = written } else { record.lastError = error.message }
+        if written == inStep { loaded.record = written } else { loaded.record.lastError = error.message }
     }
 }

@@ -16,13 +16,13 @@ extension Feed {
     /// before an unchanged mark saw the rows this feed holds.
     func syncWithFile() throws {
         let mark = try queue.writeMark()
-        guard mark != lastWriteMark else { return }
+        guard mark != loaded.writeMark else { return }
         let key = self.key
         let file = try queue.readStatement { store in try store.feed(key: key) }
         // The mark first, then the row: a write in between changes the mark again, and is looked at next time.
-        lastWriteMark = mark
+        loaded.writeMark = mark
         // No row: another writer deleted the feed, and it has nothing now.
-        resync(with: file ?? record.deleted)
+        resync(with: file ?? loaded.record.deleted)
     }
 
     /// ``syncWithFile()`` for callers that cannot throw: a failed look is recorded, and the feed's
@@ -42,7 +42,7 @@ extension Feed {
     /// A writer that left rows under pending edits without re-applying them (`pagedb`, an older
     /// version of the app) is caught up here: the edits are re-applied through the feed's writer.
     func resync(with file: FeedRecord?) {
-        guard let file, file != record else { return }
+        guard let file, file != loaded.record else { return }
         do {
             let pending = try queue.read { store in try store.pendingEditRows(of: file) }
             if !pending.edits.isEmpty || !pending.malformed.isEmpty,

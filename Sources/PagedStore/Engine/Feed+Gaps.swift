@@ -42,11 +42,10 @@ extension Feed {
         // The gap and its cursors as the file has them: another `Feed` may have filled or moved it.
         if !queue.isClosed { syncWithFileRecordingErrors() }
         guard !Task.isCancelled, !refusedBecauseClosed(.gap(id)),
-            let gap = storedGaps.first(where: { $0.record.id == id })?.record,
+            let gap = loaded.gaps.first(where: { $0.record.id == id })?.record,
             !gap.unfillable,
-            let cursor = end == .top ? gap.cursor : gap.newerCursor, let task = activity.gapStarted(id)
+            let cursor = end == .top ? gap.cursor : gap.newerCursor, let task = activity.gapStarted(id, from: end)
         else { return }
-        gapFills.ends[id] = end
         let generation = activity.generation
         emit()
         let request = end == .top ? PageRequest.olderThan(cursor: cursor) : .newerThan(cursor: cursor)
@@ -68,9 +67,9 @@ extension Feed {
     /// each: a small gap closes without the user asking, as Mastodon's web client does.
     func autoFillGaps(madeAfter existing: Set<Int64>) async {
         guard policy.autoFillGapPages > 0 else { return }
-        for gap in storedGaps.map(\.record) where !existing.contains(gap.id) {
+        for gap in loaded.gaps.map(\.record) where !existing.contains(gap.id) {
             for _ in 0..<policy.autoFillGapPages {
-                guard let current = storedGaps.first(where: { $0.record.id == gap.id })?.record,
+                guard let current = loaded.gaps.first(where: { $0.record.id == gap.id })?.record,
                     !current.unfillable, activity.phase(of: .gap(gap.id)) == .idle
                 else { break }
                 await fillGap(id: gap.id, from: .top)
@@ -109,26 +108,13 @@ extension Feed {
     /// cycling cursors): after ``FeedPolicy/maxPagesWithoutNewItems`` such fills in a row, the fill
     /// fails with ``FeedError/Kind/paginationLoop`` instead of moving on for ever.
     private func countFillWithoutNewRows(gap id: Int64, _ nothingNew: Bool) throws {
-        guard nothingNew, storedGaps.contains(where: { $0.record.id == id && !$0.record.unfillable }) else {
-            gapFills.withoutNewRows[id] = nil
-            return
-        }
-        let count = (gapFills.withoutNewRows[id] ?? 0) + 1
-        gapFills.withoutNewRows[id] = count
-        if count >= policy.maxPagesWithoutNewItems {
-            gapFills.withoutNewRows[id] = nil
+        let stillOpen = loaded.gaps.contains { $0.record.id == id && !$0.record.unfillable }
+        if let count = activity.gapFilled(
+            id, broughtNothingNew: nothingNew && stillOpen, limit: policy.maxPagesWithoutNewItems)
+        {
             throw FeedError(
                 .paginationLoop,
                 message: "\(count) pages in a row for this gap held nothing new; stopped to avoid a loop")
         }
     }
-}
-
-/// What a feed remembers of each gap's fills, by gap id.
-struct GapFills {
-    /// The end each gap was last filled from, so ``Feed/retry()`` repeats a failed fill the same way.
-    var ends: [Int64: GapEnd] = [:]
-    /// Consecutive fills of each gap that brought nothing new: a server cycling cursors is stopped
-    /// after ``FeedPolicy/maxPagesWithoutNewItems`` of them.
-    var withoutNewRows: [Int64: Int] = [:]
 }

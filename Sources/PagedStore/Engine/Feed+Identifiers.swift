@@ -15,11 +15,11 @@ extension Feed {
             throw FeedError(error)
         }
         let all: [String]
-        if window.start == 0, window.rows.count == record.rowCount {
-            all = window.rows.keys.map(\.id)
+        if loaded.window.start == 0, loaded.window.rows.count == loaded.record.rowCount {
+            all = loaded.window.rows.keys.map(\.id)
         } else {
             do {
-                all = try queue.read { store in try store.itemIDs(of: record) }
+                all = try queue.read { store in try store.itemIDs(of: loaded.record) }
             } catch {
                 throw FeedError(error)
             }

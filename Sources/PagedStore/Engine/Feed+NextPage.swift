@@ -13,9 +13,9 @@ extension Feed {
     /// callers return when it is done. A cancelled caller returns at once (see
     /// `waitForNextPage(_:_:startedByCaller:)`).
     public func loadNextPage() async {
-        if case .loading(let running) = activity.nextPage, let task = tasks[running] {
-            report(.joined, record.oldestCursor.map { .olderThan(cursor: $0) }, generation: activity.generation)
-            return await waitForNextPage(running, task, startedByCaller: false)
+        if case .loading(let id) = activity.nextPage, let task = running.tasks[id] {
+            report(.joined, loaded.record.oldestCursor.map { .olderThan(cursor: $0) }, generation: activity.generation)
+            return await waitForNextPage(id, task, startedByCaller: false)
         }
         guard !Task.isCancelled, let task = startNextPage(), case .loading(let id) = activity.nextPage else { return }
         await waitForNextPage(id, task, startedByCaller: true)
@@ -27,7 +27,7 @@ extension Feed {
     /// Nothing is fetched when the feed has ended, a next page is loading, or the last one failed
     /// (that waits for ``retry()``). Returns without waiting for the network.
     public func rowDidAppear(_ row: Int) {
-        guard row >= 0, row < record.rowCount else { return }
+        guard row >= 0, row < loaded.record.rowCount else { return }
         followRows(around: row)
         rowAppeared(row)
         prefetchIfNearBottom()
@@ -35,7 +35,7 @@ extension Feed {
 
     /// Waits until no fetch started in the background (a prefetched next page) is in flight.
     package func waitForBackgroundFetches() async {
-        while let task = tasks.values.first { await task.value }
+        while let task = running.tasks.values.first { await task.value }
     }
 
     /// Starts a next-page fetch, or returns nil when none is possible.
@@ -47,7 +47,7 @@ extension Feed {
         guard !refusedBecauseClosed(.nextPage) else { return nil }
         // The bottom as the file has it: the page's batch names rows below the file's rows.
         syncWithFileRecordingErrors()
-        guard !record.endReached, let cursor = record.oldestCursor else { return nil }
+        guard !loaded.record.endReached, let cursor = loaded.record.oldestCursor else { return nil }
         let bottom: NextPageBottom
         do {
             bottom = NextPageBottom(cursor: cursor, rowID: try bottomRowID())
@@ -62,7 +62,7 @@ extension Feed {
         let generation = activity.generation
         emit()
         let task = Task { await self.runNextPage(from: bottom, task: id, generation: generation) }
-        tasks[id] = task
+        running.tasks[id] = task
         return task
     }
 
@@ -70,12 +70,12 @@ extension Feed {
     /// both must come from the same place (a window that disagreed with the file would make every
     /// page superseded, and a reader at the bottom restart it for ever).
     private func bottomRowID() throws -> String? {
-        let record = self.record
+        let record = loaded.record
         return try queue.read { store in try store.bottomRowID(of: record) }
     }
 
     private func runNextPage(from bottom: NextPageBottom, task: FeedActivity.TaskID, generation: Int64) async {
-        defer { tasks[task] = nil }
+        defer { running.tasks[task] = nil }
         var bottom = bottom
         var cursorsSeen: Set<String> = [bottom.cursor]
         var pagesWithoutNewItems = 0
@@ -93,7 +93,11 @@ extension Feed {
                 if let commit, let next = commit.advancedCursor {
                     // Only rows the feed has, and the older cursor moved on: progress on a
                     // page-numbered list that shifted down. The cursor is saved; the next page follows it.
-                    if commit.adoptsFile || commit.replayedEdits { try apply(commit) } else { record = commit.record }
+                    if commit.adoptsFile || commit.replayedEdits {
+                        try apply(commit)
+                    } else {
+                        loaded.record = commit.record
+                    }
                     pagesWithoutNewItems += 1
                     if !cursorsSeen.insert(next).inserted {
                         throw FeedError(

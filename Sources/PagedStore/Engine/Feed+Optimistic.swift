@@ -109,7 +109,7 @@ extension Feed {
     public func pendingEdits() throws -> [PendingEdit] {
         do {
             try syncWithFile()
-            return try queue.read { store in try store.pendingEdits(of: record) }.map {
+            return try queue.read { store in try store.pendingEdits(of: loaded.record) }.map {
                 PendingEdit(
                     itemID: $0.itemID, kind: PendingEdit.Kind(rawValue: $0.kind.rawValue) ?? .update,
                     createdAt: $0.createdAt)

@@ -12,11 +12,11 @@ extension Feed {
     /// ``ReadingPosition``). Prefer it to ``rowDidAppear(_:)`` when the list can say what is visible
     /// (`indexPathsForVisibleRows`): a single row that appears is the bottom one when scrolling down.
     public func setVisibleRows(_ rows: Range<Int>, offset: Double = 0) {
-        let first = min(max(rows.lowerBound, 0), record.rowCount - 1)
+        let first = min(max(rows.lowerBound, 0), loaded.record.rowCount - 1)
         guard first >= 0 else { return }
-        let last = min(max(rows.upperBound - 1, first), record.rowCount - 1)
+        let last = min(max(rows.upperBound - 1, first), loaded.record.rowCount - 1)
         followRows(around: first)
-        visible = VisibleRows(
+        reader.visible = VisibleRows(
             first: first, last: last, firstID: loadedID(ofRow: first), offset: offset.isFinite ? offset : 0,
             reportedAsRange: true)
         readingPositionMoved()
@@ -25,7 +25,7 @@ extension Feed {
 
     /// Where the reader is: the first row on screen, or nil before the app reported any.
     public var readingPosition: ReadingPosition? {
-        guard let visible, let id = visible.firstID else { return nil }
+        guard let visible = reader.visible, let id = visible.firstID else { return nil }
         return ReadingPosition(itemID: id, row: visible.first, offset: visible.offset)
     }
 
@@ -44,14 +44,14 @@ extension Feed {
     /// Saves the reading position now (call it when the app goes to the background); it is restored
     /// when the feed opens with ``FeedPolicy/keepsReadingPosition``.
     public func saveReadingPosition() throws {
-        positionSaves.pending?.cancel()
-        positionSaves.pending = nil
+        reader.saves.pending?.cancel()
+        reader.saves.pending = nil
         guard let position = readingPosition else { return }
         let saved = PageStore.SavedPosition(
             itemID: position.itemID, row: position.row, offset: position.offset, savedAt: Date())
         try writer.save(saved)
-        positionSaves.lastAt = .now
-        positionSaves.lastSaved = position
+        reader.saves.lastAt = .now
+        reader.saves.lastSaved = position
         yieldSavedPosition(position)
     }
 
@@ -61,10 +61,12 @@ extension Feed {
     @discardableResult
     public func moveReadingPosition(to itemID: String, offset: Double = 0) throws -> Bool {
         try syncWithFile()
-        guard let row = try queue.read({ store in try store.row(ofItem: itemID, in: record) }) else { return false }
+        guard let row = try queue.read({ store in try store.row(ofItem: itemID, in: loaded.record) }) else {
+            return false
+        }
         followRows(around: row)
         let offset = offset.isFinite ? offset : 0
-        visible = VisibleRows(first: row, last: row, firstID: itemID, offset: offset, reportedAsRange: false)
+        reader.visible = VisibleRows(first: row, last: row, firstID: itemID, offset: offset, reportedAsRange: false)
         try saveReadingPosition()
         emit(anchor: ScrollAnchor(itemID: itemID, rowBefore: nil, rowAfter: row, offset: offset))
         return true
@@ -74,18 +76,18 @@ extension Feed {
 
     /// Records that `row` appeared (see ``rowDidAppear(_:)``), unless the app reports whole ranges.
     func rowAppeared(_ row: Int) {
-        if visible?.reportedAsRange != true {
-            visible = VisibleRows(
+        if reader.visible?.reportedAsRange != true {
+            reader.visible = VisibleRows(
                 first: row, last: row, firstID: loadedID(ofRow: row), offset: 0, reportedAsRange: false)
             readingPositionMoved()
-        } else if let current = visible, row > current.last {
-            visible?.last = row
+        } else if let current = reader.visible, row > current.last {
+            reader.visible?.last = row
         }
     }
 
     /// Moves the window so that `row` is comfortably inside it.
     func followRows(around row: Int) {
-        guard let range = window.rangeToLoad(around: row, rowCount: record.rowCount) else { return }
+        guard let range = loaded.window.rangeToLoad(around: row, rowCount: loaded.record.rowCount) else { return }
         do {
             try moveWindow(to: range)
             emit()
@@ -100,7 +102,7 @@ extension Feed {
     /// Called when rows appear and after every commit, so a next page that a refresh made obsolete
     /// (it replaced the bottom) starts again by itself while the reader is still at the bottom.
     func prefetchIfNearBottom() {
-        guard let last = visible?.last, record.rowCount - 1 - last < policy.prefetchDistance,
+        guard let last = reader.visible?.last, loaded.record.rowCount - 1 - last < policy.prefetchDistance,
             activity.nextPage == .idle
         else { return }
         startNextPage()
@@ -112,23 +114,23 @@ extension Feed {
     /// then above) becomes the anchor, with its own rows before and after: the app keeps that one
     /// still.
     func followAnchor(through change: RowChange) -> ScrollAnchor? {
-        guard var current = visible, let id = current.firstID, record.rowCount > 0 else {
-            if record.rowCount == 0 { visible = nil }
+        guard var current = reader.visible, let id = current.firstID, loaded.record.rowCount > 0 else {
+            if loaded.record.rowCount == 0 { reader.visible = nil }
             return nil
         }
         guard let (anchorID, before, after) = survivor(of: id, at: current.first) else {
             // Nothing of the old rows near it is left (a full replacement): no row to keep still, but
             // the reader is still as far down the list, which is what prefetching asks.
-            current.first = min(current.first, record.rowCount - 1)
-            current.last = min(max(current.last, current.first), record.rowCount - 1)
+            current.first = min(current.first, loaded.record.rowCount - 1)
+            current.last = min(max(current.last, current.first), loaded.record.rowCount - 1)
             current.firstID = loadedID(ofRow: current.first)
-            visible = current
+            reader.visible = current
             return nil
         }
-        current.last = min(max(current.last + after - current.first, after), record.rowCount - 1)
+        current.last = min(max(current.last + after - current.first, after), loaded.record.rowCount - 1)
         current.first = after
         current.firstID = anchorID
-        visible = current
+        reader.visible = current
         // The app keeps its anchor by id (SwiftUI's `scrollPosition(id:)`): a new row on top is news
         // even where it stands at the old row's place.
         guard after != before || anchorID != id else { return nil }
@@ -143,10 +145,10 @@ extension Feed {
     private func survivor(of id: String, at row: Int) -> (id: String, before: Int, after: Int)? {
         if let after = loadedRow(ofItem: id) { return (id, row, after) }
         let previous = snapshot.rows
-        let loaded = previous.loadedRange
+        let inMemory = previous.loadedRange
         // A bounded search: the rows right around the place the reader was, nearest below first.
-        let below = (row + 1)..<max(min(row + 1 + Self.survivorSearchRows, loaded.upperBound), row + 1)
-        let above = stride(from: row - 1, through: max(row - Self.survivorSearchRows, loaded.lowerBound), by: -1)
+        let below = (row + 1)..<max(min(row + 1 + Self.survivorSearchRows, inMemory.upperBound), row + 1)
+        let above = stride(from: row - 1, through: max(row - Self.survivorSearchRows, inMemory.lowerBound), by: -1)
         let candidates = ([row] + Array(below) + Array(above)).compactMap { old in
             previous.id(at: old).map { (row: old, id: $0) }
         }
@@ -154,7 +156,7 @@ extension Feed {
             if let after = loadedRow(ofItem: candidate.id) { return (candidate.id, candidate.row, after) }
         }
         let ids = [id] + candidates.dropFirst().map(\.id)
-        let record = self.record
+        let record = loaded.record
         let found = try? queue.read { store -> (id: String, after: Int)? in
             let stored = try store.items(withIDs: ids, in: record)
             guard let nearest = ids.first(where: { stored[$0] != nil }), let item = stored[nearest] else { return nil }
@@ -170,29 +172,29 @@ extension Feed {
 
     /// The row of item `id` when it is in the window.
     private func loadedRow(ofItem id: String) -> Int? {
-        window.rows.keys.firstIndex { $0.id == id }.map { window.start + $0 }
+        loaded.window.rows.keys.firstIndex { $0.id == id }.map { loaded.window.start + $0 }
     }
 
     /// The id of `row` when it is in the window.
     func loadedID(ofRow row: Int) -> String? {
-        let offset = row - window.start
-        return window.rows.keys.indices.contains(offset) ? window.rows.keys[offset].id : nil
+        let offset = row - loaded.window.start
+        return loaded.window.rows.keys.indices.contains(offset) ? loaded.window.rows.keys[offset].id : nil
     }
 
     /// The first row on screen (or the offset into it) changed: saved at once when the last save is a second old, otherwise
     /// a second after it (so the last place of a scroll is always saved, and a scroll costs at most
     /// one write a second).
     private func readingPositionMoved() {
-        guard policy.keepsReadingPosition, positionSaves.pending == nil, readingPosition != positionSaves.lastSaved
+        guard policy.keepsReadingPosition, reader.saves.pending == nil, readingPosition != reader.saves.lastSaved
         else {
             return
         }
-        let wait = positionSaves.lastAt.map { .seconds(1) - (ContinuousClock.now - $0) } ?? .zero
+        let wait = reader.saves.lastAt.map { .seconds(1) - (ContinuousClock.now - $0) } ?? .zero
         guard wait > .zero else { return saveReadingPositionQuietly() }
-        positionSaves.pending = Task {
+        reader.saves.pending = Task {
             try? await Task.sleep(for: wait)
             guard !Task.isCancelled else { return }
-            self.positionSaves.pending = nil
+            self.reader.saves.pending = nil
             self.saveReadingPositionQuietly()
         }
     }

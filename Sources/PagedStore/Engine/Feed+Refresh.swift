@@ -14,7 +14,7 @@ extension Feed {
         case .whenOlderThan(let seconds):
             // A refresh time in the future (the clock was ahead when it was written) is no proof of
             // freshness: only an age from zero up to the limit skips the refresh.
-            if let last = record.lastRefreshAt, (0..<seconds).contains(Date().timeIntervalSince(last)) { return }
+            if let last = loaded.record.lastRefreshAt, (0..<seconds).contains(Date().timeIntervalSince(last)) { return }
             await refresh()
         case .never:
             return
@@ -34,7 +34,7 @@ extension Feed {
     /// superseded (and its gaps filled); a cancelled caller returns at once, and its refresh is dropped.
     public func refresh() async {
         if Task.isCancelled || refusedBecauseClosed(.refresh) { return }
-        let gapsBefore = Set(storedGaps.map(\.record.id))
+        let gapsBefore = Set(loaded.gaps.map(\.record.id))
         await refreshOnce()
         await autoFillGaps(madeAfter: gapsBefore)
     }
@@ -53,15 +53,15 @@ extension Feed {
             emit()
             return report(.failed, .first, generation: activity.generation, error: error)
         }
-        for task in started.superseded { tasks[task]?.cancel() }
+        for task in started.superseded { running.tasks[task]?.cancel() }
         emit()
         report(.requestStarted, .first, generation: started.generation)
         let clock = ContinuousClock.now
         let outcome: Result<Commit?, any Error>
         do {
             var committedNewer = false
-            if case .newerThanHead(let maxPages) = policy.refreshMode, record.rowCount > 0,
-                let newest = record.newestCursor
+            if case .newerThanHead(let maxPages) = policy.refreshMode, loaded.record.rowCount > 0,
+                let newest = loaded.record.newestCursor
             {
                 let newer = try await refreshNewer(
                     than: newest, maxPages: maxPages, task: started.task, generation: started.generation)
@@ -121,7 +121,7 @@ extension Feed {
             // says the head is the newest.
             guard let next = page.newerCursor, cursorsAsked.insert(next).inserted else { return (commit, committed) }
             if commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
-                record = commit.record  // only the newer cursor moved: no row, nothing to emit
+                loaded.record = commit.record  // only the newer cursor moved: no row, nothing to emit
             } else {
                 try apply(commit)
             }
@@ -151,7 +151,7 @@ extension Feed {
             switch operation {
             case .refresh: await refresh()
             case .nextPage: await loadNextPage()
-            case .gap(let id): await fillGap(id: id, from: gapFills.ends[id] ?? .top)
+            case .gap(let id): await fillGap(id: id, from: activity.lastEnd(ofGap: id))
             }
         }
     }

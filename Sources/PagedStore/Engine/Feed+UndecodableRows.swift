@@ -12,8 +12,8 @@ extension Feed {
         _ rows: [UndecodableRow]
     ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool) {
         guard !rows.isEmpty else { return ([], false) }
-        let (removed, foreign, feed) = try writer.remove(undecodable: rows, over: record) { _, feed in feed }
-        record = feed
+        let (removed, foreign, feed) = try writer.remove(undecodable: rows, over: loaded.record) { _, feed in feed }
+        loaded.record = feed
         if let event = Self.removalEvent(removed.map(\.row), generation: activity.generation) {
             report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
         }
@@ -25,7 +25,7 @@ extension Feed {
     func dropUndecodable(_ rows: [UndecodableRow]) throws -> Bool {
         let (removed, foreign) = try removeUndecodable(rows)
         guard !removed.isEmpty || foreign else { return false }
-        let commit = Commit(record: record, change: RowChange(deleted: removed.map(\.index)), window: .reload)
+        let commit = Commit(record: loaded.record, change: RowChange(deleted: removed.map(\.index)), window: .reload)
         try apply(foreign ? commit.overForeignWrite() : commit)
         return !removed.isEmpty
     }

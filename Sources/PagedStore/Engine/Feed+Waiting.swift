@@ -39,20 +39,20 @@ extension Feed {
     /// at the bottom starts another. One that a prefetch started goes on whoever leaves: the reader
     /// at the bottom still wants it.
     func waitForNextPage(_ id: FeedActivity.TaskID, _ task: Task<Void, Never>, startedByCaller: Bool) async {
-        if startedByCaller { nextPageCallers[id] = 0 }
-        nextPageCallers[id]? += 1
+        if startedByCaller { running.nextPageCallers[id] = 0 }
+        running.nextPageCallers[id]? += 1
         let answer = FirstAnswer<Void>()
         Task {
             await task.value
             answer.give(.success(()))
         }
         let ended = (try? await answer.value()) != nil
-        guard let callers = nextPageCallers[id] else { return }
+        guard let callers = running.nextPageCallers[id] else { return }
         guard callers <= 1 else {
-            nextPageCallers[id] = callers - 1
+            running.nextPageCallers[id] = callers - 1
             return
         }
-        nextPageCallers[id] = nil
+        running.nextPageCallers[id] = nil
         if !ended {
             task.cancel()
             await task.value

@@ -10,47 +10,50 @@ extension Feed {
     /// around the same place are read again.
     func moveWindow(to range: Range<Int>) throws {
         let undecodable: [UndecodableRow]
-        if let last = window.rows.keys.last, range.lowerBound >= window.start, range.lowerBound <= window.end,
-            range.upperBound > window.end
+        if let last = loaded.window.rows.keys.last, range.lowerBound >= loaded.window.start,
+            range.lowerBound <= loaded.window.end,
+            range.upperBound > loaded.window.end
         {
             // Scrolling down: keep the overlap, read only the rows below the window.
             let stored = try queue.readStatement { store in
                 try store.window(
-                    of: record, from: .after(position: last.position), limit: range.upperBound - window.end)
+                    of: loaded.record, from: .after(position: last.position),
+                    limit: range.upperBound - loaded.window.end)
             }
             let decoded = LoadedRows.decoding(stored, codec: codec)
             undecodable = decoded.undecodable
             if undecodable.isEmpty {
-                var rows = window.rows[(range.lowerBound - window.start)..<window.rows.count]
+                var rows = loaded.window.rows[(range.lowerBound - loaded.window.start)..<loaded.window.rows.count]
                 rows.append(decoded.rows)
-                window.rows = rows
-                window.start = range.lowerBound
+                loaded.window.rows = rows
+                loaded.window.start = range.lowerBound
             }
-        } else if let first = window.rows.keys.first, range.upperBound <= window.end,
-            range.upperBound >= window.start, range.lowerBound < window.start
+        } else if let first = loaded.window.rows.keys.first, range.upperBound <= loaded.window.end,
+            range.upperBound >= loaded.window.start, range.lowerBound < loaded.window.start
         {
             // Scrolling up: read only the rows above the window.
             let stored = try queue.readStatement { store in
                 try store.window(
-                    of: record, from: .before(position: first.position), limit: window.start - range.lowerBound)
+                    of: loaded.record, from: .before(position: first.position),
+                    limit: loaded.window.start - range.lowerBound)
             }
             let decoded = LoadedRows.decoding(stored, codec: codec)
             undecodable = decoded.undecodable
             if undecodable.isEmpty {
                 var rows = decoded.rows
-                rows.append(window.rows[0..<(range.upperBound - window.start)])
-                window.rows = rows
-                window.start = range.lowerBound
+                rows.append(loaded.window.rows[0..<(range.upperBound - loaded.window.start)])
+                loaded.window.rows = rows
+                loaded.window.start = range.lowerBound
             }
         } else {
             let stored = try queue.readStatement { store in
-                try store.window(of: record, from: .row(range.lowerBound), limit: range.count)
+                try store.window(of: loaded.record, from: .row(range.lowerBound), limit: range.count)
             }
             let decoded = LoadedRows.decoding(stored, codec: codec)
             undecodable = decoded.undecodable
             if undecodable.isEmpty {
-                window.rows = decoded.rows
-                window.start = range.lowerBound
+                loaded.window.rows = decoded.rows
+                loaded.window.start = range.lowerBound
             }
         }
         // The reads ran without a transaction: an unchanged mark afterwards says they read this
@@ -59,7 +62,7 @@ extension Feed {
         // Rows that do not decode: their removal is a change of its own, emitted with the window read
         // again; the rows asked for then sit a little higher, and are read again.
         guard try dropUndecodable(undecodable) else { return }
-        let start = min(range.lowerBound, max(record.rowCount - range.count, 0))
-        try moveWindow(to: start..<min(start + range.count, record.rowCount))
+        let start = min(range.lowerBound, max(loaded.record.rowCount - range.count, 0))
+        try moveWindow(to: start..<min(start + range.count, loaded.record.rowCount))
     }
 }

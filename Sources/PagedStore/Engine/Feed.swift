@@ -18,21 +18,28 @@ import Foundation
 /// await feed.start()                  // refreshes if the cache is stale
 /// ```
 public actor Feed<Item: FeedItem> {
+    /// What the feed is made of and never changes.
+    nonisolated let context: FeedContext<Item>
+    /// What the feed holds of its rows: its row as last committed, the loaded window, the sections
+    /// and the gaps.
+    var loaded: LoadedFeed<Item>
+    /// What the fetches are doing; the snapshot's activities, and what ``retry()`` repeats, derive from it.
+    var activity: FeedActivity
+    /// The tasks in flight, and the callers waiting for them.
+    var running = RunningFetches()
+    /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
+    var optimistic = OptimisticEdits<Item>()
+    /// The rows on screen as the app last reported them, and the saves of the reading position.
+    var reader = ReaderPlace()
+    /// The streams of snapshots, events and saved positions, and the newest snapshot.
+    private var subscribers: FeedSubscribers<Item>
+
     /// The feed's key in the cache.
-    public nonisolated let key: String
+    public nonisolated var key: String { context.key }
     /// The feed's policy.
-    public nonisolated let policy: FeedPolicy
-
-    /// Rows reported by ``enqueueRowDidAppear(_:)``, waiting to reach ``rowDidAppear(_:)`` in order.
-    nonisolated let appearances = RowAppearances<Item>()
-    let source: any PageSource<Item>
-    /// The one path by which the feed writes the file.
-    nonisolated let writer: FeedWriter<Item>
-    nonisolated var queue: DatabaseQueue { writer.queue }
-    var codec: ItemCodec<Item> { writer.codec }
-
+    public nonisolated var policy: FeedPolicy { context.policy }
     /// The newest snapshot.
-    public private(set) var snapshot: FeedSnapshot<Item>
+    public var snapshot: FeedSnapshot<Item> { subscribers.latest }
 
     /// Feeds run on their store's storage executor, a serial queue of its own: SQLite calls block
     /// that thread (for up to the busy timeout, when another process holds the lock), never one of
@@ -41,31 +48,13 @@ public actor Feed<Item: FeedItem> {
         queue.executor.asUnownedSerialExecutor()
     }
 
-    /// The feed's row as last committed.
-    var record: FeedRecord
-    /// The file's write mark when this feed last found its row equal to ``record`` (see ``syncWithFile()``).
-    var lastWriteMark: DatabaseQueue.WriteMark?
-    /// What the fetches are doing; the snapshot's activities, and what ``retry()`` repeats, derive from it.
-    var activity: FeedActivity
-    var window: RowWindow<Item>
-    var layout: SectionLayout
-    /// The gap markers as stored; their states come from ``activity``.
-    var storedGaps: [(record: GapRecord, afterRow: Int)] = []
-    /// The tasks in flight, for joining a running next page and cancelling superseded fetches.
-    var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
-    /// How many callers wait for each next page that callers started (see ``waitForNextPage(_:_:startedByCaller:)``).
-    var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
-    /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
-    var optimistic = OptimisticEdits<Item>()
-    /// What the feed remembers of each gap's fills (see ``fillGap(id:from:)``).
-    var gapFills = GapFills()
-    /// The rows on screen as the app last reported them: the scroll anchor and reading position.
-    var visible: VisibleRows?
-    /// When the reading position was last saved and what it was, and the save waiting for the
-    /// second to pass.
-    var positionSaves = PositionSaves()
-    /// The streams of snapshots, events and saved positions.
-    private var subscribers = FeedSubscribers<Item>()
+    /// Rows reported by ``enqueueRowDidAppear(_:)``, waiting to reach ``rowDidAppear(_:)`` in order.
+    nonisolated var appearances: RowAppearances<Item> { context.appearances }
+    var source: any PageSource<Item> { context.source }
+    /// The one path by which the feed writes the file.
+    nonisolated var writer: FeedWriter<Item> { context.writer }
+    nonisolated var queue: DatabaseQueue { context.writer.queue }
+    var codec: ItemCodec<Item> { context.writer.codec }
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
     init(
@@ -73,32 +62,27 @@ public actor Feed<Item: FeedItem> {
     )
         throws
     {
-        self.key = key
-        self.source = source
-        self.policy = policy
         let writer = FeedWriter(key: key, queue: queue, codec: codec)
-        self.writer = writer
+        context = FeedContext(
+            key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>())
         let (opened, rows, removed) = try Self.openFeed(policy: policy, writer: writer)
-        let (record, restored, windowStart, _, layout, gaps) = opened
-        self.record = record
-        self.activity = FeedActivity(generation: record.generation)
         var window = RowWindow<Item>(capacity: policy.windowSize)
-        window.start = windowStart
+        window.start = opened.windowStart
         window.rows = rows
-        self.window = window
-        self.layout = layout
-        self.storedGaps = gaps
+        let loaded = LoadedFeed(
+            record: opened.record, window: window, layout: opened.layout, gaps: opened.gaps)
+        self.loaded = loaded
+        activity = FeedActivity(generation: opened.record.generation)
         var anchor: ScrollAnchor?
-        if let restored, window.rows.keys.indices.contains(restored.row - window.start) {
+        if let restored = opened.restored, window.rows.keys.indices.contains(restored.row - window.start) {
             let id = window.rows.keys[restored.row - window.start].id
-            visible = VisibleRows(
+            reader.visible = VisibleRows(
                 first: restored.row, last: restored.row, firstID: id, offset: restored.offset, reportedAsRange: false)
             anchor = ScrollAnchor(itemID: id, rowBefore: nil, rowAfter: restored.row, offset: restored.offset)
         }
-        snapshot = Self.snapshot(
-            record: record, activity: activity, window: window, layout: layout, gaps: gaps, change: .none,
-            anchor: anchor, sequence: 0)
-        if let event = Self.removalEvent(removed, generation: record.generation) {
+        subscribers = FeedSubscribers(
+            latest: Self.snapshot(of: loaded, activity: activity, change: .none, anchor: anchor, sequence: 0))
+        if let event = Self.removalEvent(removed, generation: opened.record.generation) {
             subscribers.undeliveredEvents = [event]
         }
     }
@@ -111,7 +95,7 @@ public actor Feed<Item: FeedItem> {
     /// because each one's change applies to the one before it.
     public var snapshots: AsyncStream<FeedSnapshot<Item>> {
         let (stream, continuation) = AsyncStream.makeStream(of: FeedSnapshot<Item>.self)
-        let id = subscribers.addSnapshots(continuation, current: snapshot)
+        let id = subscribers.addSnapshots(continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
@@ -148,12 +132,11 @@ public actor Feed<Item: FeedItem> {
         let feedChange =
             change == RowChange() && previousLayout == nil
             ? FeedChange.none
-            : SectionLayout.feedChange(change, from: previousLayout ?? layout, to: layout)
+            : SectionLayout.feedChange(change, from: previousLayout ?? loaded.layout, to: loaded.layout)
         let anchor = jump ?? (change == RowChange() ? nil : followAnchor(through: change))
-        snapshot = Self.snapshot(
-            record: record, activity: activity, window: window, layout: layout, gaps: storedGaps,
-            change: feedChange, anchor: anchor, sequence: snapshot.sequence + 1)
-        subscribers.send(snapshot)
+        subscribers.send(
+            Self.snapshot(
+                of: loaded, activity: activity, change: feedChange, anchor: anchor, sequence: snapshot.sequence + 1))
     }
 
     /// Sends an event to every subscriber.
@@ -172,9 +155,9 @@ public actor Feed<Item: FeedItem> {
 
     /// The snapshot of a state: every activity derived from the one activity value and the record.
     static func snapshot(
-        record: FeedRecord, activity: FeedActivity, window: RowWindow<Item>, layout: SectionLayout,
-        gaps: [(record: GapRecord, afterRow: Int)], change: FeedChange, anchor: ScrollAnchor?, sequence: Int
+        of loaded: LoadedFeed<Item>, activity: FeedActivity, change: FeedChange, anchor: ScrollAnchor?, sequence: Int
     ) -> FeedSnapshot<Item> {
+        let record = loaded.record
         let refresh: RefreshActivity
         var contentError: FeedError?
         switch activity.refresh {
@@ -190,7 +173,7 @@ public actor Feed<Item: FeedItem> {
         case .failed(let failure): nextPage = .failed(failure.error)
         case .idle: nextPage = record.endReached ? .endReached : .idle
         }
-        let feedGaps = gaps.map { gap in
+        let feedGaps = loaded.gaps.map { gap in
             let state: GapActivity
             switch activity.phase(of: .gap(gap.record.id)) {
             case .idle: state = gap.record.unfillable ? .unfillable : .idle
@@ -202,9 +185,9 @@ public actor Feed<Item: FeedItem> {
                 canFillFromBottom: gap.record.newerCursor != nil && !gap.record.unfillable)
         }
         return FeedSnapshot(
-            rows: FeedRows(count: record.rowCount, windowStart: window.start, window: window.rows),
+            rows: FeedRows(count: record.rowCount, windowStart: loaded.window.start, window: loaded.window.rows),
             content: content(record: record, error: contentError), refresh: refresh, nextPage: nextPage,
-            sections: layout.sections, gaps: feedGaps, change: change, anchor: anchor,
+            sections: loaded.layout.sections, gaps: feedGaps, change: change, anchor: anchor,
             lastRefreshed: record.lastRefreshAt, sequence: sequence)
     }
 

@@ -58,6 +58,11 @@ struct FeedActivity: Sendable, Equatable {
     private(set) var nextPage = Phase.idle
     /// The phases of gaps that are not idle, by gap id.
     private(set) var gaps: [Int64: Phase] = [:]
+    /// The end each gap was last filled from, so ``Feed/retry()`` repeats a failed fill the same way.
+    private var gapEnds: [Int64: GapEnd] = [:]
+    /// Consecutive fills of each gap that brought nothing new: a server cycling cursors is stopped
+    /// after ``FeedPolicy/maxPagesWithoutNewItems`` of them.
+    private var gapFillsWithoutNewRows: [Int64: Int] = [:]
     private var lastTaskID = 0
 
     init(generation: Int64) {
@@ -133,12 +138,35 @@ struct FeedActivity: Sendable, Equatable {
         return task
     }
 
-    /// Filling gap `id` starts, unless it is loading already.
-    mutating func gapStarted(_ id: Int64) -> TaskID? {
+    /// Filling gap `id` from `end` starts, unless it is loading already.
+    mutating func gapStarted(_ id: Int64, from end: GapEnd) -> TaskID? {
         if case .loading = gaps[id] { return nil }
         let task = newTask()
         gaps[id] = .loading(task)
+        gapEnds[id] = end
         return task
+    }
+
+    /// The end gap `id` was last filled from: where a retry fills it from.
+    func lastEnd(ofGap id: Int64) -> GapEnd {
+        gapEnds[id] ?? .top
+    }
+
+    /// A fill of gap `id` committed; `broughtNothingNew` when it added no row and the gap is still
+    /// open. Returns the count of such fills in a row once it reaches `limit` (the fill then fails
+    /// as a loop, and the count starts again), else nil.
+    mutating func gapFilled(_ id: Int64, broughtNothingNew: Bool, limit: Int) -> Int? {
+        guard broughtNothingNew else {
+            gapFillsWithoutNewRows[id] = nil
+            return nil
+        }
+        let count = (gapFillsWithoutNewRows[id] ?? 0) + 1
+        guard count >= limit else {
+            gapFillsWithoutNewRows[id] = count
+            return nil
+        }
+        gapFillsWithoutNewRows[id] = nil
+        return count
     }
 
     /// A task ended. With `failure` nil it succeeded (or had nothing to do).

@@ -1,6 +1,9 @@
-/// Who listens to a feed: the streams of snapshots, events and saved reading positions, and the
-/// events from before anyone subscribed to events (rows removed while the feed opened).
+/// Who listens to a feed: the streams of snapshots, events and saved reading positions, the newest
+/// snapshot, and the events from before anyone subscribed to events (rows removed while the feed
+/// opened).
 struct FeedSubscribers<Item: FeedItem> {
+    /// The newest snapshot sent.
+    private(set) var latest: FeedSnapshot<Item>
     private var snapshots: [Int: AsyncStream<FeedSnapshot<Item>>.Continuation] = [:]
     private var events: [Int: AsyncStream<FeedEvent>.Continuation] = [:]
     private var positions: [Int: AsyncStream<ReadingPosition>.Continuation] = [:]
@@ -11,11 +14,13 @@ struct FeedSubscribers<Item: FeedItem> {
     /// Whether anyone listens to events: an event nobody hears is not built.
     var hearEvents: Bool { !events.isEmpty }
 
-    /// Adds a snapshot stream, which gets `current` at once.
-    mutating func addSnapshots(
-        _ continuation: AsyncStream<FeedSnapshot<Item>>.Continuation, current: FeedSnapshot<Item>
-    ) -> Int {
-        continuation.yield(current)
+    init(latest: FeedSnapshot<Item>) {
+        self.latest = latest
+    }
+
+    /// Adds a snapshot stream, which gets the newest snapshot at once.
+    mutating func addSnapshots(_ continuation: AsyncStream<FeedSnapshot<Item>>.Continuation) -> Int {
+        continuation.yield(latest)
         snapshots[nextID] = continuation
         return takeID()
     }
@@ -41,7 +46,9 @@ struct FeedSubscribers<Item: FeedItem> {
         positions[id] = nil
     }
 
-    func send(_ snapshot: FeedSnapshot<Item>) {
+    /// Sends `snapshot` to every snapshot stream; it becomes the newest.
+    mutating func send(_ snapshot: FeedSnapshot<Item>) {
+        latest = snapshot
         for continuation in snapshots.values { continuation.yield(snapshot) }
     }
 

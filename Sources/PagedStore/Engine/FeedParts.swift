@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a feed is made of and never changes: its key and policy, where its pages come from, the
+/// one path by which it writes the file, and the rows the app reports as they appear.
+struct FeedContext<Item: FeedItem>: Sendable {
+    let key: String
+    let policy: FeedPolicy
+    let source: any PageSource<Item>
+    let writer: FeedWriter<Item>
+    let appearances: RowAppearances<Item>
+}
+
+/// What a feed holds of its rows: the part of the file the snapshot is built from.
+struct LoadedFeed<Item: FeedItem> {
+    /// The feed's row as last committed or read.
+    var record: FeedRecord
+    /// The file's write mark when the feed last found its row equal to ``record`` (see
+    /// ``Feed/syncWithFile()``).
+    var writeMark: DatabaseQueue.WriteMark?
+    /// The rows held in memory.
+    var window: RowWindow<Item>
+    var layout: SectionLayout
+    /// The gap markers as stored; their states come from the feed's activity.
+    var gaps: [(record: GapRecord, afterRow: Int)]
+}
+
+/// The fetches a feed has in flight, for joining a running next page and cancelling superseded ones.
+struct RunningFetches {
+    var tasks: [FeedActivity.TaskID: Task<Void, Never>] = [:]
+    /// How many callers wait for each next page that callers started (see
+    /// ``Feed/waitForNextPage(_:_:startedByCaller:)``).
+    var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
+}
+
+/// Where the reader is: the rows on screen as the app last reported them (the scroll anchor and the
+/// reading position), and the saves of that position.
+struct ReaderPlace {
+    var visible: VisibleRows?
+    /// When the reading position was last saved and what it was, and the save waiting for the
+    /// second to pass.
+    var saves = PositionSaves()
+}
