@@ -65,8 +65,18 @@ public final class LoopbackServer: Sendable {
         kill(process.processIdentifier, SIGKILL)
     }
 
+    // The script first closes the pipes it inherited beyond the standard three: a server started
+    // while another test spawns `pagedb` can inherit that process's pipes, and as long as it holds
+    // their write ends, the test reading them to their end waits for ever. Sockets stay open:
+    // Foundation's `Process` watches the server's end of one to learn that it exited.
     static let script = #"""
-        import json, os, sys, threading, time
+        import json, os, stat, sys, threading, time
+        for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
+            try:
+                if fd > 2 and stat.S_ISFIFO(os.fstat(fd).st_mode):
+                    os.close(fd)
+            except OSError:
+                pass
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from urllib.parse import urlparse, parse_qs
 
