@@ -16,13 +16,13 @@ import Testing
         let refreshResult = activity.refreshStarted()
         let refresh = try #require(refreshResult)
         #expect(refresh.generation == 1)
-        #expect(refresh.superseded == [gap])
+        #expect(refresh.actions == [.cancel([gap]), .emit, .report(.requestStarted)])
         #expect(activity.nextPage == .loading(next), "the next page commits where it still continues the bottom")
         #expect(activity.phase(of: .gap(7)) == .idle)
-        #expect(activity.finished(.gap(7), task: gap, failure: failure) == .superseded)
+        #expect(activity.finished(.gap(7), task: gap, .failed(failure)) == [.report(.superseded)])
         #expect(activity.failures.isEmpty, "a superseded failure changes nothing")
         #expect(Set(activity.runningTasks) == [refresh.task, next])
-        #expect(activity.finished(.nextPage, task: next, failure: nil) == .apply)
+        #expect(activity.finished(.nextPage, task: next, .committed) == [.applyCommit, .report(.committed)])
     }
 
     @Test func loadingAlwaysHasItsTaskInFlight() throws {
@@ -31,7 +31,7 @@ import Testing
         let next = try #require(nextResult)
         #expect(activity.nextPageStarted() == nil, "a second next page joins the first")
         #expect(activity.nextPage == .loading(next))
-        #expect(activity.finished(.nextPage, task: next, failure: nil) == .apply)
+        #expect(activity.finished(.nextPage, task: next, .committed) == [.applyCommit, .report(.committed)])
         #expect(activity.nextPage == .idle)
         #expect(activity.runningTasks.isEmpty)
     }
@@ -42,24 +42,24 @@ import Testing
         let throttled = FeedActivity.Failure(error: FeedError(.source, message: "503", retryAfter: 30), at: start)
         let refreshResult = activity.refreshStarted()
         let refresh = try #require(refreshResult)
-        _ = activity.finished(.refresh, task: refresh.task, failure: throttled)
+        _ = activity.finished(.refresh, task: refresh.task, .failed(throttled))
         let gapResult = activity.gapStarted(3, from: .top)
         let gap = try #require(gapResult)
-        _ = activity.finished(.gap(3), task: gap, failure: FeedActivity.Failure(error: failure.error, at: start))
+        _ = activity.finished(.gap(3), task: gap, .failed(FeedActivity.Failure(error: failure.error, at: start)))
         let failures = activity.failures
         #expect(failures.map(\.operation) == [.refresh, .gap(3)])
         #expect(failures[0].failure.retryNotBefore == start.advanced(by: .seconds(30)))
         #expect(failures[1].failure.retryNotBefore == start, "the gap's failure had no Retry-After")
         let againResult = activity.refreshStarted()
         let again = try #require(againResult)
-        _ = activity.finished(.refresh, task: again.task, failure: nil)
+        _ = activity.finished(.refresh, task: again.task, .committed)
         #expect(activity.failures.map(\.operation) == [.gap(3)], "a success clears its own failure only")
     }
 
     @Test func aGenerationAtItsLargestValueRefusesToStartInsteadOfTrapping() {
         var activity = FeedActivity(generation: .max)
         #expect(activity.refreshStarted() == nil)
-        activity.refused(.refresh, failure: failure)
+        #expect(activity.refused(.refresh, failure: failure) == [.emit, .report(.failed, error: failure.error)])
         #expect(activity.failures.map(\.operation) == [.refresh])
     }
 
@@ -75,11 +75,54 @@ import Testing
         var activity = FeedActivity(generation: 0)
         let failedResult = activity.gapStarted(1, from: .top)
         let failed = try #require(failedResult)
-        _ = activity.finished(.gap(1), task: failed, failure: failure)
+        _ = activity.finished(.gap(1), task: failed, .failed(failure))
         let loadingResult = activity.gapStarted(2, from: .top)
         let loading = try #require(loadingResult)
         activity.keepGaps([])
         #expect(activity.phase(of: .gap(1)) == .idle)
         #expect(activity.phase(of: .gap(2)) == .loading(loading))
+    }
+
+    @Test func eachEndOfATaskSaysWhatFollowsInOrder() throws {
+        var activity = FeedActivity(generation: 0)
+        let nextResult = activity.nextPageStarted()
+        let next = try #require(nextResult)
+        #expect(
+            activity.finished(.nextPage, task: next, .nothingWritten) == [.emit, .report(.superseded), .prefetch],
+            "a next page that found the bottom moved starts again from the new one, if the reader is there")
+        let cancelledResult = activity.nextPageStarted()
+        let cancelled = try #require(cancelledResult)
+        #expect(activity.finished(.nextPage, task: cancelled, .cancelled) == [.emit, .report(.superseded)])
+        let failingResult = activity.nextPageStarted()
+        let failing = try #require(failingResult)
+        #expect(
+            activity.finished(.nextPage, task: failing, .failed(failure))
+                == [.recordFailure(failure.error), .emit, .report(.failed, error: failure.error)])
+        #expect(activity.finished(.nextPage, task: failing, .committed) == [.report(.superseded)], "ended already")
+    }
+
+    @Test func anEmptyNewestPageThatPointsFurtherGoesOnWithANextPage() {
+        let activity = FeedActivity(generation: 0)
+        var record = FeedRecord(
+            id: 1, key: "home", newestCursor: nil, oldestCursor: "older", endReached: false, rowCount: 0,
+            topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: 1, loaded: true,
+            hasSections: false, policy: nil)
+        #expect(activity.committed(.refresh, record: record) == [.startNextPage, .prefetch])
+        record.endReached = true
+        #expect(activity.committed(.refresh, record: record) == [.prefetch])
+        record.endReached = false
+        #expect(activity.committed(.nextPage, record: record) == [.prefetch], "only a refresh goes on by itself")
+    }
+
+    @Test func aGapWhoseFillsBringNothingNewStopsAtTheLimitAndRetriesFromItsLastEnd() {
+        var activity = FeedActivity(generation: 0)
+        let started = activity.gapStarted(4, from: .bottom)
+        #expect(started != nil)
+        #expect(activity.lastEnd(ofGap: 4) == .bottom)
+        #expect(activity.gapFilled(4, broughtNothingNew: true, limit: 3) == nil)
+        #expect(activity.gapFilled(4, broughtNothingNew: true, limit: 3) == nil)
+        #expect(activity.gapFilled(4, broughtNothingNew: true, limit: 3) == 3)
+        #expect(activity.gapFilled(4, broughtNothingNew: true, limit: 3) == nil, "the count starts again")
+        #expect(activity.gapFilled(4, broughtNothingNew: false, limit: 3) == nil)
     }
 }

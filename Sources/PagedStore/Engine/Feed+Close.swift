@@ -9,9 +9,8 @@ extension Feed {
     /// closed store must not send the user's credentials anywhere. Returns whether it did.
     func refusedBecauseClosed(_ operation: FeedActivity.Operation) -> Bool {
         guard queue.isClosed else { return false }
-        activity.refused(operation, failure: FeedActivity.Failure(error: Self.closedError, at: .now))
-        emit()
-        report(.failed, nil, generation: activity.generation, error: Self.closedError)
+        let actions = activity.refused(operation, failure: FeedActivity.Failure(error: Self.closedError, at: .now))
+        perform(actions, ActionContext(request: nil, generation: activity.generation))
         return true
     }
 }

@@ -28,55 +28,25 @@ extension Feed {
     }
 
     /// Ends `task`'s operation with its outcome: a commit (nil when there was nothing this feed may
-    /// write, because the response was superseded) or an error. Updates the activity, emits, and
-    /// reports the event; a task that no longer owns its operation changes nothing.
+    /// write, because the response was superseded) or an error. The activity says what follows
+    /// (see ``FeedActivity/finished(_:task:_:)``), and the feed performs it.
     func complete(
         _ operation: FeedActivity.Operation, task: FeedActivity.TaskID, _ request: PageRequest?, generation: Int64,
         since started: ContinuousClock.Instant, _ outcome: Result<Commit?, any Error>
     ) {
+        var context = ActionContext(request: request, generation: generation, started: started)
+        let ended: FeedActivity.Outcome
         switch outcome {
-        case .success(let commit):
-            // A task that lost its operation changed nothing, so there is nothing to emit.
-            guard activity.finished(operation, task: task, failure: nil) == .apply else {
-                return report(.superseded, request, generation: generation, since: started)
-            }
-            guard let commit else {
-                emit()
-                report(.superseded, request, generation: generation, since: started)
-                // A next page that found the bottom moved starts again from the new one.
-                return prefetchIfNearBottom()
-            }
-            do {
-                try apply(commit)
-            } catch {
-                // The page is committed; only reading it back failed. The next change reads again.
-                recordError(FeedError(error))
-                emit()
-            }
-            report(.committed, request, generation: generation, rows: commit.change.touchedRows, since: started)
-            if operation == .refresh, loaded.record.rowCount == 0, !loaded.record.endReached,
-                loaded.record.oldestCursor != nil
-            {
-                // The newest page was empty but points to older ones: go on, or the list would say
-                // "empty" while the server has items.
-                startNextPage()
-            }
-            prefetchIfNearBottom()
-        case .failure(let error) where Self.isCancellation(error):
-            // The caller's task was cancelled (a view went away): nothing failed, nothing to retry.
-            if activity.finished(operation, task: task, failure: nil) == .apply { emit() }
-            report(.superseded, request, generation: generation, since: started)
-        case .failure(let error):
-            let failure = FeedError(error)
-            let disposition = activity.finished(
-                operation, task: task, failure: FeedActivity.Failure(error: failure, at: .now))
-            guard disposition == .apply else {
-                return report(.superseded, request, generation: generation, since: started)
-            }
-            recordError(failure)
-            emit()
-            report(.failed, request, generation: generation, since: started, error: failure)
+        case .success(let commit?):
+            context.commit = commit
+            ended = .committed
+        case .success(nil): ended = .nothingWritten
+        case .failure(let error) where Self.isCancellation(error): ended = .cancelled
+        case .failure(let error): ended = .failed(FeedActivity.Failure(error: FeedError(error), at: .now))
         }
+        let actions = activity.finished(operation, task: task, ended)
+        perform(actions, context)
+        if actions.contains(.applyCommit) { perform(activity.committed(operation, record: loaded.record), context) }
     }
 
     /// Whether a fetch ended because its task was cancelled, not because it failed.

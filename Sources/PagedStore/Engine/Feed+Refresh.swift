@@ -49,13 +49,10 @@ extension Feed {
                 message: "The feed's refresh generation is at its largest value (the cache file was edited); "
                     + "delete the feed to start it again",
                 storageKind: .corrupt)
-            activity.refused(.refresh, failure: FeedActivity.Failure(error: error, at: .now))
-            emit()
-            return report(.failed, .first, generation: activity.generation, error: error)
+            let actions = activity.refused(.refresh, failure: FeedActivity.Failure(error: error, at: .now))
+            return perform(actions, ActionContext(request: .first, generation: activity.generation))
         }
-        for task in started.superseded { running.tasks[task]?.cancel() }
-        emit()
-        report(.requestStarted, .first, generation: started.generation)
+        perform(started.actions, ActionContext(request: .first, generation: started.generation))
         let clock = ContinuousClock.now
         let outcome: Result<Commit?, any Error>
         do {

@@ -44,12 +44,34 @@ struct FeedActivity: Sendable, Equatable {
         case failed(Failure)
     }
 
-    /// What to do with a finished task's result.
-    enum Disposition: Sendable, Equatable {
-        /// The task still owned its operation: its result is the feed's.
-        case apply
-        /// A refresh (or a newer call) took the operation away: drop the result, unwritten and unemitted.
-        case superseded
+    /// How a task ended, as the driver tells it.
+    enum Outcome: Sendable, Equatable {
+        /// It wrote a commit (in the write that checked it still owned its operation).
+        case committed
+        /// It had nothing this feed may write: the response was superseded inside the write (the
+        /// bottom moved, a newer refresh committed, the gap went).
+        case nothingWritten
+        /// Its caller was cancelled: nothing failed, nothing to retry.
+        case cancelled
+        case failed(Failure)
+    }
+
+    /// What the driver does after a transition, in order.
+    enum Action: Sendable, Equatable {
+        /// Cancel these tasks: their operation was taken from them.
+        case cancel([TaskID])
+        /// Take the task's commit into memory, and emit its change.
+        case applyCommit
+        /// Emit a snapshot: an activity changed.
+        case emit
+        /// Record the failure in the feed's row, for `pagedb`.
+        case recordFailure(FeedError)
+        /// Report an event of the operation's request.
+        case report(FeedEvent.Kind, error: FeedError? = nil)
+        /// Start a next page.
+        case startNextPage
+        /// Start a next page if the reader is near the bottom and none is loading or failed.
+        case prefetch
     }
 
     /// The current refresh generation: a response fetched under an older one is dropped.
@@ -111,8 +133,8 @@ struct FeedActivity: Sendable, Equatable {
     /// row are checked inside its transaction), so a refresh that did not replace the bottom does not
     /// lose it.
     /// - Returns: The refresh's task and generation, and the tasks it superseded (to cancel); nil
-    ///   when the generation cannot grow (a file edited to `Int64.max`).
-    mutating func refreshStarted() -> (task: TaskID, generation: Int64, superseded: [TaskID])? {
+    ///   when the generation cannot grow (a file edited to `Int64.max`): then ``refused(_:failure:)``.
+    mutating func refreshStarted() -> (task: TaskID, generation: Int64, actions: [Action])? {
         let (next, overflow) = generation.addingReportingOverflow(1)
         guard !overflow else { return nil }
         var superseded: [TaskID] = []
@@ -124,7 +146,7 @@ struct FeedActivity: Sendable, Equatable {
         }
         let task = newTask()
         refresh = .loading(task)
-        return (task, next, superseded)
+        return (task, next, [.cancel(superseded), .emit, .report(.requestStarted)])
     }
 
     /// A next page starts, unless one is loading already (callers join it instead).
@@ -169,14 +191,40 @@ struct FeedActivity: Sendable, Equatable {
         return count
     }
 
-    /// A task ended. With `failure` nil it succeeded (or had nothing to do).
+    /// `task` ended with `outcome`.
     ///
     /// A success clears the operation's earlier failure; a failure replaces it whole (error, time,
-    /// `Retry-After`). A task that no longer owns its operation changes nothing.
-    mutating func finished(_ operation: Operation, task: TaskID, failure: Failure?) -> Disposition {
-        guard owns(task, operation) else { return .superseded }
-        set(operation, to: failure.map(Phase.failed) ?? .idle)
-        return .apply
+    /// `Retry-After`). A task that no longer owns its operation changes nothing: its result is
+    /// dropped, unwritten and unemitted, and only reported as superseded.
+    mutating func finished(_ operation: Operation, task: TaskID, _ outcome: Outcome) -> [Action] {
+        guard owns(task, operation) else { return [.report(.superseded)] }
+        switch outcome {
+        case .committed:
+            set(operation, to: .idle)
+            return [.applyCommit, .report(.committed)]
+        case .nothingWritten:
+            set(operation, to: .idle)
+            // A next page that found the bottom moved starts again from the new one.
+            return [.emit, .report(.superseded), .prefetch]
+        case .cancelled:
+            set(operation, to: .idle)
+            return [.emit, .report(.superseded)]
+        case .failed(let failure):
+            set(operation, to: .failed(failure))
+            return [.recordFailure(failure.error), .emit, .report(.failed, error: failure.error)]
+        }
+    }
+
+    /// `operation`'s commit is in memory, and the feed's row is `record`.
+    ///
+    /// A refresh whose newest page was empty but points to older ones goes on with a next page, or
+    /// the list would say "empty" while the server has items. Then, as after every commit, a reader
+    /// near the bottom gets the next page.
+    func committed(_ operation: Operation, record: FeedRecord) -> [Action] {
+        if operation == .refresh, record.rowCount == 0, !record.endReached, record.oldestCursor != nil {
+            return [.startNextPage, .prefetch]
+        }
+        return [.prefetch]
     }
 
     /// Takes a newer generation found in the file (another process refreshed the feed), so this
@@ -186,10 +234,10 @@ struct FeedActivity: Sendable, Equatable {
     }
 
     /// Records that `operation` failed before any task could start (a refresh whose generation
-    /// cannot grow), so the failure shows and ``Feed/retry()`` has it.
-    mutating func refused(_ operation: Operation, failure: Failure) {
-        if case .loading = phase(of: operation) { return }
-        set(operation, to: .failed(failure))
+    /// cannot grow, a closed store), so the failure shows and ``Feed/retry()`` has it.
+    mutating func refused(_ operation: Operation, failure: Failure) -> [Action] {
+        if case .loading = phase(of: operation) {} else { set(operation, to: .failed(failure)) }
+        return [.emit, .report(.failed, error: failure.error)]
     }
 
     /// Forgets `operation`'s failure, when it has one: what failed no longer applies.
