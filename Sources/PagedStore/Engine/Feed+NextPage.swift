@@ -52,10 +52,8 @@ extension Feed {
         do {
             bottom = NextPageBottom(cursor: cursor, rowID: try bottomRowID())
         } catch {
-            let failure = FeedError(error)
-            activity.refused(.nextPage, failure: FeedActivity.Failure(error: failure, at: .now))
-            emit()
-            report(.failed, .olderThan(cursor: cursor), generation: activity.generation, error: failure)
+            let actions = activity.refused(.nextPage, failure: FeedActivity.Failure(error: FeedError(error), at: .now))
+            perform(actions, ActionContext(request: .olderThan(cursor: cursor), generation: activity.generation))
             return nil
         }
         guard let id = activity.nextPageStarted() else { return nil }
@@ -76,11 +74,9 @@ extension Feed {
 
     private func runNextPage(from bottom: NextPageBottom, task: FeedActivity.TaskID, generation: Int64) async {
         defer { running.tasks[task] = nil }
-        var bottom = bottom
-        var cursorsSeen: Set<String> = [bottom.cursor]
-        var pagesWithoutNewItems = 0
+        var run = NextPageRun(from: bottom, limit: policy.maxPagesWithoutNewItems)
         while activity.owns(task, .nextPage) {
-            let request = PageRequest.olderThan(cursor: bottom.cursor)
+            let request = PageRequest.olderThan(cursor: run.bottom.cursor)
             report(.requestStarted, request, generation: generation)
             let started = ContinuousClock.now
             let outcome: Result<Commit?, any Error>
@@ -89,30 +85,18 @@ extension Feed {
                 guard activity.owns(task, .nextPage) else {
                     return report(.superseded, request, generation: generation, since: started)
                 }
-                let commit = try commitNextPage(page, continuing: bottom, generation: generation)
+                if let loop = run.refusal(ofAnswerPointingTo: page.olderCursor) { throw loop }
+                let commit = try commitNextPage(page, continuing: run.bottom)
                 if let commit, let next = commit.advancedCursor {
-                    // Only rows the feed has, and the older cursor moved on: progress on a
-                    // page-numbered list that shifted down. The cursor is saved; the next page follows it.
+                    // The cursor is saved, and no row changed: nothing to emit unless the write
+                    // took another writer's rows or re-applied an edit.
                     if commit.adoptsFile || commit.replayedEdits {
                         try apply(commit)
                     } else {
                         loaded.record = commit.record
                     }
-                    pagesWithoutNewItems += 1
-                    if !cursorsSeen.insert(next).inserted {
-                        throw FeedError(
-                            .paginationLoop,
-                            message: "The server answered a next page with a cursor it had already given; "
-                                + "stopped to avoid a loop")
-                    }
-                    if pagesWithoutNewItems >= policy.maxPagesWithoutNewItems {
-                        throw FeedError(
-                            .paginationLoop,
-                            message: "\(pagesWithoutNewItems) next pages in a row held only items the feed already "
-                                + "has; stopped to avoid a loop (retry() goes on from the last cursor)")
-                    }
+                    if let loop = run.follow(next) { throw loop }
                     report(.committed, request, generation: generation, since: started)
-                    bottom = bottom.advanced(to: next)
                     continue
                 }
                 outcome = .success(commit)
@@ -125,26 +109,17 @@ extension Feed {
 
     /// Writes a next page in one transaction, if the feed still ends at the bottom it continues;
     /// nil when it no longer does (a newer refresh replaced the bottom, or the feed is gone).
-    private func commitNextPage(
-        _ page: Page<Item>, continuing bottom: NextPageBottom, generation: Int64
-    ) throws -> Commit? {
-        let cursor = bottom.cursor
-        if page.olderCursor == cursor {
-            throw FeedError(
-                .paginationLoop,
-                message: "The server answered the next page with the cursor it was asked with; stopped to avoid a loop")
-        }
+    private func commitNextPage(_ page: Page<Item>, continuing bottom: NextPageBottom) throws -> Commit? {
         let (encoded, items) = try encode(page.items)
         let write = PageWrite(
-            request: .older, requestCursor: cursor, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
+            request: .older, requestCursor: bottom.cursor, olderCursor: page.olderCursor,
+            newerCursor: page.newerCursor)
         return try self.write(creatingFeed: false) { store, feed in
             // The bottom this page continues must still be the feed's bottom; a refresh that kept the
             // bottom (it merged on top) does not make the page stale, one that replaced it does.
             guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else { return nil }
             var commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
-            if let next = page.olderCursor, commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
-                commit.advancedCursor = next
-            }
+            commit.advancedCursor = NextPageRun.advancedCursor(of: commit.change, olderCursor: page.olderCursor)
             return commit
         }
     }
