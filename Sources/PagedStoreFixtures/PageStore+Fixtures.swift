@@ -107,11 +107,8 @@ extension PageStore {
     /// Whether the feed's row with `id` was written by this seed (a repeated id in the fixture) rather
     /// than being there before it: the seed's rows are the ones below the old bottom row.
     package func seeded(_ id: String, by run: SeedRun) throws -> Bool {
-        let position = try connection.int64("SELECT position FROM item WHERE feed_id = ? AND item_id = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, run.feed.id)
-            try statement.bind(2, id)
-        }
+        let sql = "SELECT position FROM item WHERE feed_id = ? AND item_id = ?"
+        let position = try connection.integer(sql, run.feed.id, id)
         guard let position else { return false }
         return run.bottomBefore.map { position > $0 } ?? true
     }

@@ -45,6 +45,7 @@ final class SeenIDs {
             return nil
         }
         do throws(StorageError) {
+            // Bound by hand, with no array of arguments: a streamed seed runs this for every line.
             try index.withStatement("INSERT INTO seen (id, offset) VALUES (?, ?) ON CONFLICT DO NOTHING") {
                 statement throws(StorageError) in
                 try statement.bind(1, id)
@@ -52,9 +53,7 @@ final class SeenIDs {
                 try statement.step()
             }
             if index.changes > 0 { return nil }
-            return try index.int64("SELECT offset FROM seen WHERE id = ?") { statement throws(StorageError) in
-                try statement.bind(1, id)
-            }.map { Int($0) }
+            return try index.integer("SELECT offset FROM seen WHERE id = ?", id).map { Int($0) }
         } catch {
             throw fail(offset, "cannot check the ids for repeats: \(error.message)")
         }

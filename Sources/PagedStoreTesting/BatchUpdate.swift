@@ -87,23 +87,25 @@ public enum BatchUpdate {
         var arriving: [Int: [Int: ID]] = [:]
 
         init(_ change: FeedChange, old: [[ID]], new: [[ID]], sections: SectionMap) throws {
-            func oldRow(_ path: IndexPath, _ what: String) throws -> (section: Int, row: Int) {
-                guard path.count == 2, old.indices.contains(path[0]), old[path[0]].indices.contains(path[1]) else {
-                    throw Mismatch(description: "\(what) \(path): no such row in the previous snapshot")
+            // A row of one snapshot that the batch may name: it exists there, and its section is not
+            // the one the batch deletes (previous rows) or inserts (new rows) as a whole.
+            func checkedRow(
+                _ path: IndexPath, _ what: String, in rows: [[ID]], of snapshot: String, changedSections: IndexSet,
+                _ sectionChange: String
+            ) throws -> (section: Int, row: Int) {
+                guard path.count == 2, rows.indices.contains(path[0]), rows[path[0]].indices.contains(path[1]) else {
+                    throw Mismatch(description: "\(what) \(path): no such row in the \(snapshot) snapshot")
                 }
-                guard !sections.deleted.contains(path[0]) else {
-                    throw Mismatch(description: "\(what) \(path): its section \(path[0]) is being deleted")
+                guard !changedSections.contains(path[0]) else {
+                    throw Mismatch(description: "\(what) \(path): its section \(path[0]) is being \(sectionChange)")
                 }
                 return (path[0], path[1])
             }
+            func oldRow(_ path: IndexPath, _ what: String) throws -> (section: Int, row: Int) {
+                try checkedRow(path, what, in: old, of: "previous", changedSections: sections.deleted, "deleted")
+            }
             func newRow(_ path: IndexPath, _ what: String) throws -> (section: Int, row: Int) {
-                guard path.count == 2, new.indices.contains(path[0]), new[path[0]].indices.contains(path[1]) else {
-                    throw Mismatch(description: "\(what) \(path): no such row in the new snapshot")
-                }
-                guard !sections.inserted.contains(path[0]) else {
-                    throw Mismatch(description: "\(what) \(path): its section \(path[0]) is being inserted")
-                }
-                return (path[0], path[1])
+                try checkedRow(path, what, in: new, of: "new", changedSections: sections.inserted, "inserted")
             }
             for path in change.deletedRows {
                 let (section, row) = try oldRow(path, "deleteRows")

@@ -61,11 +61,7 @@ import Testing
             }
             let reordered = "{\(members.joined(separator: ","))}"
             #expect(reordered != recorded)
-            try store.connection.withStatement("UPDATE feed SET policy = ? WHERE key = 'home'") {
-                statement throws(StorageError) in
-                try statement.bind(1, reordered)
-                _ = try statement.step()
-            }
+            try store.connection.run("UPDATE feed SET policy = ? WHERE key = 'home'", reordered)
         }
         let writes = try FileWrites(test.path)
         for _ in 0..<3 {

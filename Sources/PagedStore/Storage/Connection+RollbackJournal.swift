@@ -39,9 +39,7 @@ extension Connection {
     /// Switches the file to a rollback journal (`DELETE`); false when another connection has it open.
     private func leaveWAL() throws(StorageError) -> Bool {
         do throws(StorageError) {
-            let mode = try withStatement("PRAGMA journal_mode = DELETE") { statement throws(StorageError) in
-                try statement.step() ? statement.string(0) ?? "" : ""
-            }
+            let mode = try row("PRAGMA journal_mode = DELETE") { statement in statement.string(0) } ?? ""
             return mode.lowercased() == "delete"
         } catch  where error.kind == .busy {
             return false

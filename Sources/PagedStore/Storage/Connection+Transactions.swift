@@ -57,9 +57,7 @@ extension Connection {
         let deadline = clock.now + timeout
         while true {
             do throws(StorageError) {
-                let mode = try withStatement("PRAGMA journal_mode = WAL") { statement throws(StorageError) in
-                    try statement.step() ? statement.string(0) ?? "" : ""
-                }
+                let mode = try row("PRAGMA journal_mode = WAL") { statement in statement.string(0) } ?? ""
                 if mode.lowercased() == "wal" { return }
                 throw StorageError(.other, message: "\(path) could not be switched to WAL mode (it is \(mode))")
             } catch  where error.kind == .busy && clock.now < deadline {
@@ -73,10 +71,6 @@ extension Connection {
     /// transaction by themselves, so ask SQLite instead of guessing from the error code.
     private func rollbackIfStillOpen() {
         guard !isAutocommit else { return }
-        try? run("ROLLBACK")
-    }
-
-    private func run(_ sql: String) throws(StorageError) {
-        try withStatement(sql) { statement throws(StorageError) in _ = try statement.step() }
+        _ = try? run("ROLLBACK")
     }
 }

@@ -128,9 +128,7 @@ package final class Connection {
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
         if mode == .readOnly { try execute("PRAGMA query_only = ON") }
         // The first read of the file: a picture or random bytes fail here, at open.
-        probeValue = try withStatement(probe) { statement throws(StorageError) in
-            try statement.step() ? statement.int64(0) : nil
-        }
+        probeValue = try integer(probe)
     }
 
     /// Whether `file` has a `-wal` beside it. A `-wal` without its `-shm` is usually a writer closing
@@ -199,15 +197,11 @@ package final class Connection {
         return try body(statement)
     }
 
-    /// The first column of the first row of `sql`, as an integer, or nil when there is no row.
-    package func int64(
-        _ sql: String, bind: (Statement) throws(StorageError) -> Void = { _ in }
-    ) throws(StorageError)
-        -> Int64?
-    {
+    /// The first column of the first row of `sql`, as an integer (0 for NULL), or nil when there is
+    /// no row. With arguments to bind, ``integer(_:_:)`` says the same in one line.
+    package func int64(_ sql: String) throws(StorageError) -> Int64? {
         try withStatement(sql) { statement throws(StorageError) in
-            try bind(statement)
-            return try statement.step() ? statement.int64(0) : nil
+            try statement.step() ? statement.int64(0) : nil
         }
     }
 

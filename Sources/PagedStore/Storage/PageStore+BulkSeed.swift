@@ -57,9 +57,9 @@ extension PageStore {
     package func beginBulkSeed(into feed: FeedRecord) throws(StorageError) -> BulkSeed {
         // The index is re-created from its own schema text, so its definition stays the one the
         // migrations wrote, byte for byte (only its place in sqlite_schema moves to the end).
-        let indexSQL = try connection.withStatement(
+        let indexSQL = try connection.row(
             "SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'item_by_position'"
-        ) { statement throws(StorageError) in try statement.step() ? statement.string(0) : nil }
+        ) { statement in statement.string(0) }
         guard let indexSQL else {
             throw StorageError(.corrupt, message: "The cache file has no item_by_position index")
         }
@@ -93,7 +93,8 @@ extension PageStore {
         bulk.pageNo = try Self.sum(bulk.pageNo, 1)
         let first = try Self.position(bulk.position, movedBy: 1)
         // Rows go in by groups of `stageGroup` in one statement, the rest one by one: a statement's
-        // look-up, step and reset cost as much as a staged row does.
+        // look-up, step and reset cost as much as a staged row does. Bound by hand, with no array of
+        // arguments: this runs for every row of the largest seeds.
         var index = items.startIndex
         while index < items.endIndex {
             let count = items.endIndex - index >= Self.stageGroup ? Self.stageGroup : 1
@@ -176,29 +177,22 @@ extension PageStore {
         // `withSortHelperThread`): a larger cache_size measured slower (6 MB, and 16 MB on 3M lines)
         // with a higher peak.
         // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint.
-        try connection.withStatement(
-            """
+        let insert = """
             INSERT INTO item (feed_id, item_id, position, page_no, section, payload)
             SELECT ?, item_id, position, page_no, section, payload FROM temp.seed_stage WHERE true ORDER BY item_id
             ON CONFLICT (feed_id, item_id) DO NOTHING
             """
-        ) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.step()
-        }
-        if connection.changes != bulk.staged {
+        if try connection.run(insert, feed.id) != bulk.staged {
             // Only on failure: the earliest line whose id an earlier line had.
-            let repeated: BulkSeedRepeat? = try connection.withStatement(
-                """
+            let firstRepeat = """
                 SELECT item_id, offset FROM (
                     SELECT item_id, offset, position,
                         row_number() OVER (PARTITION BY item_id ORDER BY position) AS n
                     FROM temp.seed_stage)
                 WHERE n = 2 ORDER BY position LIMIT 1
                 """
-            ) { statement throws(StorageError) in
-                guard try statement.step() else { return nil }
-                return BulkSeedRepeat(itemID: statement.string(0) ?? "", offset: statement.int(1))
+            let repeated = try connection.row(firstRepeat) { statement in
+                BulkSeedRepeat(itemID: statement.string(0) ?? "", offset: statement.int(1))
             }
             guard let repeated else {
                 // No line repeats another: the feed had some of the ids although its row count said

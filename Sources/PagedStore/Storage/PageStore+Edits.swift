@@ -104,11 +104,8 @@ extension PageStore {
     /// rows share a position on the way (the position index is unique and checked row by row).
     func shiftRows(in feed: inout FeedRecord, from position: Int64, by distance: Int64) throws(StorageError) {
         // Everything moved lands past everything that moves: no two rows (or gaps) meet on the way.
-        let lastGap = try connection.int64("SELECT coalesce(max(above_position), ?2) FROM gap WHERE feed_id = ?1") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-        }
+        let lastGap = try connection.integer(
+            "SELECT coalesce(max(above_position), ?2) FROM gap WHERE feed_id = ?1", feed.id, position)
         let bottom = feed.bottomPosition ?? position
         let lowest = max(bottom, lastGap ?? bottom, position)
         let delta = try Self.sum(Self.sum(Self.difference(lowest, position), 1), distance)

@@ -21,17 +21,9 @@ extension PageStore {
             SET cursor = excluded.cursor, newer_cursor = excluded.newer_cursor, unfillable = 0
             RETURNING id
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-            try statement.bind(3, cursor)
-            try statement.bind(4, newerCursor)
-            try statement.bind(5, date.millisecondsSince1970)
-            guard try statement.step() else {
-                throw StorageError(.other, message: "The gap could not be recorded")
-            }
-            return statement.int64(0)
-        }
+        guard let id = try connection.integer(sql, feed.id, position, cursor, newerCursor, date.millisecondsSince1970)
+        else { throw StorageError(.other, message: "The gap could not be recorded") }
+        return id
     }
 
     /// Deletes the gaps whose place is in `from...through`, but the gap with id `kept`.
@@ -98,22 +90,13 @@ extension PageStore {
                 SELECT min(position) AS next FROM item WHERE feed_id = ?1 AND position > ?2
                 UNION ALL SELECT min(above_position) FROM gap WHERE feed_id = ?1 AND above_position > ?2)
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-            return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
-        }
+        return try connection.integer(sql, feed.id, position)
     }
 
     /// The page of the nearest row at or above `position`, or the top page when none is above.
     private func pageNo(atOrAbove position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64 {
         let sql = "SELECT page_no FROM item WHERE feed_id = ? AND position <= ? ORDER BY position DESC LIMIT 1"
-        let above = try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-            return try statement.step() ? statement.int64(0) : nil
-        }
-        if let above { return above }
+        if let above = try connection.integer(sql, feed.id, position) { return above }
         return try firstPageNo(of: feed) ?? 0
     }
 }

@@ -8,6 +8,7 @@ extension PageStore {
     /// first page, so a large feed costs one pass over its rows and no decoding.
     /// - Complexity: O(*n*).
     package func itemIDs(of feed: FeedRecord) throws(StorageError) -> [String] {
+        // Bound by hand so the array is sized up front: a large feed's ids would copy it many times.
         try connection.withStatement("SELECT item_id FROM item WHERE feed_id = ? ORDER BY position") {
             statement throws(StorageError) in
             try statement.bind(1, feed.id)

@@ -54,27 +54,26 @@ extension PageStore {
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at FROM pending_edit
             WHERE feed_id = ? ORDER BY created_at, item_id
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            var edits: [PendingEditRecord] = []
-            var malformed: [MalformedPendingEdit] = []
-            while try statement.step() {
-                let itemID = statement.string(0) ?? ""
-                let kind = statement.string(1)
-                let (base, edited) = (statement.data(2), statement.data(4))
-                if let problem = MalformedPendingEdit.problem(kind: kind, base: base, edited: edited) {
-                    malformed.append(MalformedPendingEdit(itemID: itemID, problem: problem))
-                    continue
-                }
-                guard let kind = kind.flatMap(PendingEditRecord.Kind.init(rawValue:)) else { continue }
-                edits.append(
-                    PendingEditRecord(
-                        itemID: itemID, kind: kind, base: base, baseSection: statement.string(3), edited: edited,
-                        above: statement.string(5), below: statement.string(6),
-                        createdAt: Date(millisecondsSince1970: statement.int64(7))))
-            }
-            return (edits, malformed)
+        let rows = try connection.rows(sql, feed.id, row: Self.pendingEditRow)
+        return (rows.compactMap(\.edit), rows.compactMap(\.malformed))
+    }
+
+    /// One pending edit row, read as an edit or as what is wrong with it.
+    private static func pendingEditRow(
+        _ statement: Statement
+    ) -> (edit: PendingEditRecord?, malformed: MalformedPendingEdit?) {
+        let itemID = statement.string(0) ?? ""
+        let kind = statement.string(1)
+        let (base, edited) = (statement.data(2), statement.data(4))
+        if let problem = MalformedPendingEdit.problem(kind: kind, base: base, edited: edited) {
+            return (nil, MalformedPendingEdit(itemID: itemID, problem: problem))
         }
+        guard let kind = kind.flatMap(PendingEditRecord.Kind.init(rawValue:)) else { return (nil, nil) }
+        let edit = PendingEditRecord(
+            itemID: itemID, kind: kind, base: base, baseSection: statement.string(3), edited: edited,
+            above: statement.string(5), below: statement.string(6),
+            createdAt: Date(millisecondsSince1970: statement.int64(7)))
+        return (edit, nil)
     }
 
     /// Writes a pending edit, replacing the item's previous one.
@@ -83,18 +82,9 @@ extension PageStore {
             INSERT OR REPLACE INTO pending_edit (feed_id, item_id, kind, base, base_section, edited, above_id, below_id, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
-        try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, edit.itemID)
-            try statement.bind(3, edit.kind.rawValue)
-            try bindPayload(edit.base, at: 4, in: statement)
-            try statement.bind(5, edit.baseSection)
-            try bindPayload(edit.edited, at: 6, in: statement)
-            try statement.bind(7, edit.above)
-            try statement.bind(8, edit.below)
-            try statement.bind(9, edit.createdAt.millisecondsSince1970)
-            try statement.step()
-        }
+        try connection.run(
+            sql, feed.id, edit.itemID, edit.kind.rawValue, payload(edit.base), edit.baseSection, payload(edit.edited),
+            edit.above, edit.below, edit.createdAt.millisecondsSince1970)
     }
 
     /// The ids of the rows right above and right below `position`.
@@ -110,13 +100,5 @@ extension PageStore {
     /// Forgets the item's pending edit.
     package func deletePendingEdit(itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run("DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ?", feed.id, itemID)
-    }
-
-    private func bindPayload(_ payload: Data?, at index: Int32, in statement: Statement) throws(StorageError) {
-        if let payload {
-            try statement.bind(index, payload, asText: textPayloads)
-        } else {
-            try statement.bind(index, nil as String?)
-        }
     }
 }

@@ -17,9 +17,8 @@ extension PageStore {
     /// The saved position of `feed`, if any.
     package func readingPosition(of feed: FeedRecord) throws(StorageError) -> SavedPosition? {
         let sql = "SELECT item_id, row, offset, saved_at FROM reading_position WHERE feed_id = ?"
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            guard try statement.step(), let itemID = statement.string(0) else { return nil }
+        return try connection.row(sql, feed.id) { statement in
+            guard let itemID = statement.string(0) else { return nil }
             // An offset edited to NaN or infinity is no place in a list.
             let offset = statement.double(2)
             return SavedPosition(

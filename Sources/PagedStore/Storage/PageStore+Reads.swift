@@ -60,6 +60,7 @@ extension PageStore {
     /// instead of two and a warm one steps one; being a single statement it needs no explicit read
     /// transaction (``DatabaseQueue/readStatement(_:)``).
     package func topRows(ofFeedKey key: String, limit: Int) throws(StorageError) -> [StoredItem] {
+        // Bound by hand and sized up front, as `readItems` is: an app's first screen reads here.
         try connection.withStatement(Self.topByKeySQL) { statement throws(StorageError) in
             try statement.bind(1, key)
             try statement.bind(2, Int64(limit))
@@ -109,33 +110,19 @@ extension PageStore {
             including
             ? "SELECT count(*) FROM item WHERE feed_id = ? AND position <= ?"
             : "SELECT count(*) FROM item WHERE feed_id = ? AND position < ?"
-        return Int(
-            try connection.int64(sql) { statement throws(StorageError) in
-                try statement.bind(1, feed.id)
-                try statement.bind(2, position)
-            } ?? 0)
+        return Int(try connection.integer(sql, feed.id, position) ?? 0)
     }
 
     /// The position of row `row`, or nil past the end.
     package func position(ofRow row: Int, in feed: FeedRecord) throws(StorageError) -> Int64? {
-        try connection.withStatement(
-            "SELECT position FROM item WHERE feed_id = ? ORDER BY position LIMIT 1 OFFSET ?"
-        ) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, row)
-            return try statement.step() ? statement.int64(0) : nil
-        }
+        try connection.integer(
+            "SELECT position FROM item WHERE feed_id = ? ORDER BY position LIMIT 1 OFFSET ?", feed.id, row)
     }
 
     /// The position of the first row below `position`, or nil when it is the bottom row.
     package func firstPosition(after position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
-        try connection.withStatement(
-            "SELECT position FROM item WHERE feed_id = ? AND position > ? ORDER BY position LIMIT 1"
-        ) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-            return try statement.step() ? statement.int64(0) : nil
-        }
+        try connection.integer(
+            "SELECT position FROM item WHERE feed_id = ? AND position > ? ORDER BY position LIMIT 1", feed.id, position)
     }
 
     /// The feed's pages in display order.
@@ -144,19 +131,12 @@ extension PageStore {
             SELECT page_no, request, request_cursor, older_cursor, newer_cursor, fetched_at, row_count FROM page
             WHERE feed_id = ? ORDER BY page_no
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            var pages: [PageRecord] = []
-            while try statement.step() {
-                pages.append(
-                    PageRecord(
-                        pageNo: statement.int64(0),
-                        request: PageRequestKind(rawValue: statement.string(1) ?? "") ?? .first,
-                        requestCursor: statement.string(2), olderCursor: statement.string(3),
-                        newerCursor: statement.string(4), fetchedAt: Date(millisecondsSince1970: statement.int64(5)),
-                        rowCount: max(statement.int(6), 0)))
-            }
-            return pages
+        return try connection.rows(sql, feed.id) { statement in
+            PageRecord(
+                pageNo: statement.int64(0), request: PageRequestKind(rawValue: statement.string(1) ?? "") ?? .first,
+                requestCursor: statement.string(2), olderCursor: statement.string(3),
+                newerCursor: statement.string(4), fetchedAt: Date(millisecondsSince1970: statement.int64(5)),
+                rowCount: max(statement.int(6), 0))
         }
     }
 
@@ -166,17 +146,11 @@ extension PageStore {
             SELECT id, above_position, cursor, created_at, newer_cursor, unfillable FROM gap WHERE feed_id = ?
             ORDER BY above_position
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            var gaps: [GapRecord] = []
-            while try statement.step() {
-                gaps.append(
-                    GapRecord(
-                        id: statement.int64(0), abovePosition: statement.int64(1), cursor: statement.string(2),
-                        createdAt: Date(millisecondsSince1970: statement.int64(3)), newerCursor: statement.string(4),
-                        unfillable: statement.int64(5) != 0))
-            }
-            return gaps
+        return try connection.rows(sql, feed.id) { statement in
+            GapRecord(
+                id: statement.int64(0), abovePosition: statement.int64(1), cursor: statement.string(2),
+                createdAt: Date(millisecondsSince1970: statement.int64(3)), newerCursor: statement.string(4),
+                unfillable: statement.int64(5) != 0)
         }
     }
 
@@ -192,12 +166,7 @@ extension PageStore {
                     FROM item WHERE feed_id = ?))
             GROUP BY run ORDER BY run
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            var runs: [(key: String?, rowCount: Int)] = []
-            while try statement.step() { runs.append((statement.string(0), statement.int(1))) }
-            return runs
-        }
+        return try connection.rows(sql, feed.id) { statement in (statement.string(0), statement.int(1)) }
     }
 
     /// The page of the row at `position`, or nil when no row is there.
@@ -208,35 +177,25 @@ extension PageStore {
     /// The id of the feed's bottom row, or nil when it has no rows.
     package func bottomRowID(of feed: FeedRecord) throws(StorageError) -> String? {
         guard let position = feed.bottomPosition else { return nil }
-        return try connection.withStatement("SELECT item_id FROM item WHERE feed_id = ? AND position = ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-            return try statement.step() ? statement.string(0) : nil
-        }
+        let sql = "SELECT item_id FROM item WHERE feed_id = ? AND position = ?"
+        return try connection.row(sql, feed.id, position) { statement in statement.string(0) }
     }
 
     /// The page number of the bottom page, or nil when the feed has no pages.
     func lastPageNo(of feed: FeedRecord) throws(StorageError) -> Int64? {
-        try optionalInt64("SELECT max(page_no) FROM page WHERE feed_id = ?", feed.id)
+        try connection.integer("SELECT max(page_no) FROM page WHERE feed_id = ?", feed.id)
     }
 
     /// The page number of the top page, or nil when the feed has no pages.
     func firstPageNo(of feed: FeedRecord) throws(StorageError) -> Int64? {
-        try optionalInt64("SELECT min(page_no) FROM page WHERE feed_id = ?", feed.id)
+        try connection.integer("SELECT min(page_no) FROM page WHERE feed_id = ?", feed.id)
     }
 
     // MARK: - Helpers
 
-    private func optionalInt64(_ sql: String, _ feedID: Int64) throws(StorageError) -> Int64? {
-        try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feedID)
-            return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
-        }
-    }
-
     /// Runs a row query bound with the feed's id and one or two integers (`second` nil: one).
     /// The rows array is sized for `limit` up front: growing it by doubling cost several copies per read.
+    /// Bound one by one, with no array of arguments: every scroll step and first screen reads here.
     private func readItems(
         _ sql: String, _ feedID: Int64, _ first: Int64, _ second: Int64?, limit: Int
     ) throws(StorageError) -> [StoredItem] {

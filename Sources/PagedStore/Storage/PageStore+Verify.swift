@@ -27,26 +27,15 @@ extension PageStore {
     /// pending edit row holds a known kind and the payloads its kind needs (``MalformedPendingEdit``).
     /// - Complexity: O(*n* log *n*) for *n* rows.
     package func verify() throws -> [InvariantViolation] {
-        var violations: [InvariantViolation] = []
-        try connection.withStatement("PRAGMA integrity_check") { statement throws(StorageError) in
-            while try statement.step() {
-                let message = statement.string(0) ?? ""
-                if message != "ok" { violations.append(.init(feed: nil, rule: "integrity", detail: message)) }
-            }
+        var violations = try connection.rows("PRAGMA integrity_check") { statement in statement.string(0) ?? "" }
+            .filter { $0 != "ok" }.map { InvariantViolation(feed: nil, rule: "integrity", detail: $0) }
+        violations += try connection.rows("PRAGMA foreign_key_check") { statement in
+            InvariantViolation(
+                feed: nil, rule: "foreign_key", detail: "a row of \(statement.string(0) ?? "?") has no parent")
         }
-        try connection.withStatement("PRAGMA foreign_key_check") { statement throws(StorageError) in
-            while try statement.step() {
-                violations.append(
-                    .init(
-                        feed: nil, rule: "foreign_key", detail: "a row of \(statement.string(0) ?? "?") has no parent"))
-            }
-        }
-        try connection.withStatement("SELECT count(*) FROM item WHERE feed_id NOT IN (SELECT id FROM feed)") {
-            statement throws(StorageError) in
-            if try statement.step(), statement.int(0) > 0 {
-                violations.append(
-                    .init(feed: nil, rule: "orphan_rows", detail: "\(statement.int(0)) rows belong to no feed"))
-            }
+        let orphans = try connection.integer("SELECT count(*) FROM item WHERE feed_id NOT IN (SELECT id FROM feed)")
+        if let orphans, orphans > 0 {
+            violations.append(.init(feed: nil, rule: "orphan_rows", detail: "\(orphans) rows belong to no feed"))
         }
         for feed in try feeds() {
             violations += try verify(feed).map { InvariantViolation(feed: feed.key, rule: $0.rule, detail: $0.detail) }
@@ -58,7 +47,7 @@ extension PageStore {
         var found: [(rule: String, detail: String)] = []
         let id = feed.id
         func count(_ sql: String) throws -> Int {
-            Int(try connection.int64(sql) { statement throws(StorageError) in try statement.bind(1, id) } ?? 0)
+            Int(try connection.integer(sql, id) ?? 0)
         }
         for (rule, sql) in Self.rangeChecks where try count(sql) > 0 {
             found.append((rule, "the \(rule.replacingOccurrences(of: "_", with: " ")) holds a value out of range"))
@@ -161,15 +150,10 @@ extension PageStore {
     /// Each page's row count and top and bottom positions, from one pass over the feed's rows.
     private func pageSpans(of feed: FeedRecord) throws(StorageError) -> [Int64: (count: Int, top: Int64, bottom: Int64)]
     {
-        try connection.withStatement(
-            "SELECT page_no, count(*), min(position), max(position) FROM item WHERE feed_id = ? GROUP BY page_no"
-        ) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            var spans: [Int64: (count: Int, top: Int64, bottom: Int64)] = [:]
-            while try statement.step() {
-                spans[statement.int64(0)] = (statement.int(1), statement.int64(2), statement.int64(3))
-            }
-            return spans
+        let sql = "SELECT page_no, count(*), min(position), max(position) FROM item WHERE feed_id = ? GROUP BY page_no"
+        let spans = try connection.rows(sql, feed.id) { statement in
+            (statement.int64(0), (count: statement.int(1), top: statement.int64(2), bottom: statement.int64(3)))
         }
+        return Dictionary(spans, uniquingKeysWith: { _, last in last })
     }
 }

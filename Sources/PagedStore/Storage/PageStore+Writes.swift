@@ -151,6 +151,8 @@ extension PageStore {
     // MARK: - Rows
 
     /// Inserts one row; with `ignoringDuplicate`, an id already in the feed is skipped.
+    ///
+    /// Bound by hand, with no array of arguments: a page's writes run this once per row.
     /// - Returns: Whether the row was inserted.
     func insert(
         _ item: EncodedItem, position: Int64, pageNo: Int64, into feed: FeedRecord, ignoringDuplicate: Bool
@@ -180,16 +182,8 @@ extension PageStore {
     /// - Returns: Whether the feed has such a row.
     @discardableResult
     package func updateItem(_ item: EncodedItem, in feed: inout FeedRecord) throws -> Bool {
-        let updated = try connection.withStatement(
-            "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND item_id = ?"
-        ) { statement throws(StorageError) in
-            try statement.bind(1, item.payload, asText: textPayloads)
-            try statement.bind(2, item.section)
-            try statement.bind(3, feed.id)
-            try statement.bind(4, item.itemID)
-            try statement.step()
-            return connection.changes > 0
-        }
+        let sql = "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND item_id = ?"
+        let updated = try connection.run(sql, payload(item.payload), item.section, feed.id, item.itemID) > 0
         if updated {
             if item.section != nil { feed.hasSections = true }
             // Saved even when only the payload changed: the change count tells other feeds of this
@@ -202,6 +196,7 @@ extension PageStore {
     /// Replaces the payload and section of the row at `position`, whose id is `item.itemID`: the refresh
     /// merge knows where each reloaded row is, and the position index reaches it without a look-up by id.
     package func updateItem(_ item: EncodedItem, at position: Int64, in feed: inout FeedRecord) throws {
+        // Bound by hand: a refresh runs this once per reloaded row.
         try connection.withStatement(
             "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND position = ? AND item_id = ?"
         ) { statement throws(StorageError) in
@@ -221,25 +216,13 @@ extension PageStore {
     /// when the rows around it go (a local edit). Callers that cover a gap's place delete it themselves.
     /// - Returns: How many rows were deleted.
     func deleteRows(in feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) -> Int {
-        try connection.withStatement(
-            """
+        let recount = """
             UPDATE page SET row_count = row_count - (SELECT count(*) FROM item WHERE item.feed_id = page.feed_id
             AND item.page_no = page.page_no AND item.position BETWEEN ?2 AND ?3) WHERE feed_id = ?1
             """
-        ) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, from)
-            try statement.bind(3, through)
-            try statement.step()
-        }
-        return try connection.withStatement("DELETE FROM item WHERE feed_id = ? AND position BETWEEN ? AND ?") {
-            statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, from)
-            try statement.bind(3, through)
-            try statement.step()
-            return connection.changes
-        }
+        try connection.run(recount, feed.id, from, through)
+        return try connection.run(
+            "DELETE FROM item WHERE feed_id = ? AND position BETWEEN ? AND ?", feed.id, from, through)
     }
 
     func insertPage(_ page: PageWrite, pageNo: Int64, rowCount: Int, into feed: FeedRecord) throws(StorageError) {

@@ -18,6 +18,11 @@ package final class PageStore {
     /// Whether payloads are bound as TEXT (the JSON codec, readable with `sqlite3`) or as BLOB.
     package var textPayloads = true
 
+    /// A payload as this store binds it (see ``textPayloads``), or NULL for none.
+    func payload(_ data: Data?) -> SQLValue {
+        data.map { .bytes($0, asText: textPayloads) } ?? .null
+    }
+
     /// Opens a cache file, configures the connection and applies pending migrations.
     ///
     /// The order matters for files that must stay untouched: the schema version is read before
@@ -74,8 +79,8 @@ package final class PageStore {
 
     /// The feed with `key`, or nil when the cache has none.
     package func feed(key: String) throws(StorageError) -> FeedRecord? {
-        try connection.withStatement(Self.feedByKeySQL) {
-            statement throws(StorageError) in
+        // Bound by hand, with no array of arguments: every feed open and every write reads it.
+        try connection.withStatement(Self.feedByKeySQL) { statement throws(StorageError) in
             try statement.bind(1, key)
             return try statement.step() ? Self.feedRecord(statement) : nil
         }
@@ -93,12 +98,7 @@ package final class PageStore {
 
     /// Every feed, ordered by key.
     package func feeds() throws(StorageError) -> [FeedRecord] {
-        try connection.withStatement("SELECT \(Self.feedColumns) FROM feed ORDER BY key") {
-            statement throws(StorageError) in
-            var feeds: [FeedRecord] = []
-            while try statement.step() { feeds.append(Self.feedRecord(statement)) }
-            return feeds
-        }
+        try connection.rows("SELECT \(Self.feedColumns) FROM feed ORDER BY key", row: Self.feedRecord)
     }
 
     /// Writes every mutable column of `feed` back to its row, and bumps its change counter (in
