@@ -150,6 +150,26 @@ import Testing
         #expect(await feed.snapshot.ids == ["p0", "p1", "p2", "p3", "p4", "p5"])
     }
 
+    @Test func aRemovedItemThatCameBackBetweenItsNeighboursIsRolledBackToItsNewPlace() async throws {
+        let server = ModelServer(.posts("p", 3), pageSize: 4)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        let feed = try test.feed(server.source, policy: policy)
+        await feed.refresh()
+        server.items.insert(contentsOf: [Post].posts("n", 6), at: 0)
+        await feed.refresh()  // n0 to n3, a gap, p0 to p2
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await #expect(throws: Refused.self) {
+            try await feed.remove(id: "n3") { _ in
+                // Filled from the bottom, the gap brings n3 back between n2 and p0, above n4 and n5 the feed
+                // lacked when it was removed: the server lists it there.
+                await feed.loadGap(gap, from: .bottom)
+                #expect(await feed.snapshot.ids == ["n0", "n1", "n2", "n4", "n5", "p0", "p1", "p2"])
+                throw Refused()
+            }
+        }
+        #expect(await feed.snapshot.ids == ["n0", "n1", "n2", "n3", "n4", "n5", "p0", "p1", "p2"])
+    }
+
     @Test func pendingEditsSurviveARelaunchUntilTheAppSettlesThem() async throws {
         let server = ModelServer(.posts("p", 3), pageSize: 10)
         let feed = try test.feed(server.source)

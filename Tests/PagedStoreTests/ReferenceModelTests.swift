@@ -34,13 +34,15 @@ import Testing
 /// only rows that are local or that the server deleted: no server item is ever skipped, and no row the
 /// server deleted stands between two items of one page the scroll fetched.
 ///
-/// `PAGEDSTORE_MODEL_SEQUENCES=N` runs N sequences (default 60); `PAGEDSTORE_MODEL_SEED=S` replays one.
+/// `PAGEDSTORE_MODEL_SEQUENCES=N` runs N sequences (default 60) from seed 0x5EED0000, or from
+/// `PAGEDSTORE_MODEL_FIRST_SEED` (to run seeds CI does not); `PAGEDSTORE_MODEL_SEED=S` replays one.
 @Suite struct ReferenceModelTests {
     static var seeds: [UInt64] {
         let environment = ProcessInfo.processInfo.environment
         if let seed = environment["PAGEDSTORE_MODEL_SEED"].flatMap(UInt64.init) { return [seed] }
         let count = environment["PAGEDSTORE_MODEL_SEQUENCES"].flatMap(Int.init) ?? 60
-        return (0..<UInt64(count)).map { 0x5EED_0000 + $0 }
+        let first = environment["PAGEDSTORE_MODEL_FIRST_SEED"].flatMap(UInt64.init) ?? 0x5EED_0000
+        return (0..<UInt64(count)).map { first + $0 }
     }
 
     @Test func noServerItemIsEverSkippedAndEveryStateHolds() async throws {
@@ -168,7 +170,7 @@ import Testing
             case 11: await feed.retry()
             case 12:
                 if let edited = try await optimisticEdit(
-                    feed, snapshot, server: server, step: "local\(seed)-\(step)", using: &random)
+                    feed, snapshot, server: server, test: test, step: "local\(seed)-\(step)", using: &random)
                 {
                     switch edited {
                     case .insert(let id): locals.insert(id)
@@ -248,12 +250,14 @@ import Testing
     /// An optimistic update, insert or remove whose server call lets a refresh, a next page or a
     /// server change land first, and then succeeds or fails.
     static func optimisticEdit(
-        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, server: TimelineModel, step: String,
-        using random: inout SplitMix64
+        _ feed: Feed<Post>, _ snapshot: FeedSnapshot<Post>, server: TimelineModel, test: FeedTestCase,
+        step: String, using random: inout SplitMix64
     ) async throws -> Committed? {
         let succeeds = Bool.random(using: &random)
         let meanwhile = Int.random(in: 0..<4, using: &random)
         let publish = Int.random(in: 1...4, using: &random)
+        // The edit in flight: whatever lands meanwhile, the feed and the file show it until the call ends.
+        let pending = Locked<PendingCheck?>(nil)
         let call: @Sendable (Post) async throws -> Void = { _ in
             switch meanwhile {
             case 0: await feed.refresh()
@@ -263,6 +267,7 @@ import Testing
                 await feed.refresh()
             default: break
             }
+            if let check = pending.value { try await check.holds(in: feed, test, "\(step): \(meanwhile)") }
             if !succeeds { throw URLError(.badServerResponse) }
         }
         let id = snapshot.ids.randomElement(using: &random)
@@ -270,13 +275,16 @@ import Testing
             switch Int.random(in: 0..<3, using: &random) {
             case 0:
                 guard let id else { return nil }
+                pending.value = .update(id)
                 try await feed.edit(id: id, { $0.revision += 1_000 }, commit: call)
             case 1:
                 let row = Int.random(in: 0...snapshot.rows.count, using: &random)
+                pending.value = .insert(step)
                 try await feed.insert(Post(id: step, section: server.sectioned ? "local" : nil), at: row, commit: call)
                 return .insert(step)
             default:
                 guard let id else { return nil }
+                pending.value = .remove(id)
                 try await feed.remove(id: id, commit: call)
                 return .remove(id)
             }
@@ -284,6 +292,32 @@ import Testing
             #expect(try await feed.pendingEdits().isEmpty, "a failed call left its edit pending")
         }
         return nil
+    }
+
+    /// What a pending optimistic edit shows, checked while its call runs.
+    enum PendingCheck: Sendable {
+        /// The item shows the edit's change (a revision of 1,000 or more; the server's are smaller).
+        case update(String)
+        case insert(String)
+        case remove(String)
+
+        /// Checks that the feed and the file show the edit, whatever was written since it was made.
+        func holds(in feed: Feed<Post>, _ test: FeedTestCase, _ context: String) async throws {
+            let snapshot = await feed.snapshot
+            let shown = snapshot.rows.loadedRange.compactMap { snapshot.rows[$0] }
+            let onDisk = try test.postsOnDisk()
+            for (posts, place) in [(shown, "the feed"), (onDisk, "the file")] {
+                switch self {
+                case .update(let id):
+                    let revision = posts.first { $0.id == id }?.revision ?? 1_000
+                    #expect(revision >= 1_000, "\(context): \(place) shows the server's \(id) under a pending edit")
+                case .insert(let id):
+                    #expect(posts.contains { $0.id == id }, "\(context): \(place) lost \(id), inserted and pending")
+                case .remove(let id):
+                    #expect(!posts.contains { $0.id == id }, "\(context): \(place) shows \(id), removed and pending")
+                }
+            }
+        }
     }
 
     /// Another store (an app extension) writes the feed, then this feed reads or writes it: it must

@@ -47,11 +47,51 @@ import Testing
         #expect(totalAcks > Self.kills, "the writer committed between kills")
     }
 
+    /// A writer killed while optimistic edits are pending and its pages land (a refresh, a next page
+    /// inside the edit's server call): in the file as recovered, every pending edit still shows, an
+    /// update over whatever value the server's page wrote, a removal gone, an insert there. Pages and
+    /// their replay are one transaction, so no instant shows one without the other.
+    @Test func everyPendingEditShowsInTheFileAfterAKillAtAnyInstant() throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = scratch.path("crash.sqlite")
+        var random = SystemRandomNumberGenerator()
+        let setUp = try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "10"])
+        try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")
+        var pendingSeen = 0
+        for kill in 0..<max(Self.kills / 5, 20) {
+            let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
+            _ = try runAndKill(db: db, seed: UInt64(kill + 1), after: delay, arguments: ["--pending-edits"])
+            let queue = try DatabaseQueue(path: db)
+            let violations = try queue.read { try $0.verify() }
+            #expect(violations.isEmpty, "kill \(kill): \(violations)")
+            try queue.read { store in
+                for key in ["feed0", "feed1", "feed2"] {
+                    guard let feed = try store.feed(key: key) else { continue }
+                    for edit in try store.pendingEdits(of: feed) {
+                        pendingSeen += 1
+                        let stored = try store.items(withIDs: [edit.itemID], in: feed)[edit.itemID]
+                        switch edit.kind {
+                        case .update:
+                            #expect(
+                                stored == nil || stored?.payload == edit.edited,
+                                "kill \(kill): \(key) shows the server's \(edit.itemID) under a pending edit")
+                        case .remove:
+                            #expect(stored == nil, "kill \(kill): \(key) shows \(edit.itemID), removed and pending")
+                        case .insert:
+                            #expect(stored != nil, "kill \(kill): \(key) lost \(edit.itemID), inserted and pending")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(pendingSeen > 0, "kills landed while edits were pending")
+    }
+
     /// Starts a writer, kills it after `delay`, and returns the lines it printed.
-    func runAndKill(db: String, seed: UInt64, after delay: Duration) throws -> [String] {
+    func runAndKill(db: String, seed: UInt64, after delay: Duration, arguments: [String] = []) throws -> [String] {
         let process = Process()
         process.executableURL = PagedDBBinary.url
-        process.arguments = ["crash-writer", "--db", db, "--seed", "\(seed)"]
+        process.arguments = ["crash-writer", "--db", db, "--seed", "\(seed)"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -22,6 +22,10 @@ extension PagedDB {
         @OptionGroup var database: DatabaseOptions
         @Option(name: .long, help: "Chooses the operations.") var seed: UInt64 = 1
         @Option(name: .long, help: "Stop after this many operations (default: never).") var operations: Int?
+        @Flag(
+            name: .long,
+            help: "Also make optimistic edits whose server call refreshes and pages the feed before it ends.")
+        var pendingEdits = false
 
         func run() async throws {
             let store = try FeedStore(path: try database.path())
@@ -37,7 +41,8 @@ extension PagedDB {
             while operations.map({ done < $0 }) ?? true {
                 let index = Int(random.next() % 3)
                 let (feed, server) = feeds[index]
-                let operation = ["next", "refresh", "edit", "insert", "trim"][Int(random.next() % 5)]
+                let operations = ["next", "refresh", "edit", "insert", "trim"] + (pendingEdits ? ["optimistic"] : [])
+                let operation = operations[Int(random.next() % UInt64(operations.count))]
                 emit("START feed\(index) \(operation)")
                 let snapshot = await feed.snapshot
                 let before = Set(snapshot.rows.indices.compactMap { snapshot.rows.id(at: $0) })
@@ -51,6 +56,8 @@ extension PagedDB {
                 case "insert":
                     try await feed.insert(
                         CrashItem(id: "local\(seed)-\(done)", revision: 0), at: Int(random.next() % 5))
+                case "optimistic":
+                    await optimisticEdit(feed, server, before: before, step: done, using: &random)
                 default:
                     try await feed.trim(maxRows: 100)
                 }
@@ -58,6 +65,36 @@ extension PagedDB {
                 let added = after.rows.indices.compactMap { after.rows.id(at: $0) }.filter { !before.contains($0) }
                 emit("ACK feed\(index) \(operation) \(added.joined(separator: " "))")
                 done += 1
+            }
+        }
+
+        /// An optimistic update, insert or remove whose server call writes the feed (new items and a
+        /// refresh, a next page) before it succeeds or fails, so that kills land on those writes
+        /// while the edit is pending. An item that has an edit pending already is refused: skipped.
+        private func optimisticEdit(
+            _ feed: Feed<CrashItem>, _ server: CrashServer, before: Set<String>, step: Int,
+            using random: inout SplitMix64
+        ) async {
+            let fails = random.next() % 2 == 0
+            let count = Int(random.next() % 8) + 1
+            let call: @Sendable (CrashItem) async throws -> Void = { _ in
+                await server.publish(count)
+                await feed.refresh()
+                await feed.loadNextPage()
+                await feed.refresh()
+                if fails { throw CancellationError() }
+            }
+            let id = before.sorted().first
+            do {
+                switch random.next() % 3 {
+                case 0:
+                    if let id { try await feed.edit(id: id, { $0.revision += 1_000_000 }, commit: call) }
+                case 1: try await feed.insert(CrashItem(id: "pending\(seed)-\(step)", revision: 0), at: 2, commit: call)
+                default:
+                    if let id { try await feed.remove(id: id, commit: call) }
+                }
+            } catch {
+                // A refused second edit or a failed call: the harness goes on.
             }
         }
 
