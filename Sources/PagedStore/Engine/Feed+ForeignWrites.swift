@@ -57,6 +57,37 @@ extension Feed {
     }
 }
 
+extension Feed {
+    /// Follows another open `Feed`'s write of this feed, told as it committed (see ``LiveFeeds``).
+    ///
+    /// When this feed held the rows the write started from, and the file still holds the rows it
+    /// left, the snapshot takes the write's own change: the exact batch. Otherwise (this feed was
+    /// behind, or more writes followed) it takes the file's rows in one full reload.
+    ///
+    /// Following only reads: the writer re-applied the pending edits in its own transaction, and a
+    /// list that wrote in answer to another's write would be a writer nobody asked for. A failed
+    /// look is left to the feed's next read or write, which looks again.
+    func follow(_ written: WrittenFeed) {
+        guard written.after != loaded.record, !queue.isClosed else { return }
+        let key = self.key
+        let found: FeedRecord?
+        do {
+            found = try queue.readStatement { store in try store.feed(key: key) }
+        } catch {
+            return
+        }
+        let file = found ?? loaded.record.deleted
+        guard file != loaded.record else { return }
+        var commit = Commit(record: file, change: written.change, window: .reload)
+        if file != written.after || written.before != loaded.record || written.change.isFullReload {
+            commit = commit.overForeignWrite()
+        }
+        // The writer's generation and pending edits are the file's now.
+        commit.adoptsFile = true
+        try? apply(commit)
+    }
+}
+
 extension FeedRecord {
     /// This feed as it is once deleted from the file: no rows, cursors or state; its next write
     /// creates its row again.
