@@ -290,6 +290,9 @@ extension Feed {
             for reload in reloads { loaded.window.reload(row: reload.row, item: reload.item, key: reload.key) }
             loaded.window.prepend(rows)
         case .reload: undecodable = try reloadWindow()
+        case .read(let rows, let start):
+            loaded.window.start = start
+            loaded.window.rows = rows
         }
         if loaded.window.end > loaded.record.rowCount { undecodable += try reloadWindow() }
         // Rows the window met that do not decode go in this change, as deletions: no snapshot

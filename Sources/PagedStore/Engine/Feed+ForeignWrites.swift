@@ -57,6 +57,45 @@ extension Feed {
     }
 }
 
+extension Feed {
+    /// Follows another open `Feed`'s write of this feed, told as it committed (see ``LiveFeeds``).
+    ///
+    /// The feed's row and the window's rows are read in one transaction, so they are one state of
+    /// the file. When this feed held the rows the write started from, and that state is the one the
+    /// write left, the snapshot takes the write's own change: the exact batch. Otherwise (this feed
+    /// was behind, or more writes followed) it takes the file's rows in one full reload.
+    ///
+    /// Following only reads: the writer re-applied the pending edits in its own transaction, and a
+    /// list that wrote in answer to another's write would be a writer nobody asked for. So rows that
+    /// do not decode, or a failed look, are left to the feed's next read or write, which looks again.
+    func follow(_ written: WrittenFeed) {
+        guard written.after != loaded.record, !queue.isClosed else { return }
+        let key = self.key
+        let (capacity, start) = (loaded.window.capacity, loaded.window.start)
+        let read: (record: FeedRecord, rows: [StoredItem], start: Int)?
+        do {
+            read = try queue.read { store in
+                guard let file = try store.feed(key: key) else { return nil }
+                let first = max(min(start, file.rowCount - capacity), 0)
+                return (file, try store.window(of: file, from: first == 0 ? .top : .row(first), limit: capacity), first)
+            }
+        } catch {
+            return
+        }
+        let file = read?.record ?? loaded.record.deleted
+        guard file != loaded.record else { return }
+        let decoded = LoadedRows.decoding(read?.rows ?? [], codec: codec)
+        guard decoded.undecodable.isEmpty else { return }
+        var commit = Commit(record: file, change: written.change, window: .read(decoded.rows, start: read?.start ?? 0))
+        if file != written.after || written.before != loaded.record || written.change.isFullReload {
+            commit.change = .fullReload
+        }
+        // The writer's generation and pending edits are the file's now.
+        commit.adoptsFile = true
+        try? apply(commit)
+    }
+}
+
 extension FeedRecord {
     /// This feed as it is once deleted from the file: no rows, cursors or state; its next write
     /// creates its row again.

@@ -85,6 +85,19 @@ public actor Feed<Item: FeedItem> {
         if let event = Self.removalEvent(removed, generation: opened.record.generation) {
             subscribers.undeliveredEvents = [event]
         }
+        if let file = queue.file {
+            // Every other open feed's write of this feed, as it commits (see ``follow(_:)``).
+            let writes = LiveFeeds.shared.follow(writer.follower, file: file, key: key)
+            Task { [weak self] in
+                for await written in writes { await self?.follow(written) }
+            }
+        }
+    }
+
+    deinit {
+        if let file = context.writer.queue.file {
+            LiveFeeds.shared.stopFollowing(context.writer.follower, file: file, key: context.key)
+        }
     }
 
     // MARK: - Observing

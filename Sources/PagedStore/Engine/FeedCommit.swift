@@ -12,6 +12,9 @@ struct FeedCommit<Item: FeedItem> {
         case prepend(LoadedRows<Item>, reloads: [(row: Int, item: Item, key: RowKey)])
         /// Anything else: read the window again from the cache.
         case reload
+        /// The window as read from `start` in the same read as the commit's record (a write another
+        /// feed made, followed): no later write can slip between the row and its rows.
+        case read(LoadedRows<Item>, start: Int)
     }
 
     /// The feed's row as the write left it.

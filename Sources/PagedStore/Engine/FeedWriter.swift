@@ -14,6 +14,16 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     let key: String
     let queue: DatabaseQueue
     let codec: ItemCodec<Item>
+    /// Who this writer is among the open feeds of the process (see ``LiveFeeds``): every write it
+    /// commits is told to the others, not to itself.
+    let follower: Int
+
+    init(key: String, queue: DatabaseQueue, codec: ItemCodec<Item>) {
+        self.key = key
+        self.queue = queue
+        self.codec = codec
+        follower = LiveFeeds.shared.newFollower()
+    }
 
     /// What one ``commit(over:creatingFeed:edits:_:)`` did.
     struct Written {
@@ -43,20 +53,24 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     ) throws -> Written {
         try transaction { store in
             guard var feed = creatingFeed ? try store.ensureFeed(key: key) : try store.feed(key: key) else {
-                return Written(file: nil)
+                return (Written(file: nil), nil)
             }
-            let foreign = feed != shown
-            guard var commit = try plan(store, &feed) else { return Written(file: feed) }
-            if foreign { commit = commit.overForeignWrite() }
-            var written = Written(commit: commit, file: commit.record)
+            let before = feed
+            guard var commit = try plan(store, &feed) else {
+                return (Written(file: feed), feed == before ? nil : told(before, feed, .fullReload))
+            }
+            // The change is computed on the file's rows: exact for every feed that held them, even
+            // when this one held others (another `Feed` wrote since it last looked).
+            let foreign = before != shown
+            var written = Written(file: commit.record)
             if let edits, edits.mayHavePending || foreign {
                 let replay = try replayPendingEdits(on: &commit, changes: edits.changes, in: store)
-                written.commit = commit
                 written.file = commit.record
                 written.pendingEditsRemain = replay.remaining > 0
                 written.droppedEdits = replay.dropped
             }
-            return written
+            written.commit = foreign ? commit.overForeignWrite() : commit
+            return (written, told(before, commit.record, commit.change))
         }
     }
 
@@ -64,18 +78,20 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// - Returns: The row as written, or nil when the file has no row for the feed.
     func record(error message: String) throws -> FeedRecord? {
         try transaction { store in
-            guard var feed = try store.feed(key: key) else { return nil }
+            guard var feed = try store.feed(key: key) else { return (nil, nil) }
+            let before = feed
             feed.lastError = message
             try store.save(&feed)
-            return feed
+            return (feed, told(before, feed, RowChange()))
         }
     }
 
     /// Saves the reader's place, when the file has the feed.
     func save(_ position: PageStore.SavedPosition) throws {
         try transaction { store in
-            guard let feed = try store.feed(key: key) else { return }
+            guard let feed = try store.feed(key: key) else { return ((), nil) }
             try store.saveReadingPosition(position, in: feed)
+            return ((), nil)
         }
     }
 
@@ -84,12 +100,13 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     func record<Read>(_ policy: FeedPolicy, then read: (PageStore, FeedRecord) throws -> Read) throws -> Read {
         try transaction { store in
             var feed = try store.ensureFeed(key: key)
+            let before = feed
             if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy), recorded != policy.cacheVersion {
                 try store.clearFeed(&feed)
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
             try store.save(&feed)
-            return try read(store, feed)
+            return (try read(store, feed), told(before, feed, .fullReload))
         }
     }
 
@@ -104,14 +121,24 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool, read: Read) {
         try transaction { store in
             var feed = try store.ensureFeed(key: key)
+            let before = feed
             let foreign = shown.map { $0 != feed } ?? false
             let removed = try UndecodableRow.remove(rows, from: &feed, in: store)
-            return (removed, foreign, try read(store, feed))
+            let change = RowChange(deleted: removed.map(\.index))
+            return ((removed, foreign, try read(store, feed)), feed == before ? nil : told(before, feed, change))
         }
     }
 
-    /// The one place the engine opens a write transaction.
-    private func transaction<Result>(_ body: (PageStore) throws -> Result) throws -> Result {
-        try queue.write(body)
+    /// The one place the engine opens a write transaction. `body` returns its result and what to
+    /// tell the other open feeds of this feed, which they are told once the transaction committed.
+    private func transaction<Result>(_ body: (PageStore) throws -> (Result, WrittenFeed?)) throws -> Result {
+        let (result, written) = try queue.write(body)
+        if let written, let file = queue.file { LiveFeeds.shared.tell(written, in: file) }
+        return result
+    }
+
+    /// What the other open feeds are told of a write that took the feed's row from `before` to `after`.
+    private func told(_ before: FeedRecord, _ after: FeedRecord, _ change: RowChange) -> WrittenFeed {
+        WrittenFeed(key: key, before: before, after: after, change: change, writer: follower)
     }
 }

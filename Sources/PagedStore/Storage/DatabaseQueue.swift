@@ -19,6 +19,8 @@ package final class DatabaseQueue: @unchecked Sendable {
     private var localWrites = 0
     /// Where the feeds of this store run (see ``StorageExecutor``).
     let executor: StorageExecutor
+    /// The file the queue writes, as every store on it in this process sees it.
+    package let file: FileIdentity?
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
@@ -26,6 +28,7 @@ package final class DatabaseQueue: @unchecked Sendable {
     ) throws {
         openStore = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
         executor = StorageExecutor(label: "PagedStore.storage")
+        file = FileIdentity(path: path)
     }
 
     deinit {

@@ -1,0 +1,108 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// Every open list follows every write of its feed in this process at once, with the exact change:
+/// a second screen on the same feed, or a second store on the same file (an app and its extension
+/// in one process), never waits for its own next read and never gets a full reload for a write it
+/// could name.
+@Suite(.timeLimit(.minutes(1))) struct LiveFollowingTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// The first snapshot of `feed`'s after the current one whose ids are `ids`, waiting on its
+    /// stream: the follow happens when the other feed's write is told, not when this test looks.
+    func firstSnapshot(of feed: Feed<Post>, showing ids: [String]) async -> [FeedSnapshot<Post>] {
+        var seen: [FeedSnapshot<Post>] = []
+        for await snapshot in await feed.snapshots {
+            seen.append(snapshot)
+            if snapshot.ids == ids { break }
+        }
+        return seen
+    }
+
+    /// Waits on `follower`'s stream until it shows what `writer` shows, content included.
+    func follows(_ follower: Feed<Post>, _ writer: Feed<Post>) async {
+        let shown = await writer.snapshot
+        let expected = shown.rows.loadedRange.map { shown.rows[$0] }
+        for await snapshot in await follower.snapshots
+        where snapshot.rows.count == shown.rows.count
+            && snapshot.rows.loadedRange.map({ snapshot.rows[$0] }) == expected
+        {
+            return
+        }
+    }
+
+    @Test func aSecondScreenOnTheSameFeedFollowsARefreshWithItsExactInsertions() async throws {
+        let server = ModelServer(.posts("p", 5), pageSize: 10)
+        let store = try test.store()
+        let first = try test.feed(server.source, store: store)
+        await first.refresh()
+        let second = try test.feed(server.source, store: store)
+        let recorder = await SnapshotRecorder(second)
+        server.items.insert(contentsOf: [Post].posts("new", 2), at: 0)
+        await first.refresh()
+        let expected = (.posts("new", 2) + .posts("p", 5)).map(\.id)
+        let seen = await firstSnapshot(of: second, showing: expected)
+        #expect(seen.last?.change.insertedRows == [IndexPath(indexes: [0, 0]), IndexPath(indexes: [0, 1])])
+        let snapshots = await recorder.snapshots(settlingOn: second)
+        #expect(!snapshots.contains { $0.change.isFullReload })
+        SecondWriterChecks.everyChangeApplies(snapshots, "second screen")
+    }
+
+    @Test func aSecondStoreOnTheSameFileFollowsEveryKindOfWriteExactly() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let app = try test.feed(server.source)
+        await app.refresh()
+        let widget = try test.feed(server.source)  // a store of its own, on the same file
+        let recorder = await SnapshotRecorder(widget)
+        // Each write is followed before the next: a list that falls behind takes a full reload.
+        await app.loadNextPage()
+        await follows(widget, app)
+        try await app.update(Post(id: "p3", revision: 4))
+        await follows(widget, app)
+        try await app.remove(id: "p5")
+        await follows(widget, app)
+        try await app.insert(Post(id: "mine"), at: 1)
+        await follows(widget, app)
+        try await app.trim(maxRows: 10)
+        await follows(widget, app)
+        let shown = await widget.snapshot
+        let updated = try #require(shown.ids.firstIndex(of: "p3"))
+        #expect(shown.rows[updated]?.revision == 4, "the update's content, not only its row")
+        let snapshots = await recorder.snapshots(settlingOn: widget)
+        #expect(!snapshots.contains { $0.change.isFullReload }, "every write was named exactly")
+        SecondWriterChecks.everyChangeApplies(snapshots, "second store")
+        try SecondWriterChecks.rowsEqualTheFile(await widget.snapshot, test, "second store")
+    }
+
+    @Test func aFollowerThatFellBehindTakesTheFileInOneFullReload() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let store = try test.store()
+        let app = try test.feed(server.source, store: store)
+        await app.refresh()
+        let behind = try test.feed(server.source, store: store)
+        await behind.refresh()  // and app follows; now both write in turn
+        await app.loadNextPage()
+        await behind.loadNextPage()
+        let expected = await app.snapshot.ids
+        _ = await firstSnapshot(of: behind, showing: expected)
+        try SecondWriterChecks.rowsEqualTheFile(await behind.snapshot, test, "behind")
+        try SecondWriterChecks.rowsEqualTheFile(await app.snapshot, test, "app")
+    }
+
+    @Test func aClosedListIsNoLongerTold() async throws {
+        let server = ModelServer(.posts("p", 5), pageSize: 10)
+        let store = try test.store()
+        let app = try test.feed(server.source, store: store)
+        var second: Feed<Post>? = try test.feed(server.source, store: store)
+        weak let released = second
+        second = nil
+        #expect(released == nil, "following does not keep a feed alive")
+        await app.refresh()
+        #expect(await app.snapshot.ids == server.items.map(\.id))
+    }
+}
