@@ -97,7 +97,9 @@ import Testing
         // The writer runs on a thread of its own, not in a task: this test's loop holds its thread
         // while it reads, and on a machine with two cores the task pool may have no other.
         let written = Locked<Result<Void, any Error>?>(nil)
+        let ended = DispatchSemaphore(value: 0)
         let writing = Thread {
+            defer { ended.signal() }
             written.value = Result {
                 for page in 0..<pages {
                     try writer.write { store in
@@ -129,6 +131,7 @@ import Testing
             observations += 1
             if rows == pageSize * pages { break }
         } while !writerDone
+        ended.wait()
         try #require(written.value).get()
         #expect(observations > 1)
     }
