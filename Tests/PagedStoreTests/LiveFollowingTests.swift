@@ -94,6 +94,29 @@ import Testing
         try SecondWriterChecks.rowsEqualTheFile(await app.snapshot, test, "app")
     }
 
+    @Test func aWriteNobodyToldBeforeAToldOneMakesTheFollowerTakeTheFileWhole() async throws {
+        let server = ModelServer(.posts("p", 10), pageSize: 10)
+        let app = try test.feed(server.source)
+        await app.refresh()
+        let widget = try test.feed(server.source)
+        let recorder = await SnapshotRecorder(widget)
+        // Another process's write, which no open feed here is told of: p3's content changes.
+        try DatabaseQueue(path: test.path).write { store in
+            var feed = try #require(try store.feed(key: "home"))
+            let item = try ItemCodec<Post>.json.encode(Post(id: "p3", revision: 9))
+            _ = try store.updateItem(EncodedItem(itemID: "p3", payload: item), in: &feed)
+        }
+        try await app.remove(id: "p5")  // told: its change does not know of p3's
+        await follows(widget, app)
+        let snapshots = await recorder.snapshots(settlingOn: widget)
+        SecondWriterChecks.everyChangeApplies(snapshots, "after a write nobody told")
+        for (previous, next) in zip(snapshots, snapshots.dropFirst())
+        where previous.rows[3]?.id == "p3" && previous.rows[3] != next.rows[3] {
+            #expect(next.change.isFullReload || next.change.reconfiguredIDs.contains("p3"), "p3 changed unnamed")
+        }
+        #expect(await widget.snapshot.rows[3]?.revision == 9)
+    }
+
     @Test func aClosedListIsNoLongerTold() async throws {
         let server = ModelServer(.posts("p", 5), pageSize: 10)
         let store = try test.store()
