@@ -186,4 +186,17 @@ extension NextPageTests {
             snapshot.content != .empty || snapshot.nextPage == .endReached,
             "the feed says empty while its next page (p9) still has items: \(snapshot.ids.count) rows")
     }
+
+    @Test func anEmptyNewestPageThatPointsFurtherLoadsTheNextPageByItself() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let emptyTop = ScriptedSource<Post> { request in
+            request == .first ? Page(items: [], olderCursor: "p9") : server.page(for: request)
+        }
+        let feed = try test.feed(emptyTop)  // nothing cached: the empty page is all it would have
+        await feed.refresh()
+        await feed.waitForBackgroundFetches()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == server.items[10..<20].map(\.id), "the list said empty while the server has items")
+        #expect(snapshot.content == .content)
+    }
 }
