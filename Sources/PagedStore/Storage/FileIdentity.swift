@@ -10,7 +10,7 @@ package struct FileIdentity: Hashable, Sendable {
     package init?(path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
+        device = UInt64(truncatingIfNeeded: status.st_dev)
+        inode = UInt64(truncatingIfNeeded: status.st_ino)
     }
 }
