@@ -9,15 +9,11 @@ extension Feed {
     /// Runs `plan` through the feed's ``FeedWriter`` (one transaction, pending edits re-applied) and
     /// takes what the write says of the pending edits. When the plan wrote nothing, the feed takes
     /// the file's row (another `Feed` may have written it) and nil comes back.
-    /// - Parameters:
-    ///   - creatingFeed: Whether a feed row the file lacks is created, or the write refused.
-    ///   - replayingEdits: Whether the pending edits are re-applied (not for the write that only
-    ///     records a failure or removes undecodable rows).
+    /// - Parameter creatingFeed: Whether a feed row the file lacks is created, or the write refused.
     func write(
-        creatingFeed: Bool = true, replayingEdits: Bool = true, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
+        creatingFeed: Bool = true, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
     ) throws -> Commit? {
-        let written = try writer.commit(
-            over: loaded.record, creatingFeed: creatingFeed, edits: replayingEdits ? optimistic : nil, plan)
+        let written = try writer.commit(over: loaded.record, creatingFeed: creatingFeed, edits: optimistic, plan)
         if let remain = written.pendingEditsRemain { optimistic.mayHavePending = remain }
         reportDropped(written.droppedEdits)
         guard let commit = written.commit else {

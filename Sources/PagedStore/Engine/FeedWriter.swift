@@ -44,11 +44,11 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     ///     was written by another `Feed`.
     ///   - creatingFeed: Whether a missing feed row is created (an edit, a refresh) or the write is
     ///     refused (a next page or a gap's fill of a feed someone deleted).
-    ///   - edits: What the caller knows of its pending edits, or nil for a write that must not
-    ///     re-apply them. They are read only when the caller may have some or the file changed.
+    ///   - edits: What the caller knows of its pending edits. They are read only when the caller may
+    ///     have some or the file changed.
     ///   - plan: Writes the rows and returns the commit, or nil to write nothing further.
     func commit(
-        over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>?,
+        over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>,
         _ plan: (PageStore, inout FeedRecord) throws -> FeedCommit<Item>?
     ) throws -> Written {
         try transaction { store in
@@ -63,7 +63,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             // when this one held others (another `Feed` wrote since it last looked).
             let foreign = before != shown
             var written = Written(file: commit.record)
-            if let edits, edits.mayHavePending || foreign {
+            if edits.mayHavePending || foreign {
                 let replay = try replayPendingEdits(on: &commit, changes: edits.changes, in: store)
                 written.file = commit.record
                 written.pendingEditsRemain = replay.remaining > 0
