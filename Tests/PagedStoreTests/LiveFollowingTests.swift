@@ -117,6 +117,20 @@ import Testing
         #expect(await widget.snapshot.rows[3]?.revision == 9)
     }
 
+    @Test func anObservedListNoticesAWriteNobodyToldItWithoutBeingAsked() async throws {
+        let server = ModelServer(.posts("p", 10), pageSize: 10)
+        let app = try test.feed(server.source)
+        await app.refresh()
+        // A write on a connection of its own, as another process's: no open feed is told of it.
+        try DatabaseQueue(path: test.path).write { store in
+            var feed = try #require(try store.feed(key: "home"))
+            _ = try store.removeItem("p3", from: &feed)
+        }
+        // The list is observed and nothing else happens: it looks at the file by itself.
+        let seen = await firstSnapshot(of: app, showing: server.items.map(\.id).filter { $0 != "p3" })
+        #expect(seen.count > 1, "it showed the other writer's rows once it looked")
+    }
+
     @Test func aClosedListIsNoLongerTold() async throws {
         let server = ModelServer(.posts("p", 5), pageSize: 10)
         let store = try test.store()

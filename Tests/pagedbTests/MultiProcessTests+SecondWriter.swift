@@ -52,4 +52,28 @@ extension MultiProcessTests {
         #expect(try file.map { try ItemCodec<Entry>.json.decode($0.payload) } == shown)
         store.close()
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anObservedFeedShowsAnotherProcessesWriteWithoutBeingAsked() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = scratch.path("shared.sqlite")
+        let first = try scratch.file(
+            "first.json", #"{"items":[{"id":"p1"},{"id":"p2"}],"next_cursor":"c2","previous_cursor":"n1"}"#)
+        #expect(try PagedDBBinary.run(["apply", "home", "--db", db, "--page", first, "--as", "refresh"]).status == 0)
+        let store = try FeedStore(path: db)
+        let feed = try store.feed(
+            "home", source: ScriptedSource<Entry> { _ in Page(items: [], olderCursor: nil) },
+            policy: FeedPolicy(refreshOnOpen: .never))
+        let snapshots = await feed.snapshots
+        let newer = try scratch.file(
+            "newer.json", #"{"items":[{"id":"n1"},{"id":"p1"},{"id":"p2"}],"next_cursor":"c2","previous_cursor":"n0"}"#)
+        let refresh = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", newer, "--as", "refresh"])
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        // Nothing asks the feed: the snapshot comes from its own look at the file.
+        for await snapshot in snapshots where snapshot.rows.loadedItems.map({ $0.id }) == ["n1", "p1", "p2"] {
+            break
+        }
+        #expect(await feed.snapshot.rows.loadedItems.map(\.id) == ["n1", "p1", "p2"])
+        store.close()
+    }
 }

@@ -112,6 +112,7 @@ public actor Feed<Item: FeedItem> {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
+        watchWhileObserved()
         return stream
     }
 
@@ -126,7 +127,16 @@ public actor Feed<Item: FeedItem> {
         return stream
     }
 
-    func removeSubscriber(_ id: Int) { subscribers.remove(id) }
+    /// Whether anyone follows the snapshots.
+    var isObserved: Bool { subscribers.observed }
+
+    func removeSubscriber(_ id: Int) {
+        subscribers.remove(id)
+        if !isObserved {
+            running.watch?.cancel()
+            running.watch = nil
+        }
+    }
 
     func addPositionSubscriber(_ continuation: AsyncStream<ReadingPosition>.Continuation) -> Int {
         subscribers.addPositions(continuation)

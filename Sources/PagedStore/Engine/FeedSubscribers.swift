@@ -14,6 +14,9 @@ struct FeedSubscribers<Item: FeedItem> {
     /// Whether anyone listens to events: an event nobody hears is not built.
     var hearEvents: Bool { !events.isEmpty }
 
+    /// Whether anyone follows the snapshots: only then does the feed look for other processes' writes.
+    var observed: Bool { !snapshots.isEmpty }
+
     init(latest: FeedSnapshot<Item>) {
         self.latest = latest
     }
