@@ -132,8 +132,13 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// The one place the engine opens a write transaction. `body` returns its result and what to
     /// tell the other open feeds of this feed, which they are told once the transaction committed.
     private func transaction<Result>(_ body: (PageStore) throws -> (Result, WrittenFeed?)) throws -> Result {
-        let (result, written) = try queue.write(body)
-        if let written, let file = queue.file { LiveFeeds.shared.tell(written, in: file) }
+        let file = queue.file
+        let (result, written) = try queue.write { store in
+            let (result, written) = try body(store)
+            if let written, let file { LiveFeeds.shared.announce(written, in: file) }
+            return (result, written)
+        }
+        if let written, let file { LiveFeeds.shared.tell(written, in: file) }
         return result
     }
 

@@ -26,6 +26,8 @@ final class LiveFeeds: @unchecked Sendable {
     static let shared = LiveFeeds()
     private let lock = NSLock()
     private var followers: [FileIdentity: [String: [Int: AsyncStream<WrittenFeed>.Continuation]]] = [:]
+    /// The row each feed's last write in this process left, announced before that write commits.
+    private var announced: [FileIdentity: [String: FeedRecord]] = [:]
     private var lastID = 0
 
     /// A new follower id, for a `Feed`'s writer.
@@ -53,6 +55,18 @@ final class LiveFeeds: @unchecked Sendable {
             return removed
         }
         continuation?.finish()
+    }
+
+    /// Records, inside the write's transaction and so before any reader can see its rows, that a
+    /// write of this process leaves `written.after`: a feed that meets that row in the file waits
+    /// for the write to be told, with its exact change, instead of taking the file whole.
+    func announce(_ written: WrittenFeed, in file: FileIdentity) {
+        lock.withLock { announced[file, default: [:]][written.key] = written.after }
+    }
+
+    /// Whether `row` is what a write of this process left, told or about to be told.
+    func isAnnounced(_ row: FeedRecord, in file: FileIdentity) -> Bool {
+        lock.withLock { announced[file]?[row.key] == row }
     }
 
     /// Tells every follower of the written feed but its writer.
