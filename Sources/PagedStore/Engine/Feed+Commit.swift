@@ -332,12 +332,10 @@ extension Feed {
     /// - Returns: The rows read that do not decode: the window stops right above the first of them,
     ///   and the caller removes them (``removeUndecodable(_:)``) before it emits.
     func reloadWindow(around start: Int? = nil) throws -> [UndecodableRow] {
-        let first = max(min(start ?? loaded.window.start, loaded.record.rowCount - loaded.window.capacity), 0)
-        let stored = try queue.read { store in
-            try store.window(of: loaded.record, from: first == 0 ? .top : .row(first), limit: loaded.window.capacity)
-        }
-        let decoded = LoadedRows.decoding(stored, codec: codec)
-        loaded.window.start = first
+        let (record, window) = (loaded.record, loaded.window)
+        let read = try queue.read { store in try window.read(of: record, from: start ?? window.start, in: store) }
+        let decoded = LoadedRows.decoding(read.stored, codec: codec)
+        loaded.window.start = read.start
         loaded.window.rows = decoded.rows
         return decoded.undecodable
     }

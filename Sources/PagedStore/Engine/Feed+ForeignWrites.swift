@@ -14,15 +14,27 @@ extension Feed {
     ///
     /// Run it before reading the feed, or after a read that ran without a transaction: a read made
     /// before an unchanged mark saw the rows this feed holds.
-    func syncWithFile() throws {
+    /// - Parameter leavingToldWrites: Leaves a row that a write of this process left to that write's
+    ///   follow (see ``follow(_:)``), which has its exact change; for looks that need not read now.
+    /// - Returns: Whether the file's row was not the one this feed held.
+    @discardableResult
+    func syncWithFile(leavingToldWrites: Bool = false) throws -> Bool {
         let mark = try queue.writeMark()
-        guard mark != loaded.writeMark else { return }
+        guard mark != loaded.writeMark else { return false }
         let key = self.key
-        let file = try queue.readStatement { store in try store.feed(key: key) }
+        // No row: another writer deleted the feed, and it has nothing now.
+        let file = try queue.readStatement { store in try store.feed(key: key) } ?? loaded.record.deleted
+        guard file != loaded.record else {
+            loaded.writeMark = mark
+            return false
+        }
+        if leavingToldWrites, let identity = queue.file, LiveFeeds.shared.isAnnounced(file, in: identity) {
+            return true
+        }
         // The mark first, then the row: a write in between changes the mark again, and is looked at next time.
         loaded.writeMark = mark
-        // No row: another writer deleted the feed, and it has nothing now.
-        resync(with: file ?? loaded.record.deleted)
+        resync(with: file)
+        return true
     }
 
     /// ``syncWithFile()`` for callers that cannot throw: a failed look is recorded, and the feed's
@@ -71,13 +83,13 @@ extension Feed {
     func follow(_ written: WrittenFeed) {
         guard written.after != loaded.record, !queue.isClosed else { return }
         let key = self.key
-        let (capacity, start) = (loaded.window.capacity, loaded.window.start)
+        let (window, start) = (loaded.window, loaded.window.start)
         let read: (record: FeedRecord, rows: [StoredItem], start: Int)?
         do {
             read = try queue.read { store in
                 guard let file = try store.feed(key: key) else { return nil }
-                let first = max(min(start, file.rowCount - capacity), 0)
-                return (file, try store.window(of: file, from: first == 0 ? .top : .row(first), limit: capacity), first)
+                let rows = try window.read(of: file, from: start, in: store)
+                return (file, rows.stored, rows.start)
             }
         } catch {
             return

@@ -30,29 +30,10 @@ extension Feed {
     }
 
     /// Takes the file's rows if another writer changed this feed since the feed last looked.
-    /// - Returns: Whether it did; nil once the store is closed (the look ends).
+    /// - Returns: Whether the file's row had changed; nil once the store is closed (the look ends).
     private func lookForOtherWrites() -> Bool? {
         guard !queue.isClosed else { return nil }
-        let key = self.key
-        let mark: DatabaseQueue.WriteMark
-        let found: FeedRecord?
-        do {
-            mark = try queue.writeMark()
-            guard mark != loaded.writeMark else { return false }
-            found = try queue.readStatement { store in try store.feed(key: key) }
-        } catch {
-            // A failed look is left to the next one, and to the feed's next read or write.
-            return false
-        }
-        let file = found ?? loaded.record.deleted
-        guard file != loaded.record else {
-            loaded.writeMark = mark
-            return false
-        }
-        // The row a write of this process left is being told, with its exact change: no full reload.
-        if let identity = queue.file, LiveFeeds.shared.isAnnounced(file, in: identity) { return true }
-        loaded.writeMark = mark
-        resync(with: file)
-        return true
+        // A failed look is left to the next one, and to the feed's next read or write.
+        return (try? syncWithFile(leavingToldWrites: true)) ?? false
     }
 }
