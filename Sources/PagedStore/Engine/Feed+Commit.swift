@@ -17,7 +17,8 @@ extension Feed {
         if let remain = written.pendingEditsRemain { optimistic.mayHavePending = remain }
         reportDropped(written.droppedEdits)
         guard let commit = written.commit else {
-            resync(with: written.file)
+            // Nothing written: another `Feed` may have written the file, which this one follows.
+            if written.file != loaded.record { followFileRecordingErrors() }
             return nil
         }
         return commit
@@ -280,17 +281,28 @@ extension Feed {
         }
         loaded.record = commit.record
         var undecodable = commit.undecodable
+        // A window read again after another writer committed shows that writer's rows too: the
+        // commit's change no longer describes them, so the list takes them whole.
+        func reload() throws -> [UndecodableRow] {
+            let read = try reloadWindow()
+            if read.fileMovedOn {
+                activity.adopt(fileGeneration: loaded.record.generation)
+                optimistic.mayHavePending = true
+                commit.change = .fullReload
+            }
+            return read.undecodable
+        }
         switch commit.window {
         case .append(let rows, let oldCount): loaded.window.append(rows, oldCount: oldCount)
         case .prepend(let rows, let reloads):
             for reload in reloads { loaded.window.reload(row: reload.row, item: reload.item, key: reload.key) }
             loaded.window.prepend(rows)
-        case .reload: undecodable = try reloadWindow()
+        case .reload: undecodable = try reload()
         case .read(let rows, let start):
             loaded.window.start = start
             loaded.window.rows = rows
         }
-        if loaded.window.end > loaded.record.rowCount { undecodable += try reloadWindow() }
+        if loaded.window.end > loaded.record.rowCount { undecodable += try reload() }
         // Rows the window met that do not decode go in this change, as deletions: no snapshot
         // counts a row it cannot show. Each round removes rows, so it ends.
         var removedAny = false
@@ -308,7 +320,7 @@ extension Feed {
             commit.change = commit.change.followed(
                 byRemoving: removed.map(\.index), ids: Set(removed.map(\.row.itemID)),
                 oldCount: rowsBefore - commit.change.rowDelta)
-            undecodable = try reloadWindow()
+            undecodable = try reload()
         }
         // Gaps move only when there are some, and appear only from a keepGap refresh (rows on top);
         // sections exist only for feeds with section keys. Anything else needs no read at all, which
@@ -328,16 +340,23 @@ extension Feed {
         emit(commit.change, previousLayout: previousLayout)
     }
 
-    /// Reads the window's rows again from the cache, keeping its start where possible.
-    /// - Returns: The rows read that do not decode: the window stops right above the first of them,
-    ///   and the caller removes them (``removeUndecodable(_:)``) before it emits.
-    func reloadWindow(around start: Int? = nil) throws -> [UndecodableRow] {
-        let (record, window) = (loaded.record, loaded.window)
-        let read = try queue.read { store in try window.read(of: record, from: start ?? window.start, in: store) }
-        let decoded = LoadedRows.decoding(read.stored, codec: codec)
-        loaded.window.start = read.start
+    /// Reads the window's rows again from the cache, keeping its start, with the feed's row in the
+    /// same read.
+    /// - Returns: The rows read that do not decode (the window stops right above the first of them,
+    ///   and the caller removes them, ``removeUndecodable(_:)``, before it emits), and whether the
+    ///   file's row was no longer the one held: another writer committed after this feed's commit,
+    ///   so the feed now holds the file's row, and the rows read are that state's.
+    func reloadWindow() throws -> (undecodable: [UndecodableRow], fileMovedOn: Bool) {
+        let (record, window, key) = (loaded.record, loaded.window, self.key)
+        let read = try queue.read { store in
+            let file = try store.feed(key: key) ?? record
+            return (file, try window.read(of: file, from: window.start, in: store))
+        }
+        let decoded = LoadedRows.decoding(read.1.stored, codec: codec)
+        loaded.window.start = read.1.start
         loaded.window.rows = decoded.rows
-        return decoded.undecodable
+        loaded.record = read.0
+        return (decoded.undecodable, read.0 != record)
     }
 
     /// Records a failed fetch in the cache for `pagedb`, best effort: a storage failure here must not

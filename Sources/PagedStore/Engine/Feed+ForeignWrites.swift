@@ -1,44 +1,41 @@
 import Foundation
 
-/// Noticing that another `Feed` (a second store, an app extension, another process, a second
-/// screen on the same key) wrote this feed, before this one reads or writes it.
+/// Following what another `Feed` (a second store, an app extension, another process, a second
+/// screen on the same key) wrote to this feed.
 ///
-/// Two marks decide it. ``DatabaseQueue/WriteMark`` (SQLite's `data_version` and the writes of this
-/// store's connection) tells in one statement that nobody wrote the file at all, the usual case;
-/// when someone did, the feed's row says whether it was this feed: its ``FeedRecord/changeCount``
-/// is bumped by every write, also one that changed only an item's content. Writes compare the row
-/// inside their own transaction (see ``FeedWriter``); reads call ``syncWithFile()``.
+/// Two marks say whether there is anything to follow. ``DatabaseQueue/WriteMark`` (SQLite's
+/// `data_version` and the writes of this store's connection) tells in one statement that nobody
+/// wrote the file at all, the usual case; when someone did, the feed's row says whether it was this
+/// feed: its ``FeedRecord/changeCount`` is bumped by every write, also one that changed only an
+/// item's content. The change record then says what changed (``ChangeChain``): the list takes the
+/// exact change, or its rows whole when the record does not cover the way from the row it holds.
+///
+/// Writes compare the row inside their own transaction (see ``FeedWriter``); reads call
+/// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it without writing.
 extension Feed {
-    /// Takes the file's rows with one full reload when another `Feed` wrote this feed since this one
-    /// last looked; nothing but one cheap statement when nobody wrote the file.
+    /// Takes another writer's changes of this feed, if any: nothing but one cheap statement when
+    /// nobody wrote the file.
     ///
     /// Run it before reading the feed, or after a read that ran without a transaction: a read made
     /// before an unchanged mark saw the rows this feed holds.
-    /// - Parameter leavingToldWrites: Leaves a row that a write of this process left to that write's
-    ///   follow (see ``follow(_:)``), which has its exact change; for looks that need not read now.
+    /// - Parameter mayWrite: Whether following may write: remove rows the codec cannot decode, and
+    ///   re-apply pending edits that a writer which does not record left unapplied. A nudge follows
+    ///   without writing (a list that wrote in answer to another's write would be a writer nobody
+    ///   asked for) and leaves such rows to the feed's next read or write.
     /// - Returns: Whether the file's row was not the one this feed held.
     @discardableResult
-    func syncWithFile(leavingToldWrites: Bool = false) throws -> Bool {
+    func syncWithFile(mayWrite: Bool = true) throws -> Bool {
         let mark = try queue.writeMark()
         guard mark != loaded.writeMark else { return false }
-        let key = self.key
-        // No row: another writer deleted the feed, and it has nothing now.
-        let file = try queue.readStatement { store in try store.feed(key: key) } ?? loaded.record.deleted
-        guard file != loaded.record else {
-            loaded.writeMark = mark
-            return false
-        }
-        if leavingToldWrites, let identity = queue.file, LiveFeeds.shared.isAnnounced(file, in: identity) {
-            return true
-        }
-        // The mark first, then the row: a write in between changes the mark again, and is looked at next time.
-        loaded.writeMark = mark
-        resync(with: file)
-        return true
+        let followed = try followFile(mayWrite: mayWrite)
+        // The mark is the one read before the file: a write in between changes it again, and is
+        // followed next time. A follow left to a later read keeps the old mark, so that read looks.
+        if followed != .leftForLater { loaded.writeMark = mark }
+        return followed != .unchanged
     }
 
-    /// ``syncWithFile()`` for callers that cannot throw: a failed look is recorded, and the feed's
-    /// writes still compare the row in their transactions.
+    /// ``syncWithFile(mayWrite:)`` for callers that cannot throw: a failed look is recorded, and the
+    /// feed's writes still compare the row in their transactions.
     func syncWithFileRecordingErrors() {
         do {
             try syncWithFile()
@@ -47,64 +44,94 @@ extension Feed {
         }
     }
 
-    /// Takes the feed's rows and state from the file when another `Feed` wrote it since this one
-    /// last did; the snapshot then reloads as a whole. Nothing happens when the file says what this
-    /// feed already holds.
-    ///
-    /// A writer that left rows under pending edits without re-applying them (`pagedb`, an older
-    /// version of the app) is caught up here: the edits are re-applied through the feed's writer.
-    func resync(with file: FeedRecord?) {
-        guard let file, file != loaded.record else { return }
+    /// ``followFile(mayWrite:)`` for callers that cannot throw: a failed look is recorded.
+    func followFileRecordingErrors() {
         do {
-            let pending = try queue.read { store in try store.pendingEditRows(of: file) }
-            if !pending.edits.isEmpty || !pending.malformed.isEmpty,
-                let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
-            {
-                return try apply(commit)
-            }
-            try apply(Commit(record: file, change: .fullReload, window: .reload).overForeignWrite())
+            _ = try followFile(mayWrite: true)
         } catch {
             recordError(FeedError(error))
         }
     }
-}
 
-extension Feed {
-    /// Follows another open `Feed`'s write of this feed, told as it committed (see ``LiveFeeds``).
+    /// What ``followFile(mayWrite:)`` did.
+    enum Followed {
+        /// The file's row is the one the feed holds.
+        case unchanged
+        /// The feed took the file's rows.
+        case followed
+        /// The file's rows need a write first (see ``syncWithFile(mayWrite:)``), which was not allowed.
+        case leftForLater
+    }
+
+    /// One state of the file, read in one transaction: the feed's row, the change from the row the
+    /// feed held (nil when the record does not cover it), and the window's rows.
+    private struct FileState {
+        var record: FeedRecord
+        var change: RowChange?
+        var rows: [StoredItem]
+        var start: Int
+    }
+
+    /// Takes the file's state of the feed when its row is not the one the feed holds.
     ///
-    /// The feed's row and the window's rows are read in one transaction, so they are one state of
-    /// the file. When this feed held the rows the write started from, and that state is the one the
-    /// write left, the snapshot takes the write's own change: the exact batch. Otherwise (this feed
-    /// was behind, or more writes followed) it takes the file's rows in one full reload.
-    ///
-    /// Following only reads: the writer re-applied the pending edits in its own transaction, and a
-    /// list that wrote in answer to another's write would be a writer nobody asked for. So rows that
-    /// do not decode, or a failed look, are left to the feed's next read or write, which looks again.
-    func follow(_ written: WrittenFeed) {
-        guard written.after != loaded.record, !queue.isClosed else { return }
+    /// The row, the recorded change and the window's rows are read in one transaction, so they are
+    /// one state of the file, and the snapshot's change applies exactly to the rows it shows.
+    func followFile(mayWrite: Bool) throws -> Followed {
+        let held = loaded.record
         let key = self.key
         let (window, start) = (loaded.window, loaded.window.start)
-        let read: (record: FeedRecord, rows: [StoredItem], start: Int)?
-        do {
-            read = try queue.read { store in
-                guard let file = try store.feed(key: key) else { return nil }
-                let rows = try window.read(of: file, from: start, in: store)
-                return (file, rows.stored, rows.start)
-            }
-        } catch {
-            return
+        let state = try queue.read { store -> FileState? in
+            // No row: another writer deleted the feed, and it has nothing now.
+            let file = try store.feed(key: key) ?? held.deleted
+            guard file != held else { return nil }
+            let change = try ChangeChain.change(from: held, to: file, in: store)
+            let rows = try window.read(of: file, from: start, in: store)
+            return FileState(record: file, change: change, rows: rows.stored, start: rows.start)
         }
-        let file = read?.record ?? loaded.record.deleted
-        guard file != loaded.record else { return }
-        let decoded = LoadedRows.decoding(read?.rows ?? [], codec: codec)
-        guard decoded.undecodable.isEmpty else { return }
-        var commit = Commit(record: file, change: written.change, window: .read(decoded.rows, start: read?.start ?? 0))
-        if file != written.after || written.before != loaded.record || written.change.isFullReload {
-            commit.change = .fullReload
+        guard let state else { return .unchanged }
+        let decoded = LoadedRows.decoding(state.rows, codec: codec)
+        if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
+        if !decoded.undecodable.isEmpty {
+            guard mayWrite else { return .leftForLater }
+            // The commit's window read removes them, in the same change.
+            var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
+            commit.adoptsFile = true
+            try apply(commit)
+            reportFollowed(state.change)
+            return .followed
         }
+        var change = state.change ?? .fullReload
+        // A composed change keeps the ids of changed rows a later write deleted: keep only ids of
+        // rows shown before and after.
+        let shownBefore = Set(loaded.window.rows.keys.map(\.id))
+        let shownAfter = Set(decoded.rows.keys.map(\.id))
+        change.reloadedIDs = change.reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
+        var commit = Commit(record: state.record, change: change, window: .read(decoded.rows, start: state.start))
         // The writer's generation and pending edits are the file's now.
         commit.adoptsFile = true
-        try? apply(commit)
+        try apply(commit)
+        reportFollowed(state.change)
+        return .followed
+    }
+
+    /// Re-applies the file's pending edits through this feed's writer, when a writer that does not
+    /// record its changes (`pagedb`, an older version of the app) may have left rows under pending
+    /// edits without them. Returns whether it wrote (the write's commit took the file's rows).
+    private func reapplyPendingEdits(after file: FeedRecord) throws -> Bool {
+        let pending = try queue.read { store in try store.pendingEditRows(of: file) }
+        guard !pending.edits.isEmpty || !pending.malformed.isEmpty,
+            let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
+        else { return false }
+        try apply(commit)
+        reportFollowed(nil)
+        return true
+    }
+
+    /// Tells the events that the feed took another writer's change: exact, or (nil) its rows whole.
+    private func reportFollowed(_ change: RowChange?) {
+        report(
+            change == nil ? .reloadedFromFile : .followedOtherWriter, nil, generation: loaded.record.generation,
+            rows: change?.touchedRows ?? loaded.record.rowCount)
     }
 }
 

@@ -1,39 +1,33 @@
 import Foundation
 
-/// Noticing other processes' writes (an app extension, `pagedb`) while someone follows the
-/// snapshots, so an open list shows them without waiting for its own next read or write.
+/// Following other writers live while someone observes the snapshots, so an open list shows their
+/// writes without waiting for its own next read or write.
 ///
-/// Writes in this process are told at once (see ``LiveFeeds``); another process's commit shows
-/// only in the file. So while a list is observed the feed looks at SQLite's `data_version` (one
-/// statement, no page read), often right after a write and less often the longer nothing
-/// happens, and takes the file's rows when another writer changed this feed. Nobody observing, it
-/// does nothing.
+/// Writes of this process nudge the feed as they commit; other processes' commits nudge it through
+/// the file's watcher (``FileChangeWatcher``, one per file, which runs only while some feed of the
+/// file is observed). A nudged feed follows without writing (see ``syncWithFile(mayWrite:)``).
 extension Feed {
-    /// The wait before the first look after a change, and the longest wait between looks.
-    static var watchIntervals: (shortest: Duration, longest: Duration) { (.milliseconds(20), .milliseconds(250)) }
-
-    /// Starts looking for other processes' writes, unless the feed looks already.
-    func watchWhileObserved() {
-        guard running.watch == nil, isObserved, !queue.isClosed else { return }
-        running.watch = Task { [weak self] in
-            var wait = Self.watchIntervals.shortest
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: wait)
-                } catch {
-                    return
-                }
-                guard let changed = await self?.lookForOtherWrites() else { return }
-                wait = changed ? Self.watchIntervals.shortest : min(wait * 2, Self.watchIntervals.longest)
-            }
+    /// Starts following the nudges of other writers, for the feed's life: called once, at open.
+    nonisolated func followOtherWriters() {
+        guard let file = queue.file else { return }
+        let nudges = LiveFeeds.shared.follow(writer.follower, file: file, key: key)
+        Task { [weak self] in
+            for await _ in nudges { await self?.followNudge() }
         }
+        // A closed store's feeds follow nothing, and its file stops being watched for them.
+        let follower = writer.follower
+        _ = queue.onClose { LiveFeeds.shared.stopFollowing(follower, file: file) }
     }
 
-    /// Takes the file's rows if another writer changed this feed since the feed last looked.
-    /// - Returns: Whether the file's row had changed; nil once the store is closed (the look ends).
-    private func lookForOtherWrites() -> Bool? {
-        guard !queue.isClosed else { return nil }
-        // A failed look is left to the next one, and to the feed's next read or write.
-        return (try? syncWithFile(leavingToldWrites: true)) ?? false
+    /// Has the file watched for other processes' commits while the snapshots are observed.
+    func watchWhileObserved() {
+        guard let file = queue.file else { return }
+        LiveFeeds.shared.setObserved(isObserved, follower: writer.follower, file: file, path: queue.resolvedPath)
+    }
+
+    private func followNudge() {
+        guard !queue.isClosed else { return }
+        // A failed look is left to the next nudge, and to the feed's next read or write.
+        _ = try? syncWithFile(mayWrite: false)
     }
 }

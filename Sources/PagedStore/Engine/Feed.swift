@@ -85,18 +85,12 @@ public actor Feed<Item: FeedItem> {
         if let event = Self.removalEvent(removed, generation: opened.record.generation) {
             subscribers.undeliveredEvents = [event]
         }
-        if let file = queue.file {
-            // Every other open feed's write of this feed, as it commits (see ``follow(_:)``).
-            let writes = LiveFeeds.shared.follow(writer.follower, file: file, key: key)
-            Task { [weak self] in
-                for await written in writes { await self?.follow(written) }
-            }
-        }
+        followOtherWriters()
     }
 
     deinit {
         if let file = context.writer.queue.file {
-            LiveFeeds.shared.stopFollowing(context.writer.follower, file: file, key: context.key)
+            LiveFeeds.shared.stopFollowing(context.writer.follower, file: file)
         }
     }
 
@@ -132,10 +126,7 @@ public actor Feed<Item: FeedItem> {
 
     func removeSubscriber(_ id: Int) {
         subscribers.remove(id)
-        if !isObserved {
-            running.watch?.cancel()
-            running.watch = nil
-        }
+        if !isObserved { watchWhileObserved() }
     }
 
     func addPositionSubscriber(_ continuation: AsyncStream<ReadingPosition>.Continuation) -> Int {

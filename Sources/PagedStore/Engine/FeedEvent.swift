@@ -25,6 +25,15 @@ public struct FeedEvent: Sendable, Equatable {
         /// list; `itemIDs` names them and `error` says why. A page that lists them again writes them
         /// anew. Rows found while the feed opened are reported to the first subscriber.
         case undecodableRowsRemoved
+        /// Another writer of the feed (a second `Feed` on its key, another store on the file,
+        /// another process such as an app extension or `pagedb`) changed it, and the list took the
+        /// exact change from the file's change record; `rowsChanged` counts the rows it touched.
+        case followedOtherWriter
+        /// Another writer changed the feed in a way the file's change record does not cover (the
+        /// list missed more writes than the record keeps, or the writer does not record: `sqlite3`,
+        /// an older version of the app), and the list took the feed's rows whole, in one full
+        /// reload; `rowsChanged` is the feed's row count.
+        case reloadedFromFile
     }
 
     /// What happened.

@@ -30,9 +30,6 @@ struct RunningFetches {
     /// How many callers wait for each next page that callers started (see
     /// ``Feed/waitForNextPage(_:_:startedByCaller:)``).
     var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
-    /// The look for other processes' writes, while someone follows the snapshots (see
-    /// ``Feed/watchWhileObserved()``).
-    var watch: Task<Void, Never>?
 }
 
 /// Where the reader is: the rows on screen as the app last reported them (the scroll anchor and the

@@ -18,6 +18,13 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// commits is told to the others, not to itself.
     let follower: Int
 
+    /// What one write did to the feed's row and rows, for the change record.
+    struct RecordedWrite {
+        let before: FeedRecord
+        let after: FeedRecord
+        let change: RowChange
+    }
+
     init(key: String, queue: DatabaseQueue, codec: ItemCodec<Item>) {
         self.key = key
         self.queue = queue
@@ -57,7 +64,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             }
             let before = feed
             guard var commit = try plan(store, &feed) else {
-                return (Written(file: feed), feed == before ? nil : told(before, feed, .fullReload))
+                return (Written(file: feed), feed == before ? nil : recorded(before, feed, .fullReload))
             }
             // The change is computed on the file's rows: exact for every feed that held them, even
             // when this one held others (another `Feed` wrote since it last looked).
@@ -69,8 +76,9 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 written.pendingEditsRemain = replay.remaining > 0
                 written.droppedEdits = replay.dropped
             }
-            written.commit = foreign ? commit.overForeignWrite() : commit
-            return (written, told(before, commit.record, commit.change))
+            let recordedWrite = recorded(before, commit.record, commit.change)
+            written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
+            return (written, recordedWrite)
         }
     }
 
@@ -82,7 +90,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             let before = feed
             feed.lastError = message
             try store.save(&feed)
-            return (feed, told(before, feed, RowChange()))
+            return (feed, recorded(before, feed, RowChange()))
         }
     }
 
@@ -101,12 +109,14 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         try transaction { store in
             var feed = try store.ensureFeed(key: key)
             let before = feed
+            var change = RowChange()
             if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy), recorded != policy.cacheVersion {
                 try store.clearFeed(&feed)
+                change.deleted = Array(0..<max(before.rowCount, 0))
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
             try store.save(&feed)
-            return (try read(store, feed), told(before, feed, .fullReload))
+            return (try read(store, feed), recorded(before, feed, change))
         }
     }
 
@@ -125,25 +135,53 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             let foreign = shown.map { $0 != feed } ?? false
             let removed = try UndecodableRow.remove(rows, from: &feed, in: store)
             let change = RowChange(deleted: removed.map(\.index))
-            return ((removed, foreign, try read(store, feed)), feed == before ? nil : told(before, feed, change))
+            return ((removed, foreign, try read(store, feed)), feed == before ? nil : recorded(before, feed, change))
         }
     }
 
-    /// The one place the engine opens a write transaction. `body` returns its result and what to
-    /// tell the other open feeds of this feed, which they are told once the transaction committed.
-    private func transaction<Result>(_ body: (PageStore) throws -> (Result, WrittenFeed?)) throws -> Result {
-        let file = queue.file
+    /// `commit` for a feed that held `shown` while the file had moved on to `before` (another
+    /// `Feed` wrote): the recorded writes from `shown` to `before` and the commit's own change as one
+    /// exact change, or one full reload when the record does not cover them. Either way the feed
+    /// takes the file's rows, generation and pending edits.
+    private static func overForeignWrites(
+        _ commit: FeedCommit<Item>, from shown: FeedRecord, to before: FeedRecord, in store: PageStore
+    ) throws -> FeedCommit<Item> {
+        var adopted = commit.overForeignWrite()
+        if let missed = try ChangeChain.change(from: shown, to: before, in: store),
+            let change = missed.followed(
+                by: commit.change, oldCount: shown.rowCount, middleCount: before.rowCount,
+                newCount: commit.record.rowCount)
+        {
+            adopted.change = change
+        }
+        return adopted
+    }
+
+    /// The one place the engine opens a write transaction. `body` returns its result and what the
+    /// write did, which the change record keeps in the same transaction; the other open feeds of
+    /// this feed are told once the transaction committed.
+    private func transaction<Result>(_ body: (PageStore) throws -> (Result, RecordedWrite?)) throws -> Result {
+        let limit = queue.changeRecordLimit
         let (result, written) = try queue.write { store in
             let (result, written) = try body(store)
-            if let written, let file { LiveFeeds.shared.announce(written, in: file) }
+            if let written {
+                let sequence = try store.recordChange(
+                    from: written.before, to: written.after, bytes: written.change.encoded)
+                if let forget = ChangeRecordRetention.forgetThrough(after: sequence, limit: limit) {
+                    try store.forgetChanges(through: forget)
+                }
+            }
             return (result, written)
         }
-        if let written, let file { LiveFeeds.shared.tell(written, in: file) }
+        if written != nil, let file = queue.file {
+            LiveFeeds.shared.tell(writeOf: key, by: follower, in: file)
+            FileChangeSignal.post(for: file)
+        }
         return result
     }
 
-    /// What the other open feeds are told of a write that took the feed's row from `before` to `after`.
-    private func told(_ before: FeedRecord, _ after: FeedRecord, _ change: RowChange) -> WrittenFeed {
-        WrittenFeed(key: key, before: before, after: after, change: change, writer: follower)
+    /// What the change record keeps of a write that took the feed's row from `before` to `after`.
+    private func recorded(_ before: FeedRecord, _ after: FeedRecord, _ change: RowChange) -> RecordedWrite {
+        RecordedWrite(before: before, after: after, change: change)
     }
 }

@@ -1,33 +1,25 @@
 import Foundation
 
-/// What one write of a feed changed, as told to the other open `Feed`s of that feed in this process.
-struct WrittenFeed: Sendable {
-    /// The feed's key.
-    let key: String
-    /// The feed's row as the file had it right before the write.
-    let before: FeedRecord
-    /// The feed's row as the write left it.
-    let after: FeedRecord
-    /// The change, as row indices of the file's rows before and after the write; a full reload when
-    /// the write cannot name the rows.
-    let change: RowChange
-    /// The ``FeedWriter/follower`` of the `Feed` that wrote, which is not told.
-    let writer: Int
-}
-
-/// Every open `Feed` in this process, by file and key, so that each write is told to the others at
-/// once: a second screen on the same feed, or a second store on the same file, follows a write
-/// with the exact change instead of at its own next read.
+/// Every open `Feed` in this process, by file, so that each write reaches the others at once: a
+/// second screen on the same feed, a second store on the same file, and (through one
+/// ``FileChangeWatcher`` per file while any feed of it is observed) another process.
 ///
-/// Writes are told after their transaction committed, in order, through one stream per follower;
-/// nothing runs while no feed is open.
+/// A follower is only nudged: it then looks at the file, and the change record tells it what changed
+/// since the row it holds (see ``Feed/followFile(removingUndecodable:)``). Nudges do not queue up: a
+/// follower that is nudged twice before it looks looks once, and takes both writes as one change.
 final class LiveFeeds: @unchecked Sendable {
-    // @unchecked: `followers` and `lastID` are only touched with `lock` held.
+    // @unchecked: every property is only touched with `lock` held.
     static let shared = LiveFeeds()
     private let lock = NSLock()
-    private var followers: [FileIdentity: [String: [Int: AsyncStream<WrittenFeed>.Continuation]]] = [:]
-    /// The row each feed's last write in this process left, announced before that write commits.
-    private var announced: [FileIdentity: [String: FeedRecord]] = [:]
+
+    private struct Follower {
+        let key: String
+        let nudge: AsyncStream<Void>.Continuation
+        var observed = false
+    }
+
+    private var followers: [FileIdentity: [Int: Follower]] = [:]
+    private var watchers: [FileIdentity: FileChangeWatcher] = [:]
     private var lastID = 0
 
     /// A new follower id, for a `Feed`'s writer.
@@ -38,40 +30,61 @@ final class LiveFeeds: @unchecked Sendable {
         }
     }
 
-    /// The writes of feed `key` in `file` that followers other than `follower` make, from now on,
-    /// until ``stopFollowing(_:file:key:)``.
-    func follow(_ follower: Int, file: FileIdentity, key: String) -> AsyncStream<WrittenFeed> {
-        let (stream, continuation) = AsyncStream.makeStream(of: WrittenFeed.self)
-        lock.withLock { followers[file, default: [:]][key, default: [:]][follower] = continuation }
+    /// The nudges for `follower`, a feed of `key` in `file`: one after any write of the feed by
+    /// another follower of this process, and while observed, after any commit to the file by another
+    /// process; until ``stopFollowing(_:file:)``.
+    func follow(_ follower: Int, file: FileIdentity, key: String) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        lock.withLock { followers[file, default: [:]][follower] = Follower(key: key, nudge: continuation) }
         return stream
     }
 
-    /// Ends `follower`'s stream.
-    func stopFollowing(_ follower: Int, file: FileIdentity, key: String) {
-        let continuation = lock.withLock { () -> AsyncStream<WrittenFeed>.Continuation? in
-            let removed = followers[file]?[key]?.removeValue(forKey: follower)
-            if followers[file]?[key]?.isEmpty == true { followers[file]?[key] = nil }
+    /// Ends `follower`'s nudges.
+    func stopFollowing(_ follower: Int, file: FileIdentity) {
+        let (removed, watcher) = lock.withLock { () -> (Follower?, FileChangeWatcher?) in
+            let removed = followers[file]?.removeValue(forKey: follower)
             if followers[file]?.isEmpty == true { followers[file] = nil }
-            return removed
+            return (removed, stopWatcherIfUnobserved(file))
         }
-        continuation?.finish()
+        removed?.nudge.finish()
+        watcher?.stop()
     }
 
-    /// Records, inside the write's transaction and so before any reader can see its rows, that a
-    /// write of this process leaves `written.after`: a feed that meets that row in the file waits
-    /// for the write to be told, with its exact change, instead of taking the file whole.
-    func announce(_ written: WrittenFeed, in file: FileIdentity) {
-        lock.withLock { announced[file, default: [:]][written.key] = written.after }
+    /// Whether `follower` is observed: while any follower of a file is, the file is watched for other
+    /// processes' commits (`path` is the file as SQLite opened it). A follower that becomes observed
+    /// is nudged at once: the file may have changed while nobody watched.
+    func setObserved(_ observed: Bool, follower: Int, file: FileIdentity, path: String) {
+        let stopped = lock.withLock { () -> FileChangeWatcher? in
+            guard let before = followers[file]?[follower] else { return nil }
+            followers[file]?[follower]?.observed = observed
+            guard observed else { return stopWatcherIfUnobserved(file) }
+            if !before.observed { before.nudge.yield() }
+            if watchers[file] == nil {
+                watchers[file] = FileChangeWatcher(path: path, identity: file) { [weak self] in
+                    self?.nudgeObserved(of: file)
+                }
+            }
+            return nil
+        }
+        stopped?.stop()
     }
 
-    /// Whether `row` is what a write of this process left, told or about to be told.
-    func isAnnounced(_ row: FeedRecord, in file: FileIdentity) -> Bool {
-        lock.withLock { announced[file]?[row.key] == row }
+    /// Nudges every follower of `key` in `file` but `writer`, after `writer` committed a write of it.
+    func tell(writeOf key: String, by writer: Int, in file: FileIdentity) {
+        let others = lock.withLock { followers[file] ?? [:] }
+        for (follower, other) in others where follower != writer && other.key == key { other.nudge.yield() }
     }
 
-    /// Tells every follower of the written feed but its writer.
-    func tell(_ written: WrittenFeed, in file: FileIdentity) {
-        let others = lock.withLock { followers[file]?[written.key] ?? [:] }
-        for (follower, continuation) in others where follower != written.writer { continuation.yield(written) }
+    /// Nudges every observed follower of `file`: someone committed to it.
+    private func nudgeObserved(of file: FileIdentity) {
+        let observed = lock.withLock { followers[file]?.values.filter(\.observed) ?? [] }
+        for follower in observed { follower.nudge.yield() }
+    }
+
+    /// Takes `file`'s watcher away when no follower of it is observed; the caller stops it, outside
+    /// the lock. Call with `lock` held.
+    private func stopWatcherIfUnobserved(_ file: FileIdentity) -> FileChangeWatcher? {
+        guard followers[file]?.values.contains(where: \.observed) != true else { return nil }
+        return watchers.removeValue(forKey: file)
     }
 }

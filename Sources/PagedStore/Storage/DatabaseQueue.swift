@@ -21,14 +21,24 @@ package final class DatabaseQueue: @unchecked Sendable {
     let executor: StorageExecutor
     /// The file the queue writes, as every store on it in this process sees it.
     package let file: FileIdentity?
+    /// The file's path as SQLite opened it, folders resolved.
+    package let resolvedPath: String
+    /// How many writes the file's change record keeps (see ``ChangeRecordRetention``).
+    package let changeRecordLimit: Int
+    /// How many writes the change record keeps unless the store says otherwise.
+    package static let defaultChangeRecordLimit = 1000
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
-        path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
+        path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5),
+        changeRecordLimit: Int = DatabaseQueue.defaultChangeRecordLimit
     ) throws {
-        openStore = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
+        let store = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
+        openStore = store
         executor = StorageExecutor(label: "PagedStore.storage")
         file = FileIdentity(path: path)
+        resolvedPath = store.connection.file
+        self.changeRecordLimit = changeRecordLimit
     }
 
     deinit {

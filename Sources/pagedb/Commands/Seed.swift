@@ -70,29 +70,32 @@ extension PagedDB {
                 // PageStore.BulkSeed); a repeated id is then found by that last step.
                 // A bulk seed into a file without items (a new cache) writes its pages once, with a
                 // rollback journal instead of the log (see DatabaseQueue.writeFillingEmptyFile).
+                // Open lists (an app running beside pagedb) follow the rows appended with their exact change.
                 let seedAll = { (store: PageStore) throws -> Int in
-                    var run = try store.beginSeed(into: feed, expectedItems: total)
-                    var written = 0
-                    try reader.stream(
-                        contentsOf: file, pageSize: pageSize, checkingDuplicates: false,
-                        { page, offsets in
-                            for index in try store.seed(page, offsets: offsets, &run) {
-                                let id = page.items[index].id
-                                guard try store.isRepeat(id, at: offsets[index], in: &run) else { continue }
-                                throw FixtureProblem(
-                                    offset: offsets[index],
-                                    reason: "duplicate id \(id.debugDescription) (on an earlier line)")
-                            }
-                            progress.update(run.written)
-                        },
-                        finish: {
-                            // The staged rows are written now, in one step with no count of its own.
-                            if run.isBulk {
-                                progress.phase("\(run.written) items read; writing them in id order")
-                            }
-                            written = try store.finishSeed(&run)
-                        })
-                    return written
+                    try store.recordingRowsChangedAtTheBottom(of: feed) {
+                        var run = try store.beginSeed(into: feed, expectedItems: total)
+                        var written = 0
+                        try reader.stream(
+                            contentsOf: file, pageSize: pageSize, checkingDuplicates: false,
+                            { page, offsets in
+                                for index in try store.seed(page, offsets: offsets, &run) {
+                                    let id = page.items[index].id
+                                    guard try store.isRepeat(id, at: offsets[index], in: &run) else { continue }
+                                    throw FixtureProblem(
+                                        offset: offsets[index],
+                                        reason: "duplicate id \(id.debugDescription) (on an earlier line)")
+                                }
+                                progress.update(run.written)
+                            },
+                            finish: {
+                                // The staged rows are written now, in one step with no count of its own.
+                                if run.isBulk {
+                                    progress.phase("\(run.written) items read; writing them in id order")
+                                }
+                                written = try store.finishSeed(&run)
+                            })
+                        return written
+                    }
                 }
                 written =
                     total >= PageStore.bulkSeedMinimum
@@ -105,7 +108,11 @@ extension PagedDB {
                     FixtureFile.canonical)
                 queue = try DatabaseQueue(path: path)
                 progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
-                written = try queue.write { store in try store.seed(pages, into: feed) { progress.update($0) } }
+                written = try queue.write { store in
+                    try store.recordingRowsChangedAtTheBottom(of: feed) {
+                        try store.seed(pages, into: feed) { progress.update($0) }
+                    }
+                }
             }
             progress.finish()
             let skipped = total - written

@@ -34,9 +34,12 @@ extension PagedDB {
             let queue = try database.openForChanging(feed: feed)
             let removed = try queue.write { store -> Int in
                 guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
-                if let maxRows { return try Trimmer.trim(&record, maxRows: maxRows, in: store) }
-                guard let olderThan else { return 0 }  // validate() made sure one of the two is given
-                return try Trimmer.trim(&record, fetchedBefore: Date() - olderThan.seconds, in: store)
+                // Open lists (an app running beside pagedb) follow the cut with its exact change.
+                return try store.recordingRowsChangedAtTheBottom(of: feed) {
+                    if let maxRows { return try Trimmer.trim(&record, maxRows: maxRows, in: store) }
+                    guard let olderThan else { return 0 }  // validate() made sure one of the two is given
+                    return try Trimmer.trim(&record, fetchedBefore: Date() - olderThan.seconds, in: store)
+                }
             }
             print("Removed \(removed) rows from \(Terminal.escape(feed)).")
         }

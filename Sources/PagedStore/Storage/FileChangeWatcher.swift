@@ -1,0 +1,96 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Notices commits to a cache file by any process, and calls `changed` after each, on a thread of
+/// its own, until ``stop()``.
+///
+/// It looks at SQLite's `data_version` on a read-only connection of its own (one statement, no page
+/// read) whenever the file may have changed: on Linux when inotify reports a write to the file or
+/// its `-wal` or `-journal`, on Apple platforms when a PagedStore writer posts the file's Darwin
+/// notification after a commit (``FileChangeSignal``), and otherwise, or as a backstop for writers
+/// that signal nothing (`sqlite3`), on a timer. Between changes it blocks: no work while nothing
+/// is written.
+final class FileChangeWatcher: @unchecked Sendable {
+    // @unchecked: `stopped` is only touched with `lock` held; the rest is set once in `init`.
+    private let lock = NSLock()
+    private var stopped = false
+    /// Written to by ``stop()`` to end the thread's wait at once.
+    private let wake: (read: Int32, write: Int32)
+
+    /// The timer's waits: after a change, and at most, when no notification tells of changes; the
+    /// backstop's wait when one does.
+    static let pollIntervals = (shortestMilliseconds: Int32(20), longestMilliseconds: Int32(250))
+    static let backstopMilliseconds = Int32(1000)
+
+    /// Starts watching the file at `path` (the path SQLite opened), or returns nil when no thread
+    /// can be started. A file the thread cannot open for reading ends the watch quietly: the feeds
+    /// still see other writers' commits at their next read or write.
+    init?(path: String, identity: FileIdentity, changed: @escaping @Sendable () -> Void) {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { return nil }
+        wake = (pipeEnds[0], pipeEnds[1])
+        // The connection and the signal belong to the thread: opened there, used only there.
+        let thread = Thread { [self] in
+            guard let connection = try? Connection(path: path, mode: .readOnly, busyTimeout: .milliseconds(100)) else {
+                return closeWake()
+            }
+            run(connection, signal: FileChangeSignal(watching: path, identity: identity), changed: changed)
+        }
+        thread.name = "PagedStore.fileChanges"
+        thread.start()
+    }
+
+    /// Ends the watch: the thread wakes, closes its connection and ends, and `changed` is not called
+    /// again once it has.
+    func stop() {
+        lock.withLock {
+            guard !stopped else { return }
+            stopped = true
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func closeWake() {
+        lock.withLock {
+            close(wake.read)
+            close(wake.write)
+            // A later stop() must not write to a closed (or reused) descriptor.
+            stopped = true
+        }
+    }
+
+    private func run(_ connection: Connection, signal: FileChangeSignal?, changed: @Sendable () -> Void) {
+        defer { closeWake() }
+        var version = Self.dataVersion(connection)
+        var wait = Self.pollIntervals.shortestMilliseconds
+        while !isStopped {
+            let timeout = signal == nil ? wait : Self.backstopMilliseconds
+            var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            if let signal { fds.append(pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if isStopped { return }
+            if ready > 0, let signal, fds[1].revents != 0 { signal.drain() }
+            let now = Self.dataVersion(connection)
+            if now != version {
+                version = now
+                wait = Self.pollIntervals.shortestMilliseconds
+                changed()
+            } else {
+                wait = min(wait * 2, Self.pollIntervals.longestMilliseconds)
+            }
+        }
+    }
+
+    /// The connection's `data_version`; nil when the look failed (the next one tries again).
+    private static func dataVersion(_ connection: Connection) -> Int64? {
+        try? connection.readStatement { try connection.int64("PRAGMA data_version") }
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+
+@testable import PagedStore
+
+/// The way from the row a list holds to the file's, out of the change record: one exact change
+/// when the recorded writes chain, nothing when any link is missing or wrong.
+@Suite struct ChangeChainTests {
+    static func record(id: Int64 = 1, count: Int64, rows: Int) -> FeedRecord {
+        FeedRecord(
+            id: id, key: "home", newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: rows,
+            topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: 1, loaded: true,
+            hasSections: false, policy: nil, changeCount: count)
+    }
+
+    static let onTop = ChangeChain.Link(
+        fromCount: 4, toCount: 5, fromRows: 3, toRows: 5, change: RowChange(inserted: [0, 1]))
+    static let atTheBottom = ChangeChain.Link(
+        fromCount: 5, toCount: 7, fromRows: 5, toRows: 6, change: RowChange(inserted: [5]))
+
+    @Test func writesThatChainComposeIntoOneChange() {
+        let change = ChangeChain.change(
+            from: Self.record(count: 4, rows: 3), to: Self.record(count: 7, rows: 6),
+            through: [Self.onTop, Self.atTheBottom])
+        #expect(change == RowChange(inserted: [0, 1, 5]))
+    }
+
+    @Test func oneWriteIsItsOwnChange() {
+        let change = ChangeChain.change(
+            from: Self.record(count: 4, rows: 3), to: Self.record(count: 5, rows: 5), through: [Self.onTop])
+        #expect(change == RowChange(inserted: [0, 1]))
+    }
+
+    @Test func aMissingWriteBreaksTheChain() {
+        // Forgotten by the record, or written by a writer that does not record.
+        #expect(
+            ChangeChain.change(
+                from: Self.record(count: 3, rows: 3), to: Self.record(count: 7, rows: 6),
+                through: [Self.onTop, Self.atTheBottom]) == nil)
+        #expect(
+            ChangeChain.change(
+                from: Self.record(count: 4, rows: 3), to: Self.record(count: 8, rows: 6),
+                through: [Self.onTop, Self.atTheBottom]) == nil)
+    }
+
+    @Test func rowCountsThatDoNotMatchBreakTheChain() {
+        #expect(
+            ChangeChain.change(
+                from: Self.record(count: 4, rows: 2), to: Self.record(count: 5, rows: 5), through: [Self.onTop]) == nil)
+        #expect(
+            ChangeChain.change(
+                from: Self.record(count: 4, rows: 3), to: Self.record(count: 5, rows: 4), through: [Self.onTop]) == nil)
+    }
+
+    @Test func aFeedMadeAgainIsAnotherFeed() {
+        #expect(
+            ChangeChain.change(
+                from: Self.record(id: 1, count: 4, rows: 3), to: Self.record(id: 2, count: 5, rows: 5),
+                through: [Self.onTop]) == nil)
+    }
+
+    @Test func aLinkThatDoesNotDecodeBreaksTheChain() {
+        var damaged = Self.atTheBottom
+        damaged.change = nil
+        #expect(
+            ChangeChain.change(
+                from: Self.record(count: 4, rows: 3), to: Self.record(count: 7, rows: 6),
+                through: [Self.onTop, damaged]) == nil)
+    }
+
+    @Test func aRecordedFullReloadIsAFullReload() {
+        let replaced = ChangeChain.Link(fromCount: 5, toCount: 6, fromRows: 5, toRows: 6, change: .fullReload)
+        let change = ChangeChain.change(
+            from: Self.record(count: 4, rows: 3), to: Self.record(count: 6, rows: 6), through: [Self.onTop, replaced])
+        #expect(change == .fullReload)
+    }
+}
+
+/// How long the change record keeps writes: the newest, as many as the limit, forgotten in batches.
+@Suite struct ChangeRecordRetentionTests {
+    @Test func nothingIsForgottenBeforeTheLimitOrBetweenBatches() {
+        #expect(ChangeRecordRetention.forgetThrough(after: 64, limit: 1000) == nil)
+        #expect(ChangeRecordRetention.forgetThrough(after: 1001, limit: 1000) == nil)
+    }
+
+    @Test func everyBatchForgetsAllButTheNewestLimit() {
+        #expect(ChangeRecordRetention.forgetThrough(after: 1024, limit: 1000) == 24)
+        #expect(ChangeRecordRetention.forgetThrough(after: 128, limit: 10) == 118)
+    }
+}
