@@ -57,7 +57,7 @@ extension Feed {
         guard let file, file != loaded.record else { return }
         do {
             let pending = try queue.read { store in try store.pendingEditRows(of: file) }
-            if !pending.edits.isEmpty || !pending.malformed.isEmpty,
+            if !pending.edits.isEmpty || !pending.malformed.isEmpty, !queue.isReadOnly,
                 let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
             {
                 return try apply(commit)

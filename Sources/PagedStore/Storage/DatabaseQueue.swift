@@ -21,6 +21,8 @@ package final class DatabaseQueue: @unchecked Sendable {
     let executor: StorageExecutor
     /// The file the queue writes, as every store on it in this process sees it.
     package let file: FileIdentity?
+    /// Whether the queue was opened read-only: every write then throws before it begins.
+    package let isReadOnly: Bool
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
@@ -29,6 +31,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         openStore = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
         executor = StorageExecutor(label: "PagedStore.storage")
         file = FileIdentity(path: path)
+        isReadOnly = mode != .readWrite
     }
 
     deinit {
@@ -76,10 +79,12 @@ package final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `body` inside one write transaction: everything it writes commits together or not at all.
+    /// - Throws: ``StorageError/readOnlyStore`` on a read-only queue, before any transaction begins.
     package func write<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         let store = try store()
+        if isReadOnly { throw StorageError.readOnlyStore }
         localWrites &+= 1
         return try store.connection.writeTransaction { try body(store) }
     }
@@ -112,6 +117,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let store = try store()
+        if isReadOnly { throw StorageError.readOnlyStore }
         let connection = store.connection
         localWrites &+= 1
         // A file with items may have readers (an app) that must keep reading while this writes.
