@@ -9,7 +9,7 @@ struct PagedDB: AsyncParsableCommand {
         commandName: "pagedb",
         abstract: "Inspect a PagedStore cache file, debug its state and seed fixtures.",
         discussion: """
-            Commands that only look (feeds, show, items, export, verify, schema) open the file read-only \
+            Commands that only look (feeds, show, items, export, verify, schema, watch) open the file read-only \
             and never create or change it. Give the file with --db PATH or the PAGEDB_DATABASE variable.
 
             Start with: pagedb demo
@@ -18,6 +18,7 @@ struct PagedDB: AsyncParsableCommand {
         subcommands: [
             Demo.self, Feeds.self, Show.self, Items.self, Seed.self, Export.self, Apply.self, Verify.self, Trim.self,
             Delete.self, Migrate.self, Schema.self, Bench.self, CrashWriter.self, HoldLock.self, Sync.self,
+            Watch.self,
         ]
     )
 

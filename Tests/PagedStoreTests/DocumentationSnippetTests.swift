@@ -1,13 +1,16 @@
 import Foundation
 import Testing
 
-/// Every Swift block of the UIKit, SwiftUI and offline-first articles is code the tests compile (in
-/// `Snippets/`).
+/// Every Swift block of the UIKit, SwiftUI, offline-first and extensions articles is code the tests
+/// compile (in `Snippets/`).
 @Suite struct DocumentationSnippetTests {
     static let catalog = ReadmeSnippetTests.root.appendingPathComponent("Sources/PagedStore/PagedStore.docc")
     static let snippets = ReadmeSnippetTests.root.appendingPathComponent("Tests/PagedStoreTests/Snippets")
 
-    @Test(arguments: ["UsingPagedStoreWithUIKit.md", "UsingPagedStoreWithSwiftUI.md", "OfflineFirst.md"])
+    @Test(arguments: [
+        "UsingPagedStoreWithUIKit.md", "UsingPagedStoreWithSwiftUI.md", "OfflineFirst.md",
+        "SharingACacheWithExtensions.md",
+    ])
     func everyExampleIsCompiled(article: String) throws {
         let text = try String(contentsOf: Self.catalog.appendingPathComponent(article), encoding: .utf8)
         let compiled = try FileManager.default.contentsOfDirectory(atPath: Self.snippets.path).sorted()

@@ -53,14 +53,15 @@ extension MultiProcessTests {
         store.close()
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func anObservedFeedShowsAnotherProcessesWriteWithoutBeingAsked() async throws {
+    /// Read-only too, as a widget opens the app's cache: it follows the other process all the same.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func anObservedFeedShowsAnotherProcessesWriteWithoutBeingAsked(readOnly: Bool) async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
         let first = try scratch.file(
             "first.json", #"{"items":[{"id":"p1"},{"id":"p2"}],"next_cursor":"c2","previous_cursor":"n1"}"#)
         #expect(try PagedDBBinary.run(["apply", "home", "--db", db, "--page", first, "--as", "refresh"]).status == 0)
-        let store = try FeedStore(path: db)
+        let store = try FeedStore(path: db, readOnly: readOnly)
         let feed = try store.feed(
             "home", source: ScriptedSource<Entry> { _ in Page(items: [], olderCursor: nil) },
             policy: FeedPolicy(refreshOnOpen: .never))

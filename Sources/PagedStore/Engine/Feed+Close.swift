@@ -5,11 +5,19 @@ extension Feed {
     /// The error every operation of a feed of a closed store fails with.
     static var closedError: FeedError { FeedError(StorageError.closed) }
 
-    /// Fails `operation` with ``closedError`` when the store is closed, before anything is fetched: a
-    /// closed store must not send the user's credentials anywhere. Returns whether it did.
-    func refusedBecauseClosed(_ operation: FeedActivity.Operation) -> Bool {
-        guard queue.isClosed else { return false }
-        let actions = activity.refused(operation, failure: FeedActivity.Failure(error: Self.closedError, at: .now))
+    /// Fails `operation` before anything is fetched when the store is closed (``closedError``: a
+    /// closed store must not send the user's credentials anywhere) or read-only (``readOnlyError``:
+    /// what it fetched could never be written). Returns whether it did.
+    func refusedBeforeFetching(_ operation: FeedActivity.Operation) -> Bool {
+        let error: FeedError
+        if queue.isClosed {
+            error = Self.closedError
+        } else if queue.isReadOnly {
+            error = Self.readOnlyError
+        } else {
+            return false
+        }
+        let actions = activity.refused(operation, failure: FeedActivity.Failure(error: error, at: .now))
         perform(actions, ActionContext(request: nil, generation: activity.generation))
         return true
     }

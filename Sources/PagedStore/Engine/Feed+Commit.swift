@@ -363,7 +363,9 @@ extension Feed {
     /// hide the fetch's own error.
     func recordError(_ error: FeedError) {
         // A busy file would only make this write wait out the same lock a second time.
-        guard error.storageKind != .busy, let written = try? writer.record(error: error.message) else { return }
+        // A read-only store records nothing: the failure shows in the feed's activity only.
+        guard error.storageKind != .busy, !queue.isReadOnly, let written = try? writer.record(error: error.message)
+        else { return }
         var inStep = loaded.record
         inStep.lastError = error.message
         inStep.changeCount &+= 1

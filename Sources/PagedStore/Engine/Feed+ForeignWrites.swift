@@ -119,7 +119,7 @@ extension Feed {
     /// edits without them. Returns whether it wrote (the write's commit took the file's rows).
     private func reapplyPendingEdits(after file: FeedRecord) throws -> Bool {
         let pending = try queue.read { store in try store.pendingEditRows(of: file) }
-        guard !pending.edits.isEmpty || !pending.malformed.isEmpty,
+        guard !pending.edits.isEmpty || !pending.malformed.isEmpty, !queue.isReadOnly,
             let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
         else { return false }
         try apply(commit)

@@ -41,7 +41,7 @@ extension Feed {
     func fillGap(id: Int64, from end: GapEnd) async {
         // The gap and its cursors as the file has them: another `Feed` may have filled or moved it.
         if !queue.isClosed { syncWithFileRecordingErrors() }
-        guard !Task.isCancelled, !refusedBecauseClosed(.gap(id)),
+        guard !Task.isCancelled, !refusedBeforeFetching(.gap(id)),
             let gap = loaded.gaps.first(where: { $0.record.id == id })?.record,
             !gap.unfillable,
             let cursor = end == .top ? gap.cursor : gap.newerCursor, let task = activity.gapStarted(id, from: end)

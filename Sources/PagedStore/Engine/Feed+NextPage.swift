@@ -44,7 +44,7 @@ extension Feed {
     /// later from inside a task that a refresh may already have superseded.
     @discardableResult
     func startNextPage() -> Task<Void, Never>? {
-        guard !refusedBecauseClosed(.nextPage) else { return nil }
+        guard !refusedBeforeFetching(.nextPage) else { return nil }
         // The bottom as the file has it: the page's batch names rows below the file's rows.
         syncWithFileRecordingErrors()
         guard !loaded.record.endReached, let cursor = loaded.record.oldestCursor else { return nil }

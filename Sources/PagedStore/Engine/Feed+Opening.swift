@@ -13,12 +13,18 @@ extension Feed {
     /// Opens the feed with `key`: one read transaction for its row and first screen when it exists
     /// with this policy (the usual open); a write only when the feed is new, its policy changed (a
     /// new ``FeedPolicy/cacheVersion`` empties it first, as a first launch), or its first screen
-    /// holds rows the codec cannot decode (removed, and the screen read again).
+    /// holds rows the codec cannot decode (removed, and the screen read again). A read-only store's
+    /// feed never writes here (``openWithoutWriting(policy:queue:key:)``).
     /// - Returns: What was read, the first screen decoded, and the rows removed.
     static func openFeed(
         policy: FeedPolicy, writer: FeedWriter<Item>
     ) throws -> (opened: OpenedFeed, rows: LoadedRows<Item>, removed: [UndecodableRow]) {
         let key = writer.key
+        if writer.queue.isReadOnly {
+            // Rows that do not decode stay in the file: the window stops above them.
+            let opened = try openWithoutWriting(policy: policy, queue: writer.queue, key: key)
+            return (opened, LoadedRows.decoding(opened.rows, codec: writer.codec).rows, [])
+        }
         var opened =
             try writer.queue.read { store -> OpenedFeed? in
                 guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy)

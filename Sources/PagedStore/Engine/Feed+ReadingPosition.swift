@@ -42,11 +42,11 @@ extension Feed {
     }
 
     /// Saves the reading position now (call it when the app goes to the background); it is restored
-    /// when the feed opens with ``FeedPolicy/keepsReadingPosition``.
+    /// when the feed opens with ``FeedPolicy/keepsReadingPosition``. A read-only store saves nothing.
     public func saveReadingPosition() throws {
         reader.saves.pending?.cancel()
         reader.saves.pending = nil
-        guard let position = readingPosition else { return }
+        guard let position = readingPosition, !queue.isReadOnly else { return }
         let saved = PageStore.SavedPosition(
             itemID: position.itemID, row: position.row, offset: position.offset, savedAt: Date())
         try writer.save(saved)
@@ -103,7 +103,7 @@ extension Feed {
     /// (it replaced the bottom) starts again by itself while the reader is still at the bottom.
     func prefetchIfNearBottom() {
         guard let last = reader.visible?.last, loaded.record.rowCount - 1 - last < policy.prefetchDistance,
-            activity.nextPage == .idle
+            activity.nextPage == .idle, !queue.isReadOnly
         else { return }
         startNextPage()
     }

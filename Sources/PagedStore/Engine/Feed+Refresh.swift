@@ -7,6 +7,8 @@ extension Feed {
     /// Call it once when the list appears. The snapshot already holds the cached rows before this is
     /// called: offline, the list shows them and the refresh fails into ``RefreshActivity/failed(_:)``.
     public func start() async {
+        // A read-only store shows the cached rows and follows others' writes: nothing to fetch.
+        guard !queue.isReadOnly else { return }
         trimToLimits()
         switch policy.refreshOnOpen {
         case .always:
@@ -33,7 +35,7 @@ extension Feed {
     /// then filled up to that many pages. Returns when this refresh is committed, failed or
     /// superseded (and its gaps filled); a cancelled caller returns at once, and its refresh is dropped.
     public func refresh() async {
-        if Task.isCancelled || refusedBecauseClosed(.refresh) { return }
+        if Task.isCancelled || refusedBeforeFetching(.refresh) { return }
         let gapsBefore = Set(loaded.gaps.map(\.record.id))
         await refreshOnce()
         await autoFillGaps(madeAfter: gapsBefore)

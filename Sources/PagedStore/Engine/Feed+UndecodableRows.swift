@@ -11,7 +11,8 @@ extension Feed {
     func removeUndecodable(
         _ rows: [UndecodableRow]
     ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool) {
-        guard !rows.isEmpty else { return ([], false) }
+        // A read-only store leaves them in the file: the window stops above them (see `LoadedRows`).
+        guard !rows.isEmpty, !queue.isReadOnly else { return ([], false) }
         let (removed, foreign, feed) = try writer.remove(undecodable: rows, over: loaded.record) { _, feed in feed }
         loaded.record = feed
         if let event = Self.removalEvent(removed.map(\.row), generation: activity.generation) {

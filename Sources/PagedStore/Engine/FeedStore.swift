@@ -14,20 +14,51 @@ public final class FeedStore: Sendable {
     public let path: String
     let queue: DatabaseQueue
 
-    /// Opens the cache at `path`, creating it (readable by the user only) and migrating its schema.
+    /// Opens the cache at `path`, creating it (readable by the user only) and migrating its schema;
+    /// or, with `readOnly`, a store that only shows and follows what others write (a widget, an app
+    /// extension).
+    ///
+    /// ```swift
+    /// // In a widget: show the app's cache, follow its writes, never write.
+    /// let store = try FeedStore(path: sharedCachePath, readOnly: true)
+    /// ```
+    ///
+    /// A read-only store never creates, migrates or writes the file (SQLite opens it with
+    /// `SQLITE_OPEN_READONLY`; on a file whose writers all closed it may create the `-wal` and `-shm`
+    /// that reading needs, and leaves them to the next writer). Its feeds show the cached rows and
+    /// follow other writers live, as any feed does; a feed the file does not have shows empty until a
+    /// writer creates it. ``Feed/start()`` fetches nothing; ``Feed/refresh()``,
+    /// ``Feed/loadNextPage()`` and ``Feed/loadGap(_:from:)`` fail in their activity, and edits and
+    /// trims throw, without fetching: a ``FeedError`` whose ``FeedError/storageKind`` is
+    /// ``StorageError/Kind/readOnly``. The reading position is not saved, a failure is not recorded
+    /// in the file, and rows the codec cannot decode stay in the file (the window stops above them).
     ///
     /// - Parameters:
     ///   - path: The cache file.
-    ///   - busyTimeout: How long a write waits for another process's lock (an app extension writing
+    ///   - busyTimeout: How long a statement waits for another process's lock (an app extension writing
     ///     the same file) before failing with ``StorageError/Kind/busy``. Default 5 seconds.
+    ///   - readOnly: Whether the store only reads. Default false.
+    ///   - changeRecordLimit: How many writes the file's change record keeps (the store's newest):
+    ///     an open list that missed more (in a process that was suspended while an extension wrote)
+    ///     follows with one full reload instead of the exact change. Default 1,000, a few hundred
+    ///     kilobytes at most; a writer applies its own limit.
     /// - Throws: ``StorageError``: ``StorageError/Kind/notADatabase`` or ``StorageError/Kind/corrupt``
     ///   for a damaged file (see ``discardDamagedCache(at:)``), ``StorageError/Kind/schemaTooNew`` for a
     ///   file from a newer PagedStore, ``StorageError/Kind/foreignDatabase`` for another program's file.
-    public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
+    ///   Read-only: ``StorageError/Kind/cannotOpen`` for a missing or empty file (nothing is created),
+    ///   ``StorageError/Kind/schemaTooOld`` for a file the app has not migrated yet.
+    public init(
+        path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false, changeRecordLimit: Int = 1000
+    ) throws {
         try SQLiteLibrary.checkVersion()
         self.path = path
-        queue = try DatabaseQueue(path: path, busyTimeout: busyTimeout)
+        queue = try DatabaseQueue(
+            path: path, mode: readOnly ? .sharedReadOnly : .readWrite, busyTimeout: busyTimeout,
+            changeRecordLimit: changeRecordLimit)
     }
+
+    /// Whether the store only reads (see ``init(path:busyTimeout:readOnly:changeRecordLimit:)``).
+    public var isReadOnly: Bool { queue.isReadOnly }
 
     /// A store that lives in memory only: for SwiftUI previews and tests.
     public static func inMemory() throws -> FeedStore {

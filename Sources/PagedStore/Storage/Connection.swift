@@ -15,6 +15,11 @@ package final class Connection {
         /// Reads only, and never creates the file or its side files when the file is idle
         /// (see ``Connection/init(path:mode:busyTimeout:)``).
         case readOnly
+        /// Reads only, opened with `SQLITE_OPEN_READONLY` whatever state the file is in: for a store
+        /// that lives beside the file's writers (an app extension) and must never write, not even the
+        /// checkpoint a last connection runs as it closes. On a file whose writers all closed, SQLite
+        /// creates the `-wal` and `-shm` a WAL reader needs and leaves them for the next writer.
+        case sharedReadOnly
     }
 
     let handle: OpaquePointer
@@ -79,15 +84,11 @@ package final class Connection {
                     .readOnly,
                     message: "Cannot write \(path): the file is read-only for this user. Nothing was changed")
             }
+        case .sharedReadOnly:
+            try Self.refuseLogWithoutIndex(file, named: path, within: busyTimeout)
+            opened = try Self.open(file, named: path, flags: SQLITE_OPEN_READONLY)
         case .readOnly:
-            let hasLog = Self.logIsSettled(file, within: busyTimeout)
-            if hasLog && !Self.exists(file + "-shm") {
-                throw StorageError(
-                    .readOnly,
-                    message:
-                        "\(path) has a write-ahead log without its -shm index (a copied or crashed cache); replaying "
-                        + "it needs a write: open it once with the app or run `pagedb migrate --db` on it")
-            }
+            let hasLog = try Self.refuseLogWithoutIndex(file, named: path, within: busyTimeout)
             if hasLog {
                 // A writer is live (or crashed): read through its side files, as any reader does.
                 opened = try Self.open(file, named: path, flags: SQLITE_OPEN_READONLY)
@@ -126,7 +127,7 @@ package final class Connection {
         // Double-quoted strings as identifiers only: a typo then fails instead of becoming a string.
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil)
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
-        if mode == .readOnly { try execute("PRAGMA query_only = ON") }
+        if mode != .readWrite { try execute("PRAGMA query_only = ON") }
         // The first read of the file: a picture or random bytes fail here, at open.
         probeValue = try integer(probe)
     }
@@ -143,6 +144,23 @@ package final class Connection {
             Thread.sleep(forTimeInterval: 0.002)
         }
         return false
+    }
+
+    /// Whether `file` has a settled `-wal` beside it (see ``logIsSettled(_:within:)``); throws when
+    /// the log has no `-shm` index, which only a write can rebuild.
+    @discardableResult
+    private static func refuseLogWithoutIndex(
+        _ file: String, named path: String, within timeout: Duration
+    ) throws(StorageError) -> Bool {
+        let hasLog = logIsSettled(file, within: timeout)
+        if hasLog && !exists(file + "-shm") {
+            throw StorageError(
+                .readOnly,
+                message:
+                    "\(path) has a write-ahead log without its -shm index (a copied or crashed cache); replaying "
+                    + "it needs a write: open it once with the app or run `pagedb migrate --db` on it")
+        }
+        return hasLog
     }
 
     private static func open(_ name: String, named path: String, flags: Int32) throws(StorageError) -> OpaquePointer {
@@ -253,7 +271,7 @@ package final class Connection {
         if exists && info.st_mode & S_IFMT == S_IFDIR {
             throw StorageError(.cannotOpen, message: "\(path) is a directory, not a database file")
         }
-        if !exists && mode == .readOnly {
+        if !exists && mode != .readWrite {
             throw StorageError(.cannotOpen, message: "No database at \(path)")
         }
     }

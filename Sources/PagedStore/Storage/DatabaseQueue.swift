@@ -27,6 +27,8 @@ package final class DatabaseQueue: @unchecked Sendable {
     package let changeRecordLimit: Int
     /// How many writes the change record keeps unless the store says otherwise.
     package static let defaultChangeRecordLimit = 1000
+    /// Whether the queue was opened read-only: every write then throws before it begins.
+    package let isReadOnly: Bool
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
@@ -39,6 +41,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         file = FileIdentity(path: path)
         resolvedPath = store.connection.file
         self.changeRecordLimit = changeRecordLimit
+        isReadOnly = mode != .readWrite
     }
 
     deinit {
@@ -86,10 +89,12 @@ package final class DatabaseQueue: @unchecked Sendable {
     }
 
     /// Runs `body` inside one write transaction: everything it writes commits together or not at all.
+    /// - Throws: ``StorageError/readOnlyStore`` on a read-only queue, before any transaction begins.
     package func write<T>(_ body: (PageStore) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         let store = try store()
+        if isReadOnly { throw StorageError.readOnlyStore }
         localWrites &+= 1
         return try store.connection.writeTransaction { try body(store) }
     }
@@ -122,6 +127,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let store = try store()
+        if isReadOnly { throw StorageError.readOnlyStore }
         let connection = store.connection
         localWrites &+= 1
         // A file with items may have readers (an app) that must keep reading while this writes.

@@ -54,17 +54,23 @@ package final class PageStore {
             // NORMAL: a commit does not fsync; a power cut may lose the last commits but never corrupts.
             try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
             if migrate, status != .current { try migrator.migrate(connection) }
-        case .readOnly:
-            if migrate, status != .current {
-                throw StorageError(
-                    .cannotOpen,
-                    message: status == .empty
-                        ? "\(path) is empty: it is not a PagedStore cache yet"
-                        : "\(path) has an older schema; run `pagedb migrate` (or open it with the app) first")
-            }
+        case .readOnly, .sharedReadOnly:
+            if migrate, status != .current { throw Self.notReadable(status, path: path) }
         }
         self.connection = connection
         self.statusAtOpen = status
+    }
+
+    /// Why a file whose schema is not this build's cannot be read without migrating it first.
+    private static func notReadable(_ status: SchemaStatus, path: String) -> StorageError {
+        if status == .empty {
+            return StorageError(.cannotOpen, message: "\(path) is empty: it is not a PagedStore cache yet")
+        }
+        return StorageError(
+            .schemaTooOld,
+            message:
+                "\(path) has an older schema, which only a writer migrates; run `pagedb migrate` (or open it "
+                + "with the app) first. The file was not changed")
     }
 
     // MARK: - Feeds

@@ -30,6 +30,9 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case busy
         /// The file was written by a newer PagedStore; this version leaves it untouched.
         case schemaTooNew
+        /// The file has an older schema and was opened read-only (``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:)``),
+        /// which never migrates: the app (a writer) migrates it when it next opens the file.
+        case schemaTooOld
         /// The file or its folder cannot be opened (missing, a directory, no permission).
         case cannotOpen
         /// The file was opened read-only and a write was attempted, or the file system is read-only.
@@ -90,6 +93,16 @@ extension StorageError {
     static var closed: StorageError {
         StorageError(
             .closed, message: "The store was closed (FeedStore.close()); open a new FeedStore to use the cache")
+    }
+
+    /// What every write of a read-only store throws (see ``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:)``),
+    /// before it fetches or begins a transaction.
+    static var readOnlyStore: StorageError {
+        StorageError(
+            .readOnly,
+            message:
+                "The store was opened read-only (FeedStore(path:readOnly: true)): it shows and follows the cache "
+                + "but never writes it; refresh, load pages and edit in a store that may write")
     }
 }
 

@@ -75,7 +75,8 @@ extension CommandFailure {
         case .notADatabase, .corrupt, .foreignDatabase: .damaged
         case .schemaTooNew: .schemaTooNew
         case .busy: .busy
-        case .cannotOpen: .missingFile
+        // An older schema that a look cannot read is reported as a file with no cache to show.
+        case .cannotOpen, .schemaTooOld: .missingFile
         case .invalidArgument: .usage
         default: .storage
         }

@@ -230,3 +230,36 @@ struct ApplyJSON: Encodable {
         self.cursors = cursors
     }
 }
+
+/// `watch --json`: one snapshot of the followed feed, one line each.
+struct WatchJSON: Encodable {
+    let feed: String
+    /// The snapshot's number: 0 for the rows as the feed opened, then one more per change.
+    let sequence: Int
+    let fullReload: Bool
+    let inserted: [[Int]]
+    let reloaded: [[Int]]
+    let deleted: [[Int]]
+    let moved: [ApplyJSON.Move]
+    let insertedSections: [Int]
+    let deletedSections: [Int]
+    let rows: Int
+    let gaps: Int
+    let state: ApplyJSON.State
+
+    init(feed: String, sequence: Int, change: FeedChange, rows: Int, gaps: Int, state: ApplyJSON.State) {
+        let pairs = { (paths: [IndexPath]) in paths.map { [$0[0], $0[1]] } }
+        self.feed = feed
+        self.sequence = sequence
+        fullReload = change.isFullReload
+        inserted = pairs(change.insertedRows)
+        reloaded = pairs(change.reloadedRows)
+        deleted = pairs(change.deletedRows)
+        moved = change.movedRows.map { ApplyJSON.Move(from: [$0.from[0], $0.from[1]], to: [$0.to[0], $0.to[1]]) }
+        insertedSections = Array(change.insertedSections)
+        deletedSections = Array(change.deletedSections)
+        self.rows = rows
+        self.gaps = gaps
+        self.state = state
+    }
+}

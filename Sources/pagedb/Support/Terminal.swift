@@ -66,7 +66,13 @@ enum Terminal {
         FileHandle.standardOutput.write(try encoder.encode(value) + Data("\n".utf8))
     }
 
-    /// One JSON line (`items --ndjson`).
+    /// One line on stdout, written at once rather than buffered: a process that reads `watch` line by
+    /// line sees each change as it happens.
+    static func printLine(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// One JSON line (`items --ndjson`, `watch --json`), written at once.
     static func printJSONLine(_ value: some Encodable) throws {
         let compact = JSONEncoder()
         compact.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
