@@ -92,6 +92,7 @@ import Testing
         let codec = refused.codec
         var feed = try test.feed(source, policy: policy, codec: codec)
         var recorder = await SnapshotRecorder(feed)
+        var events = await EventRecorder(feed)
         var locals = Set<String>()
         var removedLocally = Set<String>()
         let context =
@@ -190,10 +191,12 @@ import Testing
                     feed, snapshot, policy: policy, revision: 1_000 + step, test, "\(context) step \(step)")
             default:
                 try await check(recorder, feed, test, "\(context) step \(step)")
+                await checkFollowedExactly(events, feed, "\(context) step \(step)")
                 try await feed.saveReadingPosition()
                 let place = await feed.readingPosition
                 feed = try test.feed(source, policy: policy, codec: codec)  // relaunch
                 recorder = await SnapshotRecorder(feed)
+                events = await EventRecorder(feed)
                 let reopened = await feed.snapshot
                 if policy.keepsReadingPosition, let place, let row = reopened.ids.firstIndex(of: place.itemID) {
                     #expect(
@@ -205,6 +208,7 @@ import Testing
                 await feed.start()  // trims by age when the policy has one
             }
             try await check(recorder, feed, test, "\(context) step \(step)")
+            await checkFollowedExactly(events, feed, "\(context) step \(step)")
         }
 
         failing.value = false
@@ -217,6 +221,7 @@ import Testing
         try await scrollToTheEnd(
             feed, context, refreshingFirst: true, retryingFailures: true, fillingGapsFromBothEnds: true)
         try await check(recorder, feed, test, "\(context) end")
+        await checkFollowedExactly(events, feed, "\(context) end")
         let shown = await feed.snapshot.ids
         // A row removed locally may stay away (nothing fetched its place again) or come back.
         // One the app's model cannot read is shown only until its row is read again.
@@ -423,6 +428,13 @@ import Testing
         if after.nextPage == .idle, await !feed.loaded.record.endReached, await feed.loaded.record.oldestCursor != nil {
             #expect(source.requests.count > requests, "\(context): the row at the bottom did not prefetch")
         }
+    }
+
+    /// Every write of a second store was followed with its exact change: each writer of the model
+    /// records its changes, and no sequence writes more than the change record keeps.
+    static func checkFollowedExactly(_ events: EventRecorder, _ feed: Feed<Post>, _ context: String) async {
+        let reloads = await events.events(settlingOn: feed).filter { $0.kind == .reloadedFromFile }
+        #expect(reloads.isEmpty, "\(context): another store's write, recorded, was taken as a full reload")
     }
 
     /// The checks after every step.

@@ -10,6 +10,8 @@ struct FeedSubscribers<Item: FeedItem> {
     private var nextID = 0
     /// Held for the first subscriber of events.
     var undeliveredEvents: [FeedEvent] = []
+    /// How many events were sent, to any subscriber: a test that records events waits for all.
+    private(set) var eventsSent = 0
 
     /// Whether anyone listens to events: an event nobody hears is not built.
     var hearEvents: Bool { !events.isEmpty }
@@ -32,6 +34,7 @@ struct FeedSubscribers<Item: FeedItem> {
     mutating func addEvents(_ continuation: AsyncStream<FeedEvent>.Continuation) -> Int {
         events[nextID] = continuation
         for event in undeliveredEvents { continuation.yield(event) }
+        eventsSent &+= undeliveredEvents.count
         undeliveredEvents = []
         return takeID()
     }
@@ -55,7 +58,8 @@ struct FeedSubscribers<Item: FeedItem> {
         for continuation in snapshots.values { continuation.yield(snapshot) }
     }
 
-    func send(_ event: FeedEvent) {
+    mutating func send(_ event: FeedEvent) {
+        eventsSent &+= 1
         for continuation in events.values { continuation.yield(event) }
     }
 

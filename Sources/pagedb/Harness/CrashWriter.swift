@@ -26,9 +26,11 @@ extension PagedDB {
             name: .long,
             help: "Also make optimistic edits whose server call refreshes and pages the feed before it ends.")
         var pendingEdits = false
+        @Option(name: .long, help: "How many writes the file's change record keeps.")
+        var changeRecordLimit = 1000
 
         func run() async throws {
-            let store = try FeedStore(path: try database.path())
+            let store = try FeedStore(path: try database.path(), changeRecordLimit: changeRecordLimit)
             var random = SplitMix64(seed: seed)
             var feeds: [(feed: Feed<CrashItem>, server: CrashServer)] = []
             for index in 0..<3 {

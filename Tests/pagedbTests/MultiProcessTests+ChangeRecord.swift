@@ -1,0 +1,99 @@
+import Foundation
+import PagedStore
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStoreFixtures
+
+/// A list in this process that another process wrote many times while it did not look (an app
+/// suspended while its extension wrote): the file's change record tells it what changed.
+extension MultiProcessTests {
+    /// The item the crash writer writes.
+    struct Revised: FeedItem, Codable, Equatable {
+        let id: String
+        var revision: Int
+    }
+
+    /// The crash writer's first feed, opened as the crash writer opens it, never fetching.
+    static func crashWritersFeed(in store: FeedStore) throws -> Feed<Revised> {
+        try store.feed(
+            "feed0", source: ScriptedSource<Revised> { _ in throw CancellationError() },
+            policy: FeedPolicy(refreshOnOpen: .never, windowSize: 2000, firstScreenRows: 2000, maxRows: 400))
+    }
+
+    /// Runs the crash writer on `db` for `operations` operations (of its seed 1).
+    static func runCrashWriter(_ db: String, operations: Int, _ arguments: [String] = []) throws {
+        let run = try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "\(operations)"] + arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// What `feed` shows, row by row, and what the file holds.
+    static func shownAndFile(_ feed: Feed<Revised>, _ db: String) async throws -> (shown: [Revised], file: [Revised]) {
+        let shown = await feed.snapshot.rows.loadedItems
+        let file = try DatabaseQueue(path: db).read { store in
+            try store.window(of: try #require(try store.feed(key: "feed0")), from: .top, limit: 2000)
+        }
+        return (shown, try file.map { try ItemCodec<Revised>.json.decode($0.payload) })
+    }
+
+    @Test func aListThatMissedManyWritesOfAnotherProcessTakesThemAsOneExactChange() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = scratch.path("shared.sqlite")
+        // The crash writer's newest page, so that its refreshes land on top of it (not in its place).
+        let items = (180..<200).reversed().map { #"{"id":"f0s1-\#($0)","revision":0}"# }
+        let page = try scratch.file(
+            "first.json", #"{"items":[\#(items.joined(separator: ","))],"next_cursor":"f0s1-180"}"#)
+        let apply = try PagedDBBinary.run(["apply", "feed0", "--db", db, "--page", page, "--as", "refresh"])
+        #expect(apply.status == 0, "\(apply.stderr)")
+        let store = try FeedStore(path: db)
+        let feed = try Self.crashWritersFeed(in: store)
+        let events = await EventRecorder(feed)
+        let before = await feed.snapshot
+        // Nobody observes the list, so nothing tells it of these writes until it reads.
+        try Self.runCrashWriter(db, operations: 60)
+        _ = try await feed.identifiers()
+        let after = await feed.snapshot
+        #expect(after.sequence == before.sequence + 1, "every write in one change")
+        #expect(!after.change.isFullReload)
+        let old = before.rows.loadedItems.map(\.id)
+        let new = after.rows.loadedItems.map(\.id)
+        #expect(try BatchUpdate.apply(after.change, to: old, new: new) == new)
+        let (shown, file) = try await Self.shownAndFile(feed, db)
+        #expect(shown == file)
+        let kinds = await events.events(settlingOn: feed).map(\.kind)
+        #expect(kinds.contains(.followedOtherWriter) && !kinds.contains(.reloadedFromFile))
+        store.close()
+    }
+
+    @Test func aListThatMissedMoreWritesThanTheRecordKeepsReloadsOnceAndSaysSo() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = scratch.path("shared.sqlite")
+        // The crash writer's newest page, so that its refreshes land on top of it (not in its place).
+        let items = (180..<200).reversed().map { #"{"id":"f0s1-\#($0)","revision":0}"# }
+        let page = try scratch.file(
+            "first.json", #"{"items":[\#(items.joined(separator: ","))],"next_cursor":"f0s1-180"}"#)
+        let apply = try PagedDBBinary.run(["apply", "feed0", "--db", db, "--page", page, "--as", "refresh"])
+        #expect(apply.status == 0, "\(apply.stderr)")
+        let store = try FeedStore(path: db)
+        let feed = try Self.crashWritersFeed(in: store)
+        let events = await EventRecorder(feed)
+        let before = await feed.snapshot
+        // A writer that keeps only its newest write: the way from the list's row is forgotten.
+        try Self.runCrashWriter(db, operations: 200, ["--change-record-limit", "1"])
+        _ = try await feed.identifiers()
+        let after = await feed.snapshot
+        #expect(after.sequence == before.sequence + 1, "one full reload")
+        #expect(after.change.isFullReload)
+        let (shown, file) = try await Self.shownAndFile(feed, db)
+        #expect(shown == file)
+        let reported = await events.events(settlingOn: feed)
+        #expect(reported.map(\.kind).contains(.reloadedFromFile))
+        #expect(!reported.map(\.kind).contains(.followedOtherWriter))
+        let recordSize = try DatabaseQueue(path: db).read { store in
+            try store.connection.integer("SELECT count(*) FROM feed_change") ?? -1
+        }
+        #expect(recordSize <= 64, "the record keeps its limit, forgotten every 64 writes")
+        store.close()
+    }
+}
