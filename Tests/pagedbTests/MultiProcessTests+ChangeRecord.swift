@@ -28,6 +28,18 @@ extension MultiProcessTests {
         #expect(run.status == 0, "\(run.stderr)")
     }
 
+    /// A new file whose first feed holds the crash writer's newest page, so that the writer's
+    /// refreshes land on top of it (not in its place).
+    static func fileWithTheCrashWritersNewestPage(in scratch: TemporaryDirectory) throws -> String {
+        let db = scratch.path("shared.sqlite")
+        let items = (180..<200).reversed().map { #"{"id":"f0s1-\#($0)","revision":0}"# }
+        let page = try scratch.file(
+            "first.json", #"{"items":[\#(items.joined(separator: ","))],"next_cursor":"f0s1-180"}"#)
+        let apply = try PagedDBBinary.run(["apply", "feed0", "--db", db, "--page", page, "--as", "refresh"])
+        #expect(apply.status == 0, "\(apply.stderr)")
+        return db
+    }
+
     /// What `feed` shows, row by row, and what the file holds.
     static func shownAndFile(_ feed: Feed<Revised>, _ db: String) async throws -> (shown: [Revised], file: [Revised]) {
         let shown = await feed.snapshot.rows.loadedItems
@@ -39,13 +51,7 @@ extension MultiProcessTests {
 
     @Test func aListThatMissedManyWritesOfAnotherProcessTakesThemAsOneExactChange() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = scratch.path("shared.sqlite")
-        // The crash writer's newest page, so that its refreshes land on top of it (not in its place).
-        let items = (180..<200).reversed().map { #"{"id":"f0s1-\#($0)","revision":0}"# }
-        let page = try scratch.file(
-            "first.json", #"{"items":[\#(items.joined(separator: ","))],"next_cursor":"f0s1-180"}"#)
-        let apply = try PagedDBBinary.run(["apply", "feed0", "--db", db, "--page", page, "--as", "refresh"])
-        #expect(apply.status == 0, "\(apply.stderr)")
+        let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
         let store = try FeedStore(path: db)
         let feed = try Self.crashWritersFeed(in: store)
         let events = await EventRecorder(feed)
@@ -68,13 +74,7 @@ extension MultiProcessTests {
 
     @Test func aListThatMissedMoreWritesThanTheRecordKeepsReloadsOnceAndSaysSo() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = scratch.path("shared.sqlite")
-        // The crash writer's newest page, so that its refreshes land on top of it (not in its place).
-        let items = (180..<200).reversed().map { #"{"id":"f0s1-\#($0)","revision":0}"# }
-        let page = try scratch.file(
-            "first.json", #"{"items":[\#(items.joined(separator: ","))],"next_cursor":"f0s1-180"}"#)
-        let apply = try PagedDBBinary.run(["apply", "feed0", "--db", db, "--page", page, "--as", "refresh"])
-        #expect(apply.status == 0, "\(apply.stderr)")
+        let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
         let store = try FeedStore(path: db)
         let feed = try Self.crashWritersFeed(in: store)
         let events = await EventRecorder(feed)

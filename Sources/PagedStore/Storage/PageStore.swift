@@ -95,7 +95,11 @@ package final class PageStore {
     /// The feed with `key`, created empty when missing.
     package func ensureFeed(key: String) throws -> FeedRecord {
         if let feed = try feed(key: key) { return feed }
-        try connection.run("INSERT INTO feed (key) VALUES (?)", key)
+        // A feed made again after a delete may get the old one's id: a change count from a random
+        // start keeps a list that held the old feed from taking the new one's recorded changes as
+        // its own (the change record chains by id and count).
+        try connection.run(
+            "INSERT INTO feed (key, change_count) VALUES (?, ?)", key, Int64.random(in: 1..<(1 << 62)))
         guard let feed = try feed(key: key) else {
             throw StorageError(.other, message: "The feed \(key.debugDescription) vanished after it was created")
         }
@@ -140,6 +144,7 @@ package final class PageStore {
     /// Deletes a feed with its pages, items and gaps.
     package func deleteFeed(_ feed: FeedRecord) throws(StorageError) {
         try connection.run("DELETE FROM item WHERE feed_id = ?", feed.id)
+        try connection.run("DELETE FROM feed_change WHERE feed_id = ?", feed.id)
         // Pages and gaps follow through their foreign keys' ON DELETE CASCADE.
         try connection.run("DELETE FROM feed WHERE id = ?", feed.id)
     }
