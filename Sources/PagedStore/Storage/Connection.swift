@@ -232,6 +232,11 @@ package final class Connection {
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
+    /// The rowid of the row the last INSERT on this connection added.
+    package var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
     package var changes: Int {
         Int(sqlite3_changes64(handle))
     }

@@ -28,12 +28,19 @@ extension PageStore {
     {
         let sql = """
             INSERT INTO feed_change (feed_id, from_count, to_count, from_rows, to_rows, change)
-            VALUES (?, ?, ?, ?, ?, ?) RETURNING seq
+            VALUES (?, ?, ?, ?, ?, ?)
             """
-        let blob = SQLValue.bytes(Data(bytes), asText: false)
-        let sequence = try connection.integer(
-            sql, after.id, before.changeCount, after.changeCount, before.rowCount, after.rowCount, blob)
-        return sequence ?? 0
+        // Bound by hand: every commit runs this.
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, after.id)
+            try statement.bind(2, before.changeCount)
+            try statement.bind(3, after.changeCount)
+            try statement.bind(4, before.rowCount)
+            try statement.bind(5, after.rowCount)
+            try statement.bind(6, Data(bytes), asText: false)
+            try statement.step()
+            return connection.lastInsertedRowID
+        }
     }
 
     /// The recorded writes of `feed` that start at change count `count` or later, in order.
