@@ -16,7 +16,7 @@ extension PagedDB {
                 100-row feed (W5small), and with --scroll, a feed scrolled top to bottom through rowDidAppear.
 
                 LIVE (only when named) times how soon an open list shows another writer's commit: 1,000 \
-                paced inserts, each timed from the start of its write to the observing feed's snapshot \
+                paced inserts (with idle pauses of 300 to 550 ms), each timed from the start of its write to the observing feed's snapshot \
                 that shows it (p50 and p99; goals p99 ≤ 5 ms in one process, ≤ 50 ms across processes), \
                 with two feeds on one store, two stores on one file, and another process \
                 (pagedb paced-writer); then the CPU a store with 10 open feeds uses in 5 s without \

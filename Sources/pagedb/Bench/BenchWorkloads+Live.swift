@@ -1,11 +1,12 @@
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// LIVE: how soon an open list shows another writer's commit, and what following costs when
 /// nothing is written.
 ///
 /// Every set-up makes the same paced commits (one local insert on top every few milliseconds, and
-/// an idle pause now and then, so that a look that backed off is measured too) and an observing
+/// an idle pause of 300 to 550 ms now and then, so that a look that backed off is measured too) and an observing
 /// `Feed` with a snapshot subscriber, as a list, times each item from the start of its write to the
 /// snapshot that shows it. Printed, never asserted: the goals are p99 ≤ 5 ms in one process and
 /// ≤ 50 ms across processes.
@@ -16,6 +17,8 @@ extension BenchWorkloads {
         static let intervalMilliseconds = 5
         static let pauseEvery = 50
         static let pauseMilliseconds = 300
+        /// Up to this much more on each pause, so that pauses end at every point of a backed-off wait.
+        static let pauseJitterMilliseconds = 250
         /// How long a commit may take to show before the benchmark counts it missed and goes on.
         static let patience = 5.0
 
@@ -41,10 +44,11 @@ extension BenchWorkloads {
         let writer = try store.feed("live", source: LiveBenchItem.silentSource, policy: policy)
         let observer = await LiveLatencyObserver(
             try observerStore.feed("live", source: LiveBenchItem.silentSource, policy: policy))
+        var random = SplitMix64(seed: 1)
         for number in 0..<LivePace.commits {
             try await writer.insert(LiveBenchItem(id: "w\(number)", writtenAt: LiveBenchItem.now()), at: 0)
             _ = await observer.waitUntilShown("w\(number)", within: LivePace.patience)
-            try await pace(after: number)
+            try await pace(after: number, using: &random)
         }
         observer.stop()
         printLatency(setup: setup, observer.recorded, goalMilliseconds: 5)
@@ -64,7 +68,7 @@ extension BenchWorkloads {
         writer.arguments = [
             "paced-writer", "--db", path, "--feed", "live", "--commits", "\(LivePace.commits)",
             "--interval-ms", "\(LivePace.intervalMilliseconds)", "--pause-every", "\(LivePace.pauseEvery)",
-            "--pause-ms", "\(LivePace.pauseMilliseconds)",
+            "--pause-ms", "\(LivePace.pauseMilliseconds)", "--pause-jitter-ms", "\(LivePace.pauseJitterMilliseconds)",
         ]
         writer.standardOutput = FileHandle.nullDevice
         let ended = AsyncStream<Int32> { continuation in
@@ -81,9 +85,12 @@ extension BenchWorkloads {
         store.close()
     }
 
-    private func pace(after number: Int) async throws {
-        let pauses = (number + 1) % LivePace.pauseEvery == 0
-        try await Task.sleep(for: .milliseconds(pauses ? LivePace.pauseMilliseconds : LivePace.intervalMilliseconds))
+    private func pace(after number: Int, using random: inout SplitMix64) async throws {
+        guard (number + 1) % LivePace.pauseEvery == 0 else {
+            return try await Task.sleep(for: .milliseconds(LivePace.intervalMilliseconds))
+        }
+        let jitter = Int(random.next() % UInt64(LivePace.pauseJitterMilliseconds + 1))
+        try await Task.sleep(for: .milliseconds(LivePace.pauseMilliseconds + jitter))
     }
 
     /// One line per set-up; `missed` counts the commits no snapshot showed within the patience.

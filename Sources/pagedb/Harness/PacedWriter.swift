@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 extension PagedDB {
     /// The live-following benchmark's other process: inserts one item on top of a feed at a steady
@@ -12,7 +13,8 @@ extension PagedDB {
             abstract: "Insert timestamped items on top of a feed at a steady pace (benchmark harness).",
             discussion: """
                 Writes --commits items through the engine's local insert, one transaction each, waiting \
-                --interval-ms between them and --pause-ms after every --pause-every-th. Prints DONE and the \
+                --interval-ms between them and --pause-ms (plus up to --pause-jitter-ms, so that a pause ends at \
+                any point of an observer's backed-off wait) after every --pause-every-th. Prints DONE and the \
                 count at the end.
 
                 Example:
@@ -25,11 +27,13 @@ extension PagedDB {
         @Option(name: .long, help: "How many items to insert.") var commits = 1000
         @Option(name: .long, help: "Milliseconds between two commits.") var intervalMs = 5
         @Option(name: .long, help: "Pause after every this many commits (0: never).") var pauseEvery = 50
-        @Option(name: .long, help: "Milliseconds of each idle pause.") var pauseMs = 300
+        @Option(name: .long, help: "Milliseconds of each idle pause, at the least.") var pauseMs = 300
+        @Option(name: .long, help: "Up to this many milliseconds more on each pause, at random.") var pauseJitterMs =
+            250
         @Option(name: .long, help: "A prefix for the items' ids.") var prefix = "w"
 
         func validate() throws {
-            guard commits >= 0, intervalMs >= 0, pauseEvery >= 0, pauseMs >= 0 else {
+            guard commits >= 0, intervalMs >= 0, pauseEvery >= 0, pauseMs >= 0, pauseJitterMs >= 0 else {
                 throw ValidationError("The counts and durations must be 0 or more.")
             }
         }
@@ -38,10 +42,12 @@ extension PagedDB {
             let store = try FeedStore(path: try database.path())
             let writer = try store.feed(
                 feed, source: LiveBenchItem.silentSource, policy: FeedPolicy(refreshOnOpen: .never))
+            var random = SplitMix64(seed: 1)
             for number in 0..<commits {
                 try await writer.insert(LiveBenchItem(id: "\(prefix)\(number)", writtenAt: LiveBenchItem.now()), at: 0)
                 let pauses = pauseEvery > 0 && (number + 1) % pauseEvery == 0
-                try await Task.sleep(for: .milliseconds(pauses ? pauseMs : intervalMs))
+                let jitter = pauses ? Int(random.next() % UInt64(pauseJitterMs + 1)) : 0
+                try await Task.sleep(for: .milliseconds(pauses ? pauseMs + jitter : intervalMs))
             }
             store.close()
             FileHandle.standardOutput.write(Data("DONE \(commits)\n".utf8))
