@@ -57,10 +57,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Helpers shared by the test targets: a real HTTP server on loopback, temporary directories,
-        // a locked box for values closures share, and a recorder of a feed's snapshots.
+        // a locked box for values closures share, a recorder of a feed's snapshots, and a list that
+        // follows a feed and checks every change it receives.
         .target(
             name: "TestSupport",
-            dependencies: ["PagedStore"],
+            dependencies: ["PagedStore", "PagedStoreTesting"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

@@ -498,14 +498,6 @@ import Testing
     }
 }
 
-extension FeedSnapshot {
-    /// The ids of every row, section by section.
-    var sectionedIDs: [[String]] {
-        let ids = self.ids
-        return sections.map { Array(ids[$0.firstRow..<($0.firstRow + $0.rowCount)]) }
-    }
-}
-
 /// The row of `id` in a snapshot (its count when absent).
 func row(of id: String, in snapshot: FeedSnapshot<Post>) -> Int {
     snapshot.ids.firstIndex(of: id) ?? snapshot.rows.count

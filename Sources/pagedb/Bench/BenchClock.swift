@@ -16,6 +16,15 @@ enum BenchClock {
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
+    /// CPU time of the process from `getrusage` (user + system, all threads, including ones that
+    /// ended) in seconds.
+    static func usage() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF_CONSTANT, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// Latency fields in microseconds: `n= median_us= p99_us= mean_us= min_us= max_us=`, with
     /// nearest-rank percentiles (`sorted[ceil(p/100 · n) − 1]`).
     static func latencyFields(_ seconds: [Double]) -> String {

@@ -32,9 +32,11 @@ extension PagedDB {
         func run() async throws {
             let store = try FeedStore(path: try database.path(), changeRecordLimit: changeRecordLimit)
             var random = SplitMix64(seed: seed)
-            var feeds: [(feed: Feed<CrashItem>, server: CrashServer)] = []
+            var feeds: [(feed: Feed<CrashItem>, server: HarnessServer<CrashItem>)] = []
             for index in 0..<3 {
-                let server = CrashServer(prefix: "f\(index)s\(seed)-")
+                let server = HarnessServer(prefix: "f\(index)s\(seed)-", items: 200, pageSize: 20) {
+                    CrashItem(id: $0, revision: 0)
+                }
                 let policy = FeedPolicy(
                     refreshOnOpen: .never, windowSize: 2000, firstScreenRows: 2000, maxRows: 400)
                 feeds.append((try store.feed("feed\(index)", source: server, policy: policy), server))
@@ -74,7 +76,7 @@ extension PagedDB {
         /// refresh, a next page) before it succeeds or fails, so that kills land on those writes
         /// while the edit is pending. An item that has an edit pending already is refused: skipped.
         private func optimisticEdit(
-            _ feed: Feed<CrashItem>, _ server: CrashServer, before: Set<String>, step: Int,
+            _ feed: Feed<CrashItem>, _ server: HarnessServer<CrashItem>, before: Set<String>, step: Int,
             using random: inout SplitMix64
         ) async {
             let fails = random.next() % 2 == 0
@@ -110,32 +112,4 @@ extension PagedDB {
 struct CrashItem: FeedItem, Codable {
     let id: String
     var revision: Int
-}
-
-/// A server list that grows on top; a cursor is the id of the last item of its page.
-actor CrashServer: PageSource {
-    private var items: [CrashItem]
-    private let prefix: String
-    private var next = 0
-
-    init(prefix: String) {
-        self.prefix = prefix
-        items = (0..<200).map { CrashItem(id: "\(prefix)\($0)", revision: 0) }.reversed()
-        next = 200
-    }
-
-    func publish(_ count: Int) {
-        for _ in 0..<count {
-            items.insert(CrashItem(id: "\(prefix)\(next)", revision: 0), at: 0)
-            next += 1
-        }
-    }
-
-    nonisolated func fetch(_ request: PageRequest) async throws -> Page<CrashItem> {
-        await page(request)
-    }
-
-    private func page(_ request: PageRequest) -> Page<CrashItem> {
-        ListPager.page(request, of: items, size: 20)
-    }
 }

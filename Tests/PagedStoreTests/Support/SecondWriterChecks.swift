@@ -1,6 +1,7 @@
 import Foundation
 import PagedStore
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 /// The checks of a feed that another `Feed` writes beside it.

@@ -1,0 +1,127 @@
+import Foundation
+public import PagedStore
+import PagedStoreTesting
+
+/// A list on screen following a feed, as an app's would: it subscribes to the feed's snapshots and
+/// events, applies every snapshot's change to the rows before it as `performBatchUpdates` reads a
+/// batch (where both snapshots hold every row), and counts what a live-following test reports: full
+/// reloads and busy failures. It keeps only the newest snapshot, so a run of thousands of writes
+/// costs no more memory than one.
+public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
+    // @unchecked: every stored property below `lock` is guarded by it; the tasks are set once in init.
+    private let lock = NSLock()
+    private var latest: FeedSnapshot<Item>
+    private var counts = Counts()
+    private var problems: [String] = []
+    private var waiters: [Waiter] = []
+    private var tasks: [Task<Void, Never>] = []
+
+    private struct Waiter {
+        let accepts: @Sendable (FeedSnapshot<Item>) -> Bool
+        let continuation: CheckedContinuation<FeedSnapshot<Item>?, Never>
+    }
+
+    /// What the list saw since it started observing.
+    public struct Counts: Sendable, CustomStringConvertible {
+        /// Snapshots received after the first.
+        public var snapshots = 0
+        /// Those whose change was a full reload.
+        public var fullReloads = 0
+        /// `failed` events whose error is SQLite's busy error.
+        public var busyFailures = 0
+
+        /// The counts in words, for a test's output.
+        public var description: String {
+            "\(snapshots) snapshots, \(fullReloads) full reloads, \(busyFailures) busy failures"
+        }
+    }
+
+    /// Starts following `feed` from its current snapshot.
+    public init(_ feed: Feed<Item>) async {
+        let snapshots = await feed.snapshots
+        let events = await feed.events
+        latest = await feed.snapshot
+        tasks = [
+            Task { [weak self] in
+                for await snapshot in snapshots { self?.receive(snapshot) }
+                self?.finish()
+            },
+            Task { [weak self] in
+                for await event in events where event.kind == .failed && event.error?.storageKind == .busy {
+                    self?.lock.withLock { self?.counts.busyFailures += 1 }
+                }
+            },
+        ]
+    }
+
+    deinit { for task in tasks { task.cancel() } }
+
+    /// The counts so far.
+    public var seen: Counts { lock.withLock { counts } }
+
+    /// Every change that did not turn the rows before it into its own rows, described.
+    public var rejectedChanges: [String] { lock.withLock { problems } }
+
+    /// Waits until the list shows a snapshot that `accepts` (the current one included) and returns
+    /// it; nil if the feed's stream ended first. Ordered by the feed's own snapshots: a test bounds
+    /// it with a time limit, never with a sleep.
+    public func firstSnapshot(
+        where accepts: @escaping @Sendable (FeedSnapshot<Item>) -> Bool
+    ) async -> FeedSnapshot<Item>? {
+        await withCheckedContinuation { continuation in
+            let current: FeedSnapshot<Item>? = lock.withLock {
+                if accepts(latest) { return latest }
+                waiters.append(Waiter(accepts: accepts, continuation: continuation))
+                return nil
+            }
+            if let current { continuation.resume(returning: current) }
+        }
+    }
+
+    private func receive(_ snapshot: FeedSnapshot<Item>) {
+        let ready: [(Waiter, FeedSnapshot<Item>)] = lock.withLock {
+            let previous = latest
+            latest = snapshot
+            counts.snapshots += 1
+            if snapshot.change.isFullReload { counts.fullReloads += 1 }
+            if let problem = Self.problem(applying: snapshot, to: previous) { problems.append(problem) }
+            let ready = waiters.filter { $0.accepts(snapshot) }
+            waiters.removeAll { $0.accepts(snapshot) }
+            return ready.map { ($0, snapshot) }
+        }
+        for (waiter, snapshot) in ready { waiter.continuation.resume(returning: snapshot) }
+    }
+
+    private func finish() {
+        let waiting = lock.withLock {
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in waiting { waiter.continuation.resume(returning: nil) }
+    }
+
+    /// Why `next`'s change does not apply to `previous`'s rows, or nil when it does (or when either
+    /// snapshot holds rows outside its window, whose ids are unknown).
+    private static func problem(applying next: FeedSnapshot<Item>, to previous: FeedSnapshot<Item>) -> String? {
+        guard previous.rows.loadedRange.count == previous.rows.count, next.rows.loadedRange.count == next.rows.count
+        else { return nil }
+        let old = previous.sectionedIDs
+        let new = next.sectionedIDs
+        do {
+            let applied = try BatchUpdate.apply(next.change, to: old, new: new)
+            return applied == new
+                ? nil : "snapshot \(next.sequence): the change \(next.change) gives \(applied), not \(new)"
+        } catch {
+            return "snapshot \(next.sequence): UIKit would reject \(next.change) on \(old): \(error)"
+        }
+    }
+}
+
+extension FeedSnapshot {
+    /// The ids of every row, section by section (rows outside the window read `<not loaded>`).
+    public var sectionedIDs: [[String]] {
+        sections.map { section in
+            (section.firstRow..<(section.firstRow + section.rowCount)).map { rows.id(at: $0) ?? "<not loaded>" }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import PagedStore
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import pagedb
+
+/// Turns the full-reload count this test prints into a failure: set it to true once every write is
+/// recorded in the file, so that a list behind another process's writes composes the recorded
+/// changes into one exact batch. Until then an observer takes the file whole after a foreign write.
+let expectNoFullReloadsAcrossProcesses = false
+
+/// A feed observed in this process while another process (`pagedb random-writer`) writes it with a
+/// long random sequence of every kind of operation, and `pagedb apply` and `pagedb seed` write it
+/// too.
+extension MultiProcessTests {
+    /// `PAGEDSTORE_LIVE_OPERATIONS` sets the writer's operations (default 300).
+    static let liveOperations =
+        ProcessInfo.processInfo.environment["PAGEDSTORE_LIVE_OPERATIONS"].flatMap(Int.init) ?? 300
+
+    /// Every batch the observing list receives applies to the rows before it, no writer meets a busy
+    /// error, and after the last write the list shows the file's rows by itself.
+    @Test(.timeLimit(.minutes(10)))
+    func anObservedFeedFollowsAnotherProcessesRandomWritesWithExactBatches() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = scratch.path("shared.sqlite")
+        let store = try FeedStore(path: db)
+        let feed = try store.feed(
+            "home", source: ScriptedSource<RandomEntry> { _ in Page(items: [], olderCursor: nil) },
+            policy: PagedDB.RandomWriter.policy)
+        let list = await ObservedList(feed)
+        let writer = Process()
+        writer.executableURL = PagedDBBinary.url
+        // Paced, so that the observer sees the writer's steps rather than only their sum.
+        writer.arguments = [
+            "random-writer", "--db", db, "--operations", "\(Self.liveOperations)", "--seed", "23",
+            "--max-pause-ms", "4",
+        ]
+        let output = Pipe()
+        writer.standardOutput = output
+        try writer.run()
+        // Meanwhile other commands write the same feed: a refresh with new posts on top, items seeded below.
+        var runs = 0
+        while writer.isRunning {
+            runs += 1
+            let page = try scratch.file(
+                "page\(runs).json",
+                #"{"items":[{"id":"applied\#(runs)-0"},{"id":"applied\#(runs)-1","revision":1}],"next_cursor":null}"#)
+            let apply = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
+            #expect(apply.status == 0, "apply \(runs): \(apply.stderr)")
+            let items = try scratch.file("seed\(runs).json", #"[{"id":"seeded\#(runs)"}]"#)
+            let seed = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", items])
+            #expect(seed.status == 0, "seed \(runs): \(seed.stderr)")
+        }
+        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        writer.waitUntilExit()
+        #expect(writer.terminationStatus == 0, "the writer failed: \(report)")
+        #expect(report.contains("busy=0"), "the writer met busy errors: \(report)")
+        let file = try DatabaseQueue(path: db).read { store in
+            guard let record = try store.feed(key: "home") else { return [RandomEntry]() }
+            return try store.window(of: record, from: .top, limit: Int.max).map {
+                try ItemCodec<RandomEntry>.json.decode($0.payload)
+            }
+        }
+        // Nothing asks the feed to read: it catches up by itself, or the time limit fails the test.
+        _ = await list.firstSnapshot { $0.rows.count == file.count && $0.rows.loadedItems == file }
+        let seen = list.seen
+        print(
+            "live following, another process, \(Self.liveOperations) operations and \(runs) apply and seed runs: "
+                + "\(seen); writer \(report.trimmingCharacters(in: .whitespacesAndNewlines))")
+        #expect(list.rejectedChanges.isEmpty, "\(list.rejectedChanges.prefix(3))")
+        #expect(seen.busyFailures == 0)
+        if expectNoFullReloadsAcrossProcesses { #expect(seen.fullReloads == 0, "\(seen)") }
+        store.close()
+    }
+}
