@@ -27,12 +27,17 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
         public var snapshots = 0
         /// Those whose change was a full reload.
         public var fullReloads = 0
+        /// Of those, the ones that took the file's rows whole because the change record did not
+        /// cover another writer's changes (``FeedEvent/Kind/reloadedFromFile``); the others are
+        /// writes that replace the list (a refresh that met no cached row).
+        public var reloadsFromFile = 0
         /// `failed` events whose error is SQLite's busy error.
         public var busyFailures = 0
 
         /// The counts in words, for a test's output.
         public var description: String {
-            "\(snapshots) snapshots, \(fullReloads) full reloads, \(busyFailures) busy failures"
+            "\(snapshots) snapshots, \(fullReloads) full reloads (\(reloadsFromFile) not covered by the change "
+                + "record), \(busyFailures) busy failures"
         }
     }
 
@@ -47,8 +52,12 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
                 self?.finish()
             },
             Task { [weak self] in
-                for await event in events where event.kind == .failed && event.error?.storageKind == .busy {
-                    self?.lock.withLock { self?.counts.busyFailures += 1 }
+                for await event in events {
+                    if event.kind == .failed && event.error?.storageKind == .busy {
+                        self?.lock.withLock { self?.counts.busyFailures += 1 }
+                    } else if event.kind == .reloadedFromFile {
+                        self?.lock.withLock { self?.counts.reloadsFromFile += 1 }
+                    }
                 }
             },
         ]

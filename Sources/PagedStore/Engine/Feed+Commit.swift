@@ -279,17 +279,26 @@ extension Feed {
             // from the old bottom has nothing left to retry.
             activity.forgetFailure(.nextPage)
         }
+        // The window before, kept (copy on write) for the rare commit that another writer followed.
+        let windowBefore = loaded.window
         loaded.record = commit.record
         var undecodable = commit.undecodable
-        // A window read again after another writer committed shows that writer's rows too: the
-        // commit's change no longer describes them, so the list takes them whole.
+        // A window read again after another writer committed shows that writer's rows too: its
+        // recorded changes follow the commit's in the same batch, or the list takes the rows whole.
         func reload() throws -> [UndecodableRow] {
+            let held = loaded.record
             let read = try reloadWindow()
-            if read.fileMovedOn {
-                activity.adopt(fileGeneration: loaded.record.generation)
-                optimistic.mayHavePending = true
-                commit.change = .fullReload
+            guard let later = read.changedSince else { return read.undecodable }
+            activity.adopt(fileGeneration: loaded.record.generation)
+            optimistic.mayHavePending = true
+            let composed = later.flatMap {
+                commit.change.followed(
+                    by: $0, oldCount: held.rowCount - commit.change.rowDelta, middleCount: held.rowCount,
+                    newCount: loaded.record.rowCount)
             }
+            commit.change =
+                composed?.keepingReloadedIDs(shownIn: windowBefore.ids, and: loaded.window.ids) ?? .fullReload
+            reportFollowed(later)
             return read.undecodable
         }
         switch commit.window {
@@ -343,20 +352,23 @@ extension Feed {
     /// Reads the window's rows again from the cache, keeping its start, with the feed's row in the
     /// same read.
     /// - Returns: The rows read that do not decode (the window stops right above the first of them,
-    ///   and the caller removes them, ``removeUndecodable(_:)``, before it emits), and whether the
-    ///   file's row was no longer the one held: another writer committed after this feed's commit,
-    ///   so the feed now holds the file's row, and the rows read are that state's.
-    func reloadWindow() throws -> (undecodable: [UndecodableRow], fileMovedOn: Bool) {
+    ///   and the caller removes them, ``removeUndecodable(_:)``, before it emits); and, when the
+    ///   file's row is no longer the one held (another writer committed after this feed's commit, so
+    ///   the feed now holds the file's row and the rows read are that state's), the recorded change
+    ///   since the row held, or `.some(nil)` when the change record does not cover it.
+    func reloadWindow() throws -> (undecodable: [UndecodableRow], changedSince: RowChange??) {
         let (record, window, key) = (loaded.record, loaded.window, self.key)
         let read = try queue.read { store in
             let file = try store.feed(key: key) ?? record
-            return (file, try window.read(of: file, from: window.start, in: store))
+            let change: RowChange?? =
+                file == record ? nil : .some(try ChangeChain.change(from: record, to: file, in: store))
+            return (file, try window.read(of: file, from: window.start, in: store), change)
         }
         let decoded = LoadedRows.decoding(read.1.stored, codec: codec)
         loaded.window.start = read.1.start
         loaded.window.rows = decoded.rows
         loaded.record = read.0
-        return (decoded.undecodable, read.0 != record)
+        return (decoded.undecodable, read.2)
     }
 
     /// Records a failed fetch in the cache for `pagedb`, best effort: a storage failure here must not

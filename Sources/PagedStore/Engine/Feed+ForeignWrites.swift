@@ -100,13 +100,9 @@ extension Feed {
             reportFollowed(state.change)
             return .followed
         }
-        var change = state.change ?? .fullReload
-        // A composed change keeps the ids of changed rows a later write deleted: keep only ids of
-        // rows shown before and after.
-        let shownBefore = Set(loaded.window.rows.keys.map(\.id))
-        let shownAfter = Set(decoded.rows.keys.map(\.id))
-        change.reloadedIDs = change.reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
-        var commit = Commit(record: state.record, change: change, window: .read(decoded.rows, start: state.start))
+        let change = state.change?.keepingReloadedIDs(shownIn: loaded.window.ids, and: Set(decoded.rows.keys.map(\.id)))
+        var commit = Commit(
+            record: state.record, change: change ?? .fullReload, window: .read(decoded.rows, start: state.start))
         // The writer's generation and pending edits are the file's now.
         commit.adoptsFile = true
         try apply(commit)
@@ -128,7 +124,7 @@ extension Feed {
     }
 
     /// Tells the events that the feed took another writer's change: exact, or (nil) its rows whole.
-    private func reportFollowed(_ change: RowChange?) {
+    func reportFollowed(_ change: RowChange?) {
         report(
             change == nil ? .reloadedFromFile : .followedOtherWriter, nil, generation: loaded.record.generation,
             rows: change?.touchedRows ?? loaded.record.rowCount)
