@@ -267,6 +267,9 @@ extension Feed {
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
     func apply(_ commit: Commit) throws {
         var commit = commit
+        // Another writer's change comes from the file's change record: checked against the rows
+        // before emitting (see ``RowChange/agrees(from:to:)``).
+        let shownBefore = commit.adoptsFile ? shownRows : nil
         if commit.adoptsFile {
             activity.adopt(fileGeneration: commit.record.generation)
             // Another `Feed` may have left edits pending: they are read from the file.
@@ -337,7 +340,14 @@ extension Feed {
         } else {
             loaded.layout = SectionLayout(unsectionedRowCount: loaded.record.rowCount)
         }
+        if let shownBefore, !commit.change.agrees(from: shownBefore, to: shownRows) { commit.change = .fullReload }
         emit(commit.change, previousLayout: previousLayout)
+    }
+
+    /// The ids of the rows the feed holds in memory, where they start and among how many rows.
+    var shownRows: RowChange.ShownRows {
+        RowChange.ShownRows(
+            ids: loaded.window.rows.keys.map(\.id), start: loaded.window.start, count: loaded.record.rowCount)
     }
 
     /// Reads the window's rows again from the cache, keeping its start, with the feed's row in the
