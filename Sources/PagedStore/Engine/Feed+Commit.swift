@@ -268,7 +268,7 @@ extension Feed {
     func apply(_ commit: Commit) throws {
         var commit = commit
         // Another writer's change comes from the file's change record: checked against the rows
-        // before emitting (see ``RowChange/agrees(from:to:)``).
+        // before emitting (see ``RowChange/checked(from:to:)``).
         let shownBefore = commit.adoptsFile ? shownRows : nil
         if commit.adoptsFile {
             activity.adopt(fileGeneration: commit.record.generation)
@@ -340,7 +340,7 @@ extension Feed {
         } else {
             loaded.layout = SectionLayout(unsectionedRowCount: loaded.record.rowCount)
         }
-        if let shownBefore, !commit.change.agrees(from: shownBefore, to: shownRows) { commit.change = .fullReload }
+        if let shownBefore { commit.change = commit.change.checked(from: shownBefore, to: shownRows) }
         emit(commit.change, previousLayout: previousLayout)
     }
 

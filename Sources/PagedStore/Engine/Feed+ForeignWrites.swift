@@ -102,12 +102,8 @@ extension Feed {
             reportFollowed(state.change)
             return .followed
         }
-        var change = state.change ?? .fullReload
-        // A composed change keeps the ids of changed rows a later write deleted: keep only ids of
-        // rows shown before and after.
-        let shownBefore = Set(loaded.window.rows.keys.map(\.id))
-        let shownAfter = Set(decoded.rows.keys.map(\.id))
-        change.reloadedIDs = change.reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
+        // `apply` checks the change against the rows before and after (``RowChange/checked(from:to:)``).
+        let change = state.change ?? .fullReload
         var commit = Commit(record: state.record, change: change, window: .read(decoded.rows, start: state.start))
         // The writer's generation and pending edits are the file's now.
         commit.adoptsFile = true

@@ -8,6 +8,19 @@ extension RowChange {
         var count: Int
     }
 
+    /// This change as a list that shows `before` and then `after` takes another writer's change:
+    /// one full reload when it does not agree with the rows (``agrees(from:to:)``), and otherwise
+    /// with only the ``reloadedIDs`` of rows shown in both (a change composed of several writes keeps
+    /// the ids of rows a later write deleted, and a diffable data source raises on an id it lacks).
+    func checked(from before: ShownRows, to after: ShownRows) -> RowChange {
+        guard agrees(from: before, to: after) else { return .fullReload }
+        let shownBefore = Set(before.ids)
+        let shownAfter = Set(after.ids)
+        var change = self
+        change.reloadedIDs = reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
+        return change
+    }
+
     /// Whether this change takes the rows `before` shows to those `after` shows: every row of
     /// `before` that it keeps lands on the row of `after` with the same id, where `after` shows it.
     ///
