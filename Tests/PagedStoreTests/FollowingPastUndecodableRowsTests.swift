@@ -12,6 +12,17 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
+    /// Another process's write, as sqlite3 would make it: a new row "mine" on top, and the bottom
+    /// row no longer decodes.
+    func insertMineAndBreakTheBottomRow() throws {
+        try DatabaseQueue(path: test.path).write { store in
+            var feed = try #require(try store.feed(key: "home"))
+            let item = EncodedItem(itemID: "mine", payload: try ItemCodec<Post>.json.encode(Post(id: "mine")))
+            try store.insertItem(item, atRow: 0, local: true, in: &feed)
+            try store.connection.execute("UPDATE item SET payload = '{\"broken' WHERE item_id = 'p4'")
+        }
+    }
+
     @Test func aReadOnlyListFollowsAWriteWhileARowItCannotDecodeStaysInTheFile() async throws {
         let server = ModelServer(.posts("p", 5), pageSize: 10)
         let app = try test.feed(server.source)
@@ -19,17 +30,24 @@ import Testing
         let widget = try FeedStore(path: test.path, readOnly: true).feed(
             "home", source: server.source, policy: FeedPolicy(refreshOnOpen: .never))
         let recorder = await SnapshotRecorder(widget)
-        // Another process's write, as sqlite3 would make it: a new row on top, and the bottom row
-        // no longer decodes.
-        try DatabaseQueue(path: test.path).write { store in
-            var feed = try #require(try store.feed(key: "home"))
-            let item = EncodedItem(itemID: "mine", payload: try ItemCodec<Post>.json.encode(Post(id: "mine")))
-            try store.insertItem(item, atRow: 0, local: true, in: &feed)
-            try store.connection.execute("UPDATE item SET payload = '{\"broken' WHERE item_id = 'p4'")
-        }
+        try insertMineAndBreakTheBottomRow()
         for await snapshot in await widget.snapshots where snapshot.rows[0]?.id == "mine" { break }
         let snapshots = await recorder.snapshots(settlingOn: widget)
         #expect(await widget.snapshot.rows.count == 6, "the file's rows, the undecodable one included")
         SecondWriterChecks.everyChangeApplies(snapshots, "read-only past an undecodable row")
+    }
+
+    @Test(
+        .disabled(
+            "A nudge follows without writing and leaves a window with an undecodable row for the feed's next read or write; following without removing would need apply to skip the removal on a nudge"
+        ))
+    func aWritableObservedListFollowsAWriteWhileARowItCannotDecodeStaysInTheFile() async throws {
+        let server = ModelServer(.posts("p", 5), pageSize: 10)
+        let app = try test.feed(server.source)
+        await app.refresh()
+        let recorder = await SnapshotRecorder(app)
+        try insertMineAndBreakTheBottomRow()
+        for await snapshot in await app.snapshots where snapshot.rows[0]?.id == "mine" { break }
+        SecondWriterChecks.everyChangeApplies(await recorder.snapshots(settlingOn: app), "past an undecodable row")
     }
 }
