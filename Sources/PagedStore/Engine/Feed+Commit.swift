@@ -267,6 +267,11 @@ extension Feed {
     /// Takes a commit's record, updates the rows in memory, the sections and gaps, and emits.
     func apply(_ commit: Commit) throws {
         var commit = commit
+        // Another writer's change comes from the file's change record: checked against the rows
+        // before emitting (see ``RowChange/checked(from:to:)``). The rows before are kept (copy on
+        // write) for that, and for the rare commit after which another writer wrote at once.
+        let (windowBefore, rowCountBefore) = (loaded.window, loaded.record.rowCount)
+        var takesRecordedChanges = commit.adoptsFile
         if commit.adoptsFile {
             activity.adopt(fileGeneration: commit.record.generation)
             // Another `Feed` may have left edits pending: they are read from the file.
@@ -279,8 +284,6 @@ extension Feed {
             // from the old bottom has nothing left to retry.
             activity.forgetFailure(.nextPage)
         }
-        // The window before, kept (copy on write) for the rare commit that another writer followed.
-        let windowBefore = loaded.window
         loaded.record = commit.record
         var undecodable = commit.undecodable
         // A window read again after another writer committed shows that writer's rows too: its
@@ -296,8 +299,8 @@ extension Feed {
                     by: $0, oldCount: held.rowCount - commit.change.rowDelta, middleCount: held.rowCount,
                     newCount: loaded.record.rowCount)
             }
-            commit.change =
-                composed?.keepingReloadedIDs(shownIn: windowBefore.ids, and: loaded.window.ids) ?? .fullReload
+            commit.change = composed ?? .fullReload
+            takesRecordedChanges = true
             reportFollowed(later)
             return read.undecodable
         }
@@ -346,7 +349,21 @@ extension Feed {
         } else {
             loaded.layout = SectionLayout(unsectionedRowCount: loaded.record.rowCount)
         }
+        if takesRecordedChanges {
+            let before = RowChange.ShownRows(
+                ids: windowBefore.rows.keys.map(\.id), start: windowBefore.start, count: rowCountBefore)
+            let checked = commit.change.checked(from: before, to: shownRows)
+            // A record that contradicts the rows (edited in the file) is no change to emit.
+            if checked.isFullReload && !commit.change.isFullReload { reportFollowed(nil) }
+            commit.change = checked
+        }
         emit(commit.change, previousLayout: previousLayout)
+    }
+
+    /// The ids of the rows the feed holds in memory, where they start and among how many rows.
+    var shownRows: RowChange.ShownRows {
+        RowChange.ShownRows(
+            ids: loaded.window.rows.keys.map(\.id), start: loaded.window.start, count: loaded.record.rowCount)
     }
 
     /// Reads the window's rows again from the cache, keeping its start, with the feed's row in the

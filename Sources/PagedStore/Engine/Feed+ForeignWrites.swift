@@ -92,7 +92,9 @@ extension Feed {
         let decoded = LoadedRows.decoding(state.rows, codec: codec)
         if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
         if !decoded.undecodable.isEmpty {
-            guard mayWrite else { return .leftForLater }
+            // A read-only store never removes them (its window stops above them): nothing is
+            // left for a later write, and waiting for one would leave the list stale.
+            guard mayWrite || queue.isReadOnly else { return .leftForLater }
             // The commit's window read removes them, in the same change.
             var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
             commit.adoptsFile = true
@@ -100,9 +102,9 @@ extension Feed {
             reportFollowed(state.change)
             return .followed
         }
-        let change = state.change?.keepingReloadedIDs(shownIn: loaded.window.ids, and: Set(decoded.rows.keys.map(\.id)))
-        var commit = Commit(
-            record: state.record, change: change ?? .fullReload, window: .read(decoded.rows, start: state.start))
+        // `apply` checks the change against the rows before and after (``RowChange/checked(from:to:)``).
+        let change = state.change ?? .fullReload
+        var commit = Commit(record: state.record, change: change, window: .read(decoded.rows, start: state.start))
         // The writer's generation and pending edits are the file's now.
         commit.adoptsFile = true
         try apply(commit)

@@ -112,14 +112,3 @@ extension RowChange {
         return result
     }
 }
-
-extension RowChange {
-    /// The change with only the reloaded ids of rows shown before and after it: a composed change
-    /// keeps the ids of rows a later write deleted or a first one inserted, and a diffable data
-    /// source refuses to reconfigure an id it does not hold.
-    func keepingReloadedIDs(shownIn before: Set<String>, and after: Set<String>) -> RowChange {
-        var change = self
-        change.reloadedIDs = reloadedIDs.filter { before.contains($0) && after.contains($0) }
-        return change
-    }
-}

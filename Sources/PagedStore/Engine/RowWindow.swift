@@ -15,9 +15,6 @@ struct RowWindow<Item: Sendable>: Sendable {
 
     var end: Int { start + rows.count }
 
-    /// The ids of the loaded rows.
-    var ids: Set<String> { Set(rows.keys.map(\.id)) }
-
     /// Rows appended at the bottom of a feed that had `oldCount` rows: kept if the window reaches the
     /// old bottom and has room.
     mutating func append(_ newRows: LoadedRows<Item>, oldCount: Int) {

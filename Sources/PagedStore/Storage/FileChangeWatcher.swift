@@ -70,6 +70,10 @@ final class FileChangeWatcher: @unchecked Sendable {
     private func run(_ connection: Connection, signal: FileChangeSignal?, changed: @Sendable () -> Void) {
         defer { closeWake() }
         var version = Self.dataVersion(connection)
+        // A commit between the moment a feed became observed (and looked at the file) and this
+        // first look moved the version this loop starts from: no later look would see it change.
+        // One nudge now makes every observed feed look once more, cheaply when nothing changed.
+        changed()
         var wait = Self.pollIntervals.shortestMilliseconds
         while !isStopped {
             let timeout = signal == nil ? wait : Self.backstopMilliseconds

@@ -1,0 +1,43 @@
+/// Checking a change another writer recorded against the rows it is applied to. Pure.
+extension RowChange {
+    /// The rows of one state of a feed that a list holds: the ids of a run of them, and where it
+    /// starts among how many.
+    struct ShownRows {
+        var ids: [String]
+        var start: Int
+        var count: Int
+    }
+
+    /// This change as a list that shows `before` and then `after` takes another writer's change:
+    /// one full reload when it does not agree with the rows (``agrees(from:to:)``), and otherwise
+    /// with only the ``reloadedIDs`` of rows shown in both (a change composed of several writes keeps
+    /// the ids of rows a later write deleted, and a diffable data source raises on an id it lacks).
+    func checked(from before: ShownRows, to after: ShownRows) -> RowChange {
+        guard agrees(from: before, to: after) else { return .fullReload }
+        let shownBefore = Set(before.ids)
+        let shownAfter = Set(after.ids)
+        var change = self
+        change.reloadedIDs = reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
+        return change
+    }
+
+    /// Whether this change takes the rows `before` shows to those `after` shows: every row of
+    /// `before` that it keeps lands on the row of `after` with the same id, where `after` shows it.
+    ///
+    /// The change record is in the file, and anything that writes the file can make it lie with
+    /// counts that add up (`sqlite3`, a damaged record that still decodes); the rows read with the
+    /// record in the same transaction are the truth, and a change that contradicts them would make a
+    /// table show one row twice and lose another. A full reload always agrees.
+    func agrees(from before: ShownRows, to after: ShownRows) -> Bool {
+        guard !isFullReload else { return true }
+        guard let mapping = Mapping(self, oldCount: before.count, newCount: after.count) else { return false }
+        for (offset, id) in before.ids.enumerated() {
+            let old = before.start + offset
+            guard mapping.destination.indices.contains(old) else { return false }
+            guard let new = mapping.destination[old] else { continue }
+            let shown = new - after.start
+            if after.ids.indices.contains(shown), after.ids[shown] != id { return false }
+        }
+        return true
+    }
+}
