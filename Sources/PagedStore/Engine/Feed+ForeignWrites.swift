@@ -21,7 +21,8 @@ extension Feed {
     /// - Parameter mayWrite: Whether following may write: remove rows the codec cannot decode, and
     ///   re-apply pending edits that a writer which does not record left unapplied. A nudge follows
     ///   without writing (a list that wrote in answer to another's write would be a writer nobody
-    ///   asked for) and leaves such rows to the feed's next read or write.
+    ///   asked for): its window stops above a row it cannot decode, and the feed's next read of that
+    ///   row removes it; pending edits are caught up at the feed's next read or write.
     /// - Returns: Whether the file's row was not the one this feed held.
     @discardableResult
     func syncWithFile(mayWrite: Bool = true) throws -> Bool {
@@ -29,9 +30,9 @@ extension Feed {
         guard mark != loaded.writeMark else { return false }
         let followed = try followFile(mayWrite: mayWrite)
         // The mark is the one read before the file: a write in between changes it again, and is
-        // followed next time. A follow left to a later read keeps the old mark, so that read looks.
-        if followed != .leftForLater { loaded.writeMark = mark }
-        return followed != .unchanged
+        // followed next time.
+        loaded.writeMark = mark
+        return followed
     }
 
     /// ``syncWithFile(mayWrite:)`` for callers that cannot throw: a failed look is recorded, and the
@@ -53,16 +54,6 @@ extension Feed {
         }
     }
 
-    /// What ``followFile(mayWrite:)`` did.
-    enum Followed {
-        /// The file's row is the one the feed holds.
-        case unchanged
-        /// The feed took the file's rows.
-        case followed
-        /// The file's rows need a write first (see ``syncWithFile(mayWrite:)``), which was not allowed.
-        case leftForLater
-    }
-
     /// One state of the file, read in one transaction: the feed's row, the change from the row the
     /// feed held (nil when the record does not cover it), and the window's rows.
     private struct FileState {
@@ -76,7 +67,8 @@ extension Feed {
     ///
     /// The row, the recorded change and the window's rows are read in one transaction, so they are
     /// one state of the file, and the snapshot's change applies exactly to the rows it shows.
-    func followFile(mayWrite: Bool) throws -> Followed {
+    /// - Returns: Whether the file's row was not the one the feed held (the feed took it).
+    func followFile(mayWrite: Bool) throws -> Bool {
         let held = loaded.record
         let key = self.key
         let (window, start) = (loaded.window, loaded.window.start)
@@ -88,19 +80,19 @@ extension Feed {
             let rows = try window.read(of: file, from: start, in: store)
             return FileState(record: file, change: change, rows: rows.stored, start: rows.start)
         }
-        guard let state else { return .unchanged }
+        guard let state else { return false }
         let decoded = LoadedRows.decoding(state.rows, codec: codec)
-        if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
-        if !decoded.undecodable.isEmpty {
-            // A read-only store never removes them (its window stops above them): nothing is
-            // left for a later write, and waiting for one would leave the list stale.
-            guard mayWrite || queue.isReadOnly else { return .leftForLater }
+        if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return true }
+        // Rows that do not decode are removed where following may write; otherwise (a nudge, or a
+        // read-only store) the window stops above the first of them, and the list still follows:
+        // the feed's next read of them removes them.
+        if !decoded.undecodable.isEmpty, mayWrite, !queue.isReadOnly {
             // The commit's window read removes them, in the same change.
             var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
             commit.adoptsFile = true
             try apply(commit)
             reportFollowed(state.change)
-            return .followed
+            return true
         }
         // `apply` checks the change against the rows before and after (``RowChange/checked(from:to:)``).
         let change = state.change ?? .fullReload
@@ -109,7 +101,7 @@ extension Feed {
         commit.adoptsFile = true
         try apply(commit)
         reportFollowed(state.change)
-        return .followed
+        return true
     }
 
     /// Re-applies the file's pending edits through this feed's writer, when a writer that does not
