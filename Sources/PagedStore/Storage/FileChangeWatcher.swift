@@ -13,19 +13,14 @@ import Darwin
 /// read) whenever the file may have changed: on Linux when inotify reports a write to the file or
 /// its `-wal` or `-journal`, on Apple platforms when a PagedStore writer posts the file's Darwin
 /// notification after a commit (``FileChangeSignal``), and otherwise, or as a backstop for writers
-/// that signal nothing (`sqlite3`), on a timer. Between changes it blocks: no work while nothing
-/// is written.
+/// that signal nothing (`sqlite3`), on a timer (``FileWatchSchedule`` says when). Between changes
+/// it blocks: no work while nothing is written.
 final class FileChangeWatcher: @unchecked Sendable {
     // @unchecked: `stopped` is only touched with `lock` held; the rest is set once in `init`.
     private let lock = NSLock()
     private var stopped = false
     /// Written to by ``stop()`` to end the thread's wait at once.
     private let wake: (read: Int32, write: Int32)
-
-    /// The timer's waits: after a change, and at most, when no notification tells of changes; the
-    /// backstop's wait when one does.
-    static let pollIntervals = (shortestMilliseconds: Int32(20), longestMilliseconds: Int32(250))
-    static let backstopMilliseconds = Int32(1000)
 
     /// Starts watching the file at `path` (the path SQLite opened), or returns nil when no thread
     /// can be started. A file the thread cannot open for reading ends the watch quietly: the feeds
@@ -74,21 +69,19 @@ final class FileChangeWatcher: @unchecked Sendable {
         // first look moved the version this loop starts from: no later look would see it change.
         // One nudge now makes every observed feed look once more, cheaply when nothing changed.
         changed()
-        var wait = Self.pollIntervals.shortestMilliseconds
+        var schedule = FileWatchSchedule(signalled: signal != nil)
         while !isStopped {
-            let timeout = signal == nil ? wait : Self.backstopMilliseconds
             var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
             if let signal { fds.append(pollfd(fd: signal.descriptor, events: Int16(POLLIN), revents: 0)) }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            let ready = poll(&fds, nfds_t(fds.count), schedule.wait)
             if isStopped { return }
-            if ready > 0, let signal, fds[1].revents != 0 { signal.drain() }
+            let woken = ready > 0 && fds.count > 1 && fds[1].revents != 0
+            if woken { signal?.drain() }
             let now = Self.dataVersion(connection)
+            schedule.looked(woken: woken, changed: now != version)
             if now != version {
                 version = now
-                wait = Self.pollIntervals.shortestMilliseconds
                 changed()
-            } else {
-                wait = min(wait * 2, Self.pollIntervals.longestMilliseconds)
             }
         }
     }
