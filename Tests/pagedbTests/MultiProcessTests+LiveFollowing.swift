@@ -10,6 +10,11 @@ import Testing
 /// long random sequence of every kind of operation, and `pagedb apply` and `pagedb seed` write it
 /// too.
 extension MultiProcessTests {
+    /// A change record limit above the run's writes: a list that falls far behind (a loaded
+    /// machine starves its thread) still finds every write it missed, so any reload from the file
+    /// is a defect, not the record's bound.
+    static let keepsEveryWrite = 1_000_000
+
     /// `PAGEDSTORE_LIVE_OPERATIONS` sets the writer's operations (default 300).
     static let liveOperations =
         ProcessInfo.processInfo.environment["PAGEDSTORE_LIVE_OPERATIONS"].flatMap(Int.init) ?? 300
@@ -31,6 +36,7 @@ extension MultiProcessTests {
         // Paced, so that the observer sees the writer's steps rather than only their sum.
         writer.arguments = [
             "random-writer", "--db", db, "--operations", "\(Self.liveOperations)", "--seed", "23",
+            "--change-record-limit", "\(Self.keepsEveryWrite)",
             "--max-pause-ms", "4",
         ]
         let output = Pipe()
@@ -43,7 +49,10 @@ extension MultiProcessTests {
             let page = try scratch.file(
                 "page\(runs).json",
                 #"{"items":[{"id":"applied\#(runs)-0"},{"id":"applied\#(runs)-1","revision":1}],"next_cursor":null}"#)
-            let apply = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
+            let apply = try PagedDBBinary.run([
+                "apply", "home", "--db", db, "--page", page, "--as", "refresh",
+                "--change-record-limit", "\(Self.keepsEveryWrite)",
+            ])
             #expect(apply.status == 0, "apply \(runs): \(apply.stderr)")
             let items = try scratch.file("seed\(runs).json", #"[{"id":"seeded\#(runs)"}]"#)
             let seed = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", items])

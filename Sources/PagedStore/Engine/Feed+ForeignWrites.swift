@@ -11,18 +11,18 @@ import Foundation
 /// exact change, or its rows whole when the record does not cover the way from the row it holds.
 ///
 /// Writes compare the row inside their own transaction (see ``FeedWriter``); reads call
-/// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it without writing.
+/// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it without rewriting the feed.
 extension Feed {
     /// Takes another writer's changes of this feed, if any: nothing but one cheap statement when
     /// nobody wrote the file.
     ///
     /// Run it before reading the feed, or after a read that ran without a transaction: a read made
     /// before an unchanged mark saw the rows this feed holds.
-    /// - Parameter mayWrite: Whether following may write: remove rows the codec cannot decode, and
-    ///   re-apply pending edits that a writer which does not record left unapplied. A nudge follows
-    ///   without writing (a list that wrote in answer to another's write would be a writer nobody
-    ///   asked for): its window stops above a row it cannot decode, and the feed's next read of that
-    ///   row removes it; pending edits are caught up at the feed's next read or write.
+    /// - Parameter mayWrite: Whether following may re-apply pending edits that a writer which does
+    ///   not record left unapplied (a write of the whole feed). A nudge does not (a list that
+    ///   rewrote the feed in answer to another's write would be a writer nobody asked for): the
+    ///   feed's next read or write catches them up. Rows the codec cannot decode are removed either
+    ///   way, as any read of them does.
     /// - Returns: Whether the file's row was not the one this feed held.
     @discardableResult
     func syncWithFile(mayWrite: Bool = true) throws -> Bool {
@@ -83,10 +83,10 @@ extension Feed {
         guard let state else { return false }
         let decoded = LoadedRows.decoding(state.rows, codec: codec)
         if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return true }
-        // Rows that do not decode are removed where following may write; otherwise (a nudge, or a
-        // read-only store) the window stops above the first of them, and the list still follows:
-        // the feed's next read of them removes them.
-        if !decoded.undecodable.isEmpty, mayWrite, !queue.isReadOnly {
+        // Rows that do not decode are removed in the same change, also on a nudge: the feed's next
+        // read would remove them anyway, and a list must never count a row it cannot show. A
+        // read-only store keeps them (its window stops above the first of them).
+        if !decoded.undecodable.isEmpty, !queue.isReadOnly {
             // The commit's window read removes them, in the same change.
             var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
             commit.adoptsFile = true

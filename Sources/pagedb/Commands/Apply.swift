@@ -45,6 +45,9 @@ extension PagedDB {
         @Option(name: .long, help: "replace or keepGap; default: the feed's recorded policy.") var gapPolicy:
             GapPolicyOption?
         @Option(name: .long, help: "The key holding each item's id.") var idKey = "id"
+        // For tests that must keep every write's change: open lists of a long run follow exactly.
+        @Option(name: .long, help: ArgumentHelp("How many writes the change record keeps.", visibility: .hidden))
+        var changeRecordLimit = 1000
 
         func run() async throws {
             try FixtureFile.checkExists(page)
@@ -86,7 +89,7 @@ extension PagedDB {
                     items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
                     newerCursor: fixture.newerCursor)
             }
-            let engine = try FeedStore(path: target).feed(
+            let engine = try FeedStore(path: target, changeRecordLimit: changeRecordLimit).feed(
                 feed, source: source, policy: policy, codec: JSONItem.codec)
             let gapsBefore = await engine.snapshot.gaps.count
             switch kind {

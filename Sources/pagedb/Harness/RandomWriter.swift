@@ -33,6 +33,8 @@ extension PagedDB {
                 "Wait up to this many milliseconds (chosen at random) after each operation, so an observer sees its steps."
         )
         var maxPauseMs = 0
+        @Option(name: .long, help: "How many writes the file's change record keeps.")
+        var changeRecordLimit = 1000
 
         /// The policy the harness and its observer open the feed with: every row in the window, so
         /// that an observer can check each change against all the rows before it.
@@ -46,7 +48,7 @@ extension PagedDB {
         }
 
         func run() async throws {
-            let store = try FeedStore(path: try database.path())
+            let store = try FeedStore(path: try database.path(), changeRecordLimit: changeRecordLimit)
             let server = HarnessServer(prefix: "s\(seed)-", items: 60, pageSize: 10) {
                 RandomEntry(id: $0, revision: 0)
             }
