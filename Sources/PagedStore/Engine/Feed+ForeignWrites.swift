@@ -11,18 +11,17 @@ import Foundation
 /// exact change, or its rows whole when the record does not cover the way from the row it holds.
 ///
 /// Writes compare the row inside their own transaction (see ``FeedWriter``); reads call
-/// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it without rewriting the feed.
+/// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it without writing.
 extension Feed {
     /// Takes another writer's changes of this feed, if any: nothing but one cheap statement when
     /// nobody wrote the file.
     ///
     /// Run it before reading the feed, or after a read that ran without a transaction: a read made
     /// before an unchanged mark saw the rows this feed holds.
-    /// - Parameter mayWrite: Whether following may re-apply pending edits that a writer which does
-    ///   not record left unapplied (a write of the whole feed). A nudge does not (a list that
-    ///   rewrote the feed in answer to another's write would be a writer nobody asked for): the
-    ///   feed's next read or write catches them up. Rows the codec cannot decode are removed either
-    ///   way, as any read of them does.
+    /// - Parameter mayWrite: Whether following may write: remove rows the codec cannot decode, and
+    ///   re-apply pending edits that a writer which does not record left unapplied. A nudge follows
+    ///   without writing (a list that wrote in answer to another's write would be a writer nobody
+    ///   asked for) and leaves such rows to the feed's next read or write.
     /// - Returns: Whether the file's row was not the one this feed held.
     @discardableResult
     func syncWithFile(mayWrite: Bool = true) throws -> Bool {
@@ -30,9 +29,9 @@ extension Feed {
         guard mark != loaded.writeMark else { return false }
         let followed = try followFile(mayWrite: mayWrite)
         // The mark is the one read before the file: a write in between changes it again, and is
-        // followed next time.
-        loaded.writeMark = mark
-        return followed
+        // followed next time. A follow left to a later read keeps the old mark, so that read looks.
+        if followed != .leftForLater { loaded.writeMark = mark }
+        return followed != .unchanged
     }
 
     /// ``syncWithFile(mayWrite:)`` for callers that cannot throw: a failed look is recorded, and the
@@ -54,6 +53,16 @@ extension Feed {
         }
     }
 
+    /// What ``followFile(mayWrite:)`` did.
+    enum Followed {
+        /// The file's row is the one the feed holds.
+        case unchanged
+        /// The feed took the file's rows.
+        case followed
+        /// The file's rows need a write first (see ``syncWithFile(mayWrite:)``), which was not allowed.
+        case leftForLater
+    }
+
     /// One state of the file, read in one transaction: the feed's row, the change from the row the
     /// feed held (nil when the record does not cover it), and the window's rows.
     private struct FileState {
@@ -67,8 +76,7 @@ extension Feed {
     ///
     /// The row, the recorded change and the window's rows are read in one transaction, so they are
     /// one state of the file, and the snapshot's change applies exactly to the rows it shows.
-    /// - Returns: Whether the file's row was not the one the feed held (the feed took it).
-    func followFile(mayWrite: Bool) throws -> Bool {
+    func followFile(mayWrite: Bool) throws -> Followed {
         let held = loaded.record
         let key = self.key
         let (window, start) = (loaded.window, loaded.window.start)
@@ -80,19 +88,19 @@ extension Feed {
             let rows = try window.read(of: file, from: start, in: store)
             return FileState(record: file, change: change, rows: rows.stored, start: rows.start)
         }
-        guard let state else { return false }
+        guard let state else { return .unchanged }
         let decoded = LoadedRows.decoding(state.rows, codec: codec)
-        if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return true }
-        // Rows that do not decode are removed in the same change, also on a nudge: the feed's next
-        // read would remove them anyway, and a list must never count a row it cannot show. A
-        // read-only store keeps them (its window stops above the first of them).
-        if !decoded.undecodable.isEmpty, !queue.isReadOnly {
+        if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
+        if !decoded.undecodable.isEmpty {
+            // A read-only store never removes them (its window stops above them): nothing is
+            // left for a later write, and waiting for one would leave the list stale.
+            guard mayWrite || queue.isReadOnly else { return .leftForLater }
             // The commit's window read removes them, in the same change.
             var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
             commit.adoptsFile = true
             try apply(commit)
             reportFollowed(state.change)
-            return true
+            return .followed
         }
         // `apply` checks the change against the rows before and after (``RowChange/checked(from:to:)``).
         let change = state.change ?? .fullReload
@@ -101,7 +109,7 @@ extension Feed {
         commit.adoptsFile = true
         try apply(commit)
         reportFollowed(state.change)
-        return true
+        return .followed
     }
 
     /// Re-applies the file's pending edits through this feed's writer, when a writer that does not

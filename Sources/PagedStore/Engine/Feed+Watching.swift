@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Writes of this process nudge the feed as they commit; other processes' commits nudge it through
 /// the file's watcher (``FileChangeWatcher``, one per file, which runs only while some feed of the
-/// file is observed). A nudged feed follows without rewriting the feed (see ``syncWithFile(mayWrite:)``).
+/// file is observed). A nudged feed follows without writing (see ``syncWithFile(mayWrite:)``).
 extension Feed {
     /// Starts following the nudges of other writers, for the feed's life: called once, at open.
     nonisolated func followOtherWriters() {
