@@ -58,9 +58,14 @@ struct OutboxSchedule: Sendable {
         /// named one, at most ``maximumDelay``.
         func delay(afterFailures failures: Int, retryAfter: Duration?) -> Duration {
             if let retryAfter { return max(min(retryAfter, maximumDelay), .zero) }
-            // Doubling 20 times passes any sensible maximum; the shift never overflows.
-            let doublings = min(max(failures - 1, 0), 20)
-            return min(firstDelay * (1 << doublings), maximumDelay)
+            // Doubles until it would pass the maximum, so no count of failures can overflow.
+            var delay = max(min(firstDelay, maximumDelay), .zero)
+            var failure = 1
+            while failure < failures, delay < maximumDelay {
+                delay = delay > maximumDelay / 2 ? maximumDelay : delay * 2
+                failure += 1
+            }
+            return delay
         }
     }
 
@@ -69,8 +74,9 @@ struct OutboxSchedule: Sendable {
     private(set) var waiting: [Entry] = []
     /// The edits whose handler runs, by item.
     private(set) var inFlight: [ItemKey: UUID] = [:]
-    /// The edits whose outcome is being written: the file lists them until it is.
-    private(set) var settling: Set<UUID> = []
+    /// The edits whose outcome is being written, with their items: the file lists them until it
+    /// is, and their items' later edits wait for it.
+    private(set) var settling: [UUID: ItemKey] = [:]
     /// When each edit that failed may be sent again.
     private(set) var notBefore: [UUID: ContinuousClock.Instant] = [:]
     /// The kinds with a handler.
@@ -80,7 +86,7 @@ struct OutboxSchedule: Sendable {
 
     /// The file's queued edits, oldest first, as just read.
     mutating func found(_ entries: [Entry], now: ContinuousClock.Instant) -> [Action] {
-        waiting = entries.filter { !settling.contains($0.idempotencyKey) }
+        waiting = entries.filter { settling[$0.idempotencyKey] == nil }
         let listed = Set(entries.map(\.idempotencyKey))
         notBefore = notBefore.filter { listed.contains($0.key) }
         return next(now: now)
@@ -133,14 +139,14 @@ struct OutboxSchedule: Sendable {
         if !stays {
             waiting.removeAll { $0.idempotencyKey == entry.idempotencyKey }
         }
-        settling.insert(entry.idempotencyKey)
+        settling[entry.idempotencyKey] = entry.item
         return [action] + next(now: now)
     }
 
     /// The outcome of the edit with `key` is written (or could not be: `written` false, and the
     /// edit waits for a retry's delay before it goes again).
     mutating func settled(_ key: UUID, written: Bool, now: ContinuousClock.Instant) -> [Action] {
-        settling.remove(key)
+        settling[key] = nil
         if !written, notBefore[key] == nil { notBefore[key] = now + retry.delay(afterFailures: 1, retryAfter: nil) }
         return next(now: now)
     }
@@ -148,12 +154,12 @@ struct OutboxSchedule: Sendable {
     /// The edits to send now, and when to look again for one that waits for its delay.
     private mutating func next(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
-        var itemsAhead = Set(inFlight.keys)
+        var itemsAhead = Set(inFlight.keys).union(settling.values)
         var firstDue: ContinuousClock.Instant?
         for entry in waiting {
             // An item's later edits wait behind its first one, sent or not.
             guard itemsAhead.insert(entry.item).inserted else { continue }
-            guard !settling.contains(entry.idempotencyKey), handledKinds.contains(entry.kind),
+            guard handledKinds.contains(entry.kind),
                 openFeeds.contains(entry.item.feedKey)
             else { continue }
             if let due = notBefore[entry.idempotencyKey], due > now {
@@ -170,7 +176,7 @@ struct OutboxSchedule: Sendable {
 
     /// Where an edit stands, for the outbox's observers.
     func phase(of key: UUID, item: ItemKey, now: ContinuousClock.Instant) -> OutboxEditState.Phase {
-        if inFlight[item] == key || settling.contains(key) { return .sending }
+        if inFlight[item] == key || settling[key] != nil { return .sending }
         if let due = notBefore[key], due > now { return .retryingLater }
         return .waiting
     }
