@@ -22,9 +22,10 @@ extension PageStore {
         guard tables == 1, try hasOutboxColumns() else { return [] }
         let sql = """
             SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at,
-                outbox_kind, argument, idempotency_key, attempts, last_error
+                pending_edit.outbox_kind, pending_edit.argument, pending_edit.idempotency_key,
+                pending_edit.attempts, pending_edit.last_error
             FROM pending_edit JOIN feed ON feed.id = pending_edit.feed_id
-            WHERE outbox_kind IS NOT NULL ORDER BY pending_edit.created_at, feed.key, pending_edit.item_id
+            WHERE pending_edit.outbox_kind IS NOT NULL ORDER BY pending_edit.created_at, feed.key, pending_edit.item_id
             """
         return try connection.rows(sql) { statement -> QueuedEditRow? in
             guard let feedKey = statement.string(0), let itemID = statement.string(1),
