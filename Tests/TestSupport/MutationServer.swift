@@ -9,6 +9,7 @@ public final class MutationServer: @unchecked Sendable {
     private var applied: [UUID: String] = [:]
     private var order: [UUID] = []
 
+    /// A server that has applied nothing yet.
     public init() {}
 
     /// Receives `mutation` under `key`: applied the first time, recognised as done after that.
