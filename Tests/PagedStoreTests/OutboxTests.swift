@@ -70,7 +70,9 @@ import Testing
             return .confirmed
         }
         try await feed.enqueue("revise", id: "p3", argument: Revision(revision: 1)) { $0.revision = 1 }
-        let failed = await store.outbox.waitFor { $0.edits.first?.attempts == 1 }
+        let failed = await store.outbox.waitFor {
+            $0.edits.first?.attempts == 1 && $0.edits.first?.phase == .retryingLater
+        }
         #expect(failed?.edits.first?.lastError == "HTTP 503")
         #expect(failed?.edits.first?.phase == .retryingLater)
         #expect(await feed.snapshot.rows[3]?.revision == 1, "kept on screen while it waits")

@@ -97,7 +97,11 @@ public final class FeedStore: Sendable {
             key: key, source: source, policy: policy, codec: codec, queue: queue, outbox: isReadOnly ? nil : outbox)
         if !isReadOnly {
             // Its queued edits (from before a relaunch) go once a handler for their kind is registered.
-            Task { [outbox] in await outbox.opened(feed) }
+            // Held weakly until then: opening a feed never keeps it alive.
+            Task { [outbox, weak feed] in
+                guard let feed else { return }
+                await outbox.opened(feed)
+            }
         }
         return feed
     }
