@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Every Swift block of the UIKit, SwiftUI, offline-first and extensions articles is code the tests
+/// Every Swift block of the UIKit, SwiftUI, offline-first, extensions and offline edits articles is code the tests
 /// compile (in `Snippets/`).
 @Suite struct DocumentationSnippetTests {
     static let catalog = ReadmeSnippetTests.root.appendingPathComponent("Sources/PagedStore/PagedStore.docc")
@@ -9,7 +9,7 @@ import Testing
 
     @Test(arguments: [
         "UsingPagedStoreWithUIKit.md", "UsingPagedStoreWithSwiftUI.md", "OfflineFirst.md",
-        "SharingACacheWithExtensions.md",
+        "SharingACacheWithExtensions.md", "OfflineEdits.md",
     ])
     func everyExampleIsCompiled(article: String) throws {
         let text = try String(contentsOf: Self.catalog.appendingPathComponent(article), encoding: .utf8)

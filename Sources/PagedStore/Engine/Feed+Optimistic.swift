@@ -28,26 +28,7 @@ extension Feed {
         commit: @Sendable (Item) async throws -> Void
     ) async throws -> Bool {
         let storedID = Item.storedID(for: id)
-        var edited: Item?
-        let found = try editDecodable { store, feed in
-            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
-            try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
-            var item = try decode(stored)
-            change(&item)
-            let encoded = try self.encode([item]).encoded[0]
-            try store.savePendingEdit(
-                PendingEditRecord(
-                    itemID: storedID, kind: .update, base: stored.payload, baseSection: stored.section,
-                    edited: encoded.payload, createdAt: Date()),
-                in: feed)
-            _ = try store.updateItem(encoded, in: &feed)
-            edited = item
-            return RowChange(
-                reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [storedID])
-        }
-        guard found, let edited else { return false }
-        optimistic.changes[storedID] = change
-        optimistic.mayHavePending = true
+        guard let edited = try beginUpdate(storedID, change, queued: nil) else { return false }
         try await settle(storedID, commit: { try await commit(edited) })
         return true
     }
@@ -58,21 +39,8 @@ extension Feed {
     /// - Throws: `commit`'s error after the rollback; ``FeedError`` when the feed has an item with this
     ///   id already or the cache cannot be written.
     public func insert(_ item: Item, at row: Int, commit: @Sendable (Item) async throws -> Void) async throws {
-        let encoded = try encode([item]).encoded[0]
-        _ = try edit { store, feed in
-            try Self.refuseSecondEdit(of: encoded.itemID, in: feed, store: store)
-            let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
-            let newRow = try store.rowIndex(ofPosition: position, in: feed)
-            let around = try store.neighbours(of: position, in: feed)
-            try store.savePendingEdit(
-                PendingEditRecord(
-                    itemID: encoded.itemID, kind: .insert, base: nil, baseSection: encoded.section,
-                    edited: encoded.payload, above: around.above, below: around.below, createdAt: Date()),
-                in: feed)
-            return RowChange(inserted: [newRow])
-        }
-        optimistic.mayHavePending = true
-        try await settle(encoded.itemID, commit: { try await commit(item) })
+        let storedID = try beginInsert(item, at: row, queued: nil)
+        try await settle(storedID, commit: { try await commit(item) })
     }
 
     /// Removes an item at once, and puts it back where it was if `commit` (the server call that
@@ -83,22 +51,7 @@ extension Feed {
     @discardableResult
     public func remove(id: Item.ID, commit: @Sendable (Item) async throws -> Void) async throws -> Bool {
         let storedID = Item.storedID(for: id)
-        var removedItem: Item?
-        let found = try editDecodable { store, feed in
-            try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
-            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
-            let around = try store.neighbours(of: stored.position, in: feed)
-            guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
-            removedItem = try decode(removed.item)
-            try store.savePendingEdit(
-                PendingEditRecord(
-                    itemID: storedID, kind: .remove, base: removed.item.payload, baseSection: removed.item.section,
-                    edited: nil, above: around.above, below: around.below, createdAt: Date()),
-                in: feed)
-            return RowChange(deleted: [removed.row])
-        }
-        guard found, let removedItem else { return false }
-        optimistic.mayHavePending = true
+        guard let removedItem = try beginRemoval(storedID, queued: nil) else { return false }
         try await settle(storedID, commit: { try await commit(removedItem) })
         return true
     }
@@ -144,14 +97,17 @@ extension Feed {
         try finish(storedID, committed: true)
     }
 
-    /// Forgets a pending edit, rolling its row back unless it was committed.
-    private func finish(_ storedID: String, committed: Bool) throws {
+    /// Forgets a pending edit, rolling its row back unless it was committed; with `key`, only the
+    /// queued edit with that idempotency key (not one made since).
+    func finish(_ storedID: String, committed: Bool, key: UUID? = nil) throws {
         optimistic.changes[storedID] = nil
         var dropped: [MalformedPendingEdit] = []
         let codec = self.codec
         _ = try edit { store, feed in
             let applicable = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
-            guard let pending = applicable.first(where: { $0.itemID == storedID }) else { return nil }
+            guard let pending = applicable.first(where: { $0.itemID == storedID }),
+                key == nil || pending.queued?.idempotencyKey == key
+            else { return nil }
             try store.deletePendingEdit(itemID: storedID, in: feed)
             if committed { return nil }
             switch pending.kind {
@@ -178,16 +134,5 @@ extension Feed {
             }
         }
         reportDropped(dropped)
-    }
-
-    /// Refuses an edit of an item that has one pending: two pending edits of one row could not be
-    /// rolled back one without the other.
-    private static func refuseSecondEdit(of storedID: String, in feed: FeedRecord, store: PageStore) throws {
-        if try store.pendingEdits(of: feed).contains(where: { $0.itemID == storedID }) {
-            throw FeedError(
-                .storage,
-                message: "The item \(storedID.debugDescription) has an edit waiting for its server call; "
-                    + "wait for it before editing the item again", storageKind: .constraint)
-        }
     }
 }

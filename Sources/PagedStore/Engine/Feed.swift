@@ -58,13 +58,15 @@ public actor Feed<Item: FeedItem> {
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
     init(
-        key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, queue: DatabaseQueue
+        key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, queue: DatabaseQueue,
+        outbox: Outbox? = nil
     )
         throws
     {
         let writer = FeedWriter(key: key, queue: queue, codec: codec)
         context = FeedContext(
-            key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>())
+            key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
+            outbox: WeakOutbox(outbox: outbox))
         let (opened, rows, removed) = try Self.openFeed(policy: policy, writer: writer)
         var window = RowWindow<Item>(capacity: policy.windowSize)
         window.start = opened.windowStart

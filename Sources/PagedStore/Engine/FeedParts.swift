@@ -8,6 +8,13 @@ struct FeedContext<Item: FeedItem>: Sendable {
     let source: any PageSource<Item>
     let writer: FeedWriter<Item>
     let appearances: RowAppearances<Item>
+    /// The store's outbox, which sends the feed's queued edits (none for a read-only store).
+    let outbox: WeakOutbox
+}
+
+/// The store's outbox, held without keeping it: the outbox holds a feed with queued edits.
+struct WeakOutbox: Sendable {
+    weak var outbox: Outbox?
 }
 
 /// What a feed holds of its rows: the part of the file the snapshot is built from.

@@ -13,6 +13,9 @@ public final class FeedStore: Sendable {
     /// The cache file's path (`:memory:` for an in-memory store).
     public let path: String
     let queue: DatabaseQueue
+    /// The store's durable outbox: register how each kind of queued edit reaches its server, and
+    /// observe the edits waiting (see ``Outbox``). A read-only store's outbox sends nothing.
+    public let outbox: Outbox
 
     /// Opens the cache at `path`, creating it (readable by the user only) and migrating its schema;
     /// or, with `readOnly`, a store that only shows and follows what others write (a widget, an app
@@ -55,6 +58,7 @@ public final class FeedStore: Sendable {
         queue = try DatabaseQueue(
             path: path, mode: readOnly ? .sharedReadOnly : .readWrite, busyTimeout: busyTimeout,
             changeRecordLimit: changeRecordLimit)
+        outbox = Outbox(queue: queue)
     }
 
     /// Whether the store only reads (see ``init(path:busyTimeout:readOnly:changeRecordLimit:)``).
@@ -89,7 +93,17 @@ public final class FeedStore: Sendable {
     public func feed<Source: PageSource>(
         _ key: String, source: Source, policy: FeedPolicy = FeedPolicy(), codec: ItemCodec<Source.Item>
     ) throws -> Feed<Source.Item> {
-        try Feed(key: key, source: source, policy: policy, codec: codec, queue: queue)
+        let feed = try Feed(
+            key: key, source: source, policy: policy, codec: codec, queue: queue, outbox: isReadOnly ? nil : outbox)
+        if !isReadOnly {
+            // Its queued edits (from before a relaunch) go once a handler for their kind is registered.
+            // Held weakly until then: opening a feed never keeps it alive.
+            Task { [outbox, weak feed] in
+                guard let feed else { return }
+                await outbox.opened(feed)
+            }
+        }
+        return feed
     }
 
     /// Closes the cache file: the store and every feed opened from it stop reading and writing it, so

@@ -20,6 +20,30 @@ package struct PendingEditRecord: Sendable, Equatable {
     package var above: String?
     package var below: String?
     package var createdAt: Date
+    /// How the outbox sends the edit; nil for an edit whose server call is a closure.
+    package var queued: QueuedEdit? = nil
+}
+
+/// What the outbox keeps of an edit made by kind, beside the edit itself.
+package struct QueuedEdit: Sendable, Equatable {
+    /// The kind the app named, whose handler sends the edit.
+    package var kind: String
+    /// The kind's argument, as JSON.
+    package var argument: Data
+    /// Made once with the edit; the server applies the edit once per key.
+    package var idempotencyKey: UUID
+    /// How many sends failed and were kept for a retry.
+    package var attempts: Int = 0
+    /// What the last failed send said.
+    package var lastError: String? = nil
+
+    package init(kind: String, argument: Data, idempotencyKey: UUID, attempts: Int = 0, lastError: String? = nil) {
+        self.kind = kind
+        self.argument = argument
+        self.idempotencyKey = idempotencyKey
+        self.attempts = attempts
+        self.lastError = lastError
+    }
 }
 
 /// Reading and writing pending optimistic edits.
@@ -36,7 +60,15 @@ extension PageStore {
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let tables = try connection.int64(
             "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
-        return tables == 1 ? try pendingEditRows(of: feed) : ([], [])
+        guard tables == 1 else { return ([], []) }
+        return try pendingEditRows(of: feed, outboxColumns: try hasOutboxColumns())
+    }
+
+    /// Whether the file's `pending_edit` has the outbox's columns (a file `pagedb` reads without
+    /// migrating it may predate them).
+    package func hasOutboxColumns() throws(StorageError) -> Bool {
+        try connection.int64(
+            "SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'idempotency_key'") == 1
     }
 
     /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:)``).
@@ -48,11 +80,14 @@ extension PageStore {
     /// can come from (a file edited by hand, a faulty writer) with what is wrong with them. A
     /// malformed row is never applied: it could only write something other than the server's value.
     package func pendingEditRows(
-        of feed: FeedRecord
+        of feed: FeedRecord, outboxColumns: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
+        let outbox =
+            outboxColumns
+            ? "outbox_kind, argument, idempotency_key, attempts, last_error" : "NULL, NULL, NULL, 0, NULL"
         let sql = """
-            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at FROM pending_edit
-            WHERE feed_id = ? ORDER BY created_at, item_id
+            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox)
+            FROM pending_edit WHERE feed_id = ? ORDER BY created_at, item_id
             """
         let rows = try connection.rows(sql, feed.id, row: Self.pendingEditRow)
         return (rows.compactMap(\.edit), rows.compactMap(\.malformed))
@@ -72,19 +107,34 @@ extension PageStore {
         let edit = PendingEditRecord(
             itemID: itemID, kind: kind, base: base, baseSection: statement.string(3), edited: edited,
             above: statement.string(5), below: statement.string(6),
-            createdAt: Date(millisecondsSince1970: statement.int64(7)))
+            createdAt: Date(millisecondsSince1970: statement.int64(7)), queued: queuedEdit(statement, from: 8))
         return (edit, nil)
+    }
+
+    /// The outbox's part of a pending edit row whose outbox columns start at `column`: nil for a
+    /// closure edit, and for a row whose key is not a UUID (a file edited by hand), which then stays
+    /// a closure edit that nothing sends rather than one sent under a key the server never saw.
+    static func queuedEdit(_ statement: Statement, from column: Int32) -> QueuedEdit? {
+        guard let kind = statement.string(column), let key = statement.string(column + 2).flatMap(UUID.init)
+        else { return nil }
+        return QueuedEdit(
+            kind: kind, argument: Data((statement.string(column + 1) ?? "null").utf8), idempotencyKey: key,
+            attempts: Int(clamping: statement.int64(column + 3)), lastError: statement.string(column + 4))
     }
 
     /// Writes a pending edit, replacing the item's previous one.
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
-            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, kind, base, base_section, edited, above_id, below_id, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, kind, base, base_section, edited, above_id, below_id,
+                created_at, outbox_kind, argument, idempotency_key, attempts, last_error)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
+        let queued = edit.queued
         try connection.run(
             sql, feed.id, edit.itemID, edit.kind.rawValue, payload(edit.base), edit.baseSection, payload(edit.edited),
-            edit.above, edit.below, edit.createdAt.millisecondsSince1970)
+            edit.above, edit.below, edit.createdAt.millisecondsSince1970, queued?.kind,
+            queued.map { String(decoding: $0.argument, as: UTF8.self) }, queued?.idempotencyKey.uuidString,
+            Int64(queued?.attempts ?? 0), queued?.lastError)
     }
 
     /// The ids of the rows right above and right below `position`.

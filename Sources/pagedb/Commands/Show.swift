@@ -63,7 +63,9 @@ extension PagedDB {
                         pendingEdits: edits.map { edit in
                             .init(
                                 itemID: edit.itemID, kind: edit.kind.rawValue,
-                                createdAt: Terminal.timestamp(edit.createdAt))
+                                createdAt: Terminal.timestamp(edit.createdAt), outboxKind: edit.queued?.kind,
+                                idempotencyKey: edit.queued?.idempotencyKey.uuidString,
+                                attempts: edit.queued?.attempts, lastError: edit.queued?.lastError)
                         }))
                 return
             }
@@ -104,6 +106,12 @@ extension PagedDB {
                 print("\nPending edits (waiting for their server call):")
                 for edit in edits {
                     print("  \(edit.kind.rawValue) \(output.cell(edit.itemID, 40)), \(Terminal.age(edit.createdAt))")
+                    if let queued = edit.queued {
+                        print(
+                            "    queued as \(output.cell(queued.kind, 40)), key \(queued.idempotencyKey.uuidString), "
+                                + "\(queued.attempts) failed sends"
+                                + (queued.lastError.map { ", last error: \(output.cell($0, 80))" } ?? ""))
+                    }
                 }
             }
         }

@@ -137,6 +137,11 @@ struct FeedDetailJSON: Encodable {
         let itemID: String
         let kind: String
         @Nullable var createdAt: String?
+        /// The outbox's part: null for an edit whose server call is a closure.
+        @Nullable var outboxKind: String?
+        @Nullable var idempotencyKey: String?
+        @Nullable var attempts: Int?
+        @Nullable var lastError: String?
     }
 
     let pages: [PageJSON]

@@ -1,0 +1,266 @@
+import Foundation
+
+/// A store's durable outbox: the edits made by kind (``Feed/enqueue(_:id:argument:_:)``), sent to
+/// their server by the handler registered for their kind, until the server settles each one, also
+/// after a relaunch.
+///
+/// ```swift
+/// await store.outbox.register("like", as: LikeArgument.self) { edit in
+///     try await api.like(edit.itemID, liked: edit.argument.liked, idempotencyKey: edit.idempotencyKey)
+///     return .confirmed
+/// }
+/// ```
+///
+/// Queued edits are sent when a handler for their kind is registered, when their feed opens in the
+/// store, when the app calls ``resume()`` (connectivity is back), and after a failed send with a
+/// backoff that honours the server's `Retry-After`. An item's edits go in order, one at a time;
+/// handlers run outside any transaction. A handler's ``OutboxOutcome`` settles the edit: confirmed
+/// (the next server copy wins), rejected (rolled back with index paths) or retryable (kept, its
+/// failure counted, sent again later). A handler that throws is retryable with the error's
+/// description. Until an edit settles, every refresh keeps it on top of the server's rows, and it is
+/// stored with its idempotency key, so a send cut short by a crash goes again under the same key:
+/// delivery is at least once, and a server that applies each key once applies each edit once.
+///
+/// An edit is sent while its feed is open in this store: its rollback needs the feed. The outbox
+/// keeps a feed with queued edits open until they settle.
+public actor Outbox {
+    /// A registered handler: decodes the argument and reports the outcome.
+    typealias Handler = @Sendable (QueuedEditRow, _ attempt: Int) async -> OutboxOutcome
+
+    nonisolated let queue: DatabaseQueue
+    private var schedule = OutboxSchedule()
+    private var handlers: [String: Handler] = [:]
+    /// The open feeds, by key: held weakly, and strongly while they have queued edits.
+    private var feeds: [String: WeakOutboxFeed] = [:]
+    private var keptOpen: [String: any OutboxFeed] = [:]
+    /// The queued edits as the file last listed them.
+    private var rows: [QueuedEditRow] = []
+    private var observers: [Int: AsyncStream<OutboxStatus>.Continuation] = [:]
+    private var nextObserver = 0
+    private var wake: Task<Void, Never>?
+
+    /// Runs on its store's storage executor, as the feeds do: it reads the file without a hop.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        queue.executor.asUnownedSerialExecutor()
+    }
+
+    init(queue: DatabaseQueue) {
+        self.queue = queue
+    }
+
+    /// Registers how edits of `kind` reach their server; a second registration of a kind replaces
+    /// the first. The edits of that kind already queued (after a relaunch) are sent at once.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind the app makes edits with.
+    ///   - argumentType: The type of the argument the edits are made with, decoded from JSON. An
+    ///     edit whose argument does not decode as it can never be sent: it is rejected.
+    ///   - handler: Sends one edit and says what the server made of it. Throwing is a retryable
+    ///     outcome with the error's description (its `Retry-After` when it is a ``FeedError``).
+    public func register<Argument: Decodable & Sendable>(
+        _ kind: String, as argumentType: Argument.Type = Argument.self,
+        _ handler: @escaping @Sendable (OutboxEdit<Argument>) async throws -> OutboxOutcome
+    ) {
+        handlers[kind] = { row, attempt in
+            let argument: Argument
+            do {
+                argument = try JSONDecoder().decode(Argument.self, from: row.queued.argument)
+            } catch {
+                return .rejected(reason: "its argument does not decode as \(Argument.self): \(error)")
+            }
+            let edit = OutboxEdit(
+                feedKey: row.feedKey, itemID: row.itemID, change: PendingEdit.Kind(row.change), argument: argument,
+                idempotencyKey: row.queued.idempotencyKey, attempt: attempt)
+            do {
+                return try await handler(edit)
+            } catch {
+                let retryAfter = (error as? FeedError)?.retryAfter.flatMap { $0.isFinite ? Duration.seconds($0) : nil }
+                return .retryable(reason: "\(error)", retryAfter: retryAfter)
+            }
+        }
+        perform(schedule.registered(kind, now: .now))
+    }
+
+    /// Sends every queued edit that waits for a retry's delay now: call it when connectivity is back.
+    public func resume() {
+        look()
+        perform(schedule.resumed(now: .now))
+    }
+
+    /// Sets how long a failed send waits before the next: `first` after the first failure, doubling
+    /// with each further one, at most `maximum` (also for a server's `Retry-After`). Defaults: 1
+    /// second and 5 minutes.
+    public func setRetryDelays(first: Duration, maximum: Duration) {
+        schedule.retry = OutboxSchedule.Retry(firstDelay: first, maximumDelay: maximum)
+    }
+
+    /// The store's queued edits now, oldest first.
+    public var status: OutboxStatus {
+        OutboxStatus(
+            edits: rows.map { row in
+                OutboxEditState(
+                    feedKey: row.feedKey, itemID: row.itemID, kind: row.queued.kind,
+                    change: PendingEdit.Kind(row.change),
+                    idempotencyKey: row.queued.idempotencyKey, createdAt: row.createdAt,
+                    attempts: row.queued.attempts, lastError: row.queued.lastError,
+                    phase: schedule.phase(
+                        of: row.queued.idempotencyKey, item: .init(feedKey: row.feedKey, itemID: row.itemID),
+                        now: .now))
+            })
+    }
+
+    /// The outbox's status now, then again every time an edit is queued, sent, fails or settles.
+    ///
+    /// ```swift
+    /// for await status in await store.outbox.states {
+    ///     badge.text = status.count == 0 ? nil : "\(status.count) changes waiting to sync"
+    /// }
+    /// ```
+    public var states: AsyncStream<OutboxStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: OutboxStatus.self)
+        let id = nextObserver
+        nextObserver += 1
+        observers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeObserver(id) }
+        }
+        look()
+        continuation.yield(status)
+        return stream
+    }
+
+    // MARK: - Driving
+
+    /// A feed of the store opened: its queued edits may go.
+    func opened(_ feed: any OutboxFeed) {
+        feeds[feed.key] = WeakOutboxFeed(feed: feed)
+        look()
+        perform(schedule.feed(feed.key, open: true, now: .now))
+    }
+
+    /// A feed queued an edit: it goes now if it can.
+    func queued(by feed: any OutboxFeed) {
+        opened(feed)
+    }
+
+    /// Reads the file's queued edits and tells the schedule.
+    private func look() {
+        do {
+            rows = try queue.read { try $0.queuedEdits() }
+        } catch {
+            // A closed or unreadable file: nothing can be sent or settled; the next look tries again.
+            return
+        }
+        let withEdits = Set(rows.map(\.feedKey))
+        keptOpen = keptOpen.filter { withEdits.contains($0.key) }
+        for key in withEdits where keptOpen[key] == nil {
+            if let feed = feeds[key]?.feed { keptOpen[key] = feed }
+        }
+        let entries = rows.map {
+            OutboxSchedule.Entry(
+                item: .init(feedKey: $0.feedKey, itemID: $0.itemID), kind: $0.queued.kind,
+                idempotencyKey: $0.queued.idempotencyKey, attempts: $0.queued.attempts)
+        }
+        perform(schedule.found(entries, now: .now))
+    }
+
+    private func perform(_ actions: [OutboxSchedule.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let entry):
+                guard let row = rows.first(where: { $0.queued.idempotencyKey == entry.idempotencyKey }),
+                    let handler = handlers[entry.kind]
+                else {
+                    perform(schedule.finished(entry, .retryable(reason: "not sent", retryAfter: nil), now: .now))
+                    continue
+                }
+                Task { [weak self] in
+                    let outcome = await handler(row, entry.attempts + 1)
+                    await self?.finished(entry, outcome)
+                }
+            case .confirm(let entry):
+                settle(entry) {
+                    try await $0.settleQueuedEdit(entry.item.itemID, key: entry.idempotencyKey, confirmed: true)
+                }
+            case .rollBack(let entry, _):
+                settle(entry) {
+                    try await $0.settleQueuedEdit(entry.item.itemID, key: entry.idempotencyKey, confirmed: false)
+                }
+            case .recordFailure(let entry, let reason):
+                settle(entry) {
+                    try await $0.recordFailedSend(entry.item.itemID, key: entry.idempotencyKey, error: reason)
+                }
+            case .wake(let delay):
+                wake?.cancel()
+                wake = Task { [weak self] in
+                    guard (try? await Task.sleep(for: delay)) != nil else { return }
+                    await self?.woke()
+                }
+            }
+        }
+        publish()
+    }
+
+    private func finished(_ entry: OutboxSchedule.Entry, _ outcome: OutboxOutcome) {
+        perform(schedule.finished(entry, outcome, now: .now))
+    }
+
+    private func woke() {
+        look()
+        perform(schedule.woke(now: .now))
+    }
+
+    /// Writes an outcome through the edit's feed (the one write path), then looks at the file again.
+    private func settle(
+        _ entry: OutboxSchedule.Entry, _ write: @escaping @Sendable (any OutboxFeed) async throws -> Void
+    ) {
+        let feed = feeds[entry.item.feedKey]?.feed
+        Task { [weak self] in
+            var written = false
+            if let feed {
+                written = (try? await write(feed)) != nil
+            }
+            await self?.settled(entry.idempotencyKey, written: written)
+        }
+    }
+
+    private func settled(_ key: UUID, written: Bool) {
+        let actions = schedule.settled(key, written: written, now: .now)
+        look()
+        perform(actions)
+    }
+
+    private func publish() {
+        guard !observers.isEmpty else { return }
+        let status = self.status
+        for continuation in observers.values { continuation.yield(status) }
+    }
+
+    private func removeObserver(_ id: Int) {
+        observers[id] = nil
+    }
+}
+
+/// What the outbox needs of an open feed: its key, and writing an edit's outcome through it.
+protocol OutboxFeed: AnyObject, Sendable {
+    nonisolated var key: String { get }
+    /// Deletes the queued edit with `key` (confirmed) or rolls it back (not), if the feed still has it.
+    func settleQueuedEdit(_ itemID: String, key: UUID, confirmed: Bool) async throws
+    /// Counts a failed send of the queued edit with `key`.
+    func recordFailedSend(_ itemID: String, key: UUID, error: String) async throws
+}
+
+/// An open feed, held without keeping it open.
+struct WeakOutboxFeed {
+    weak var feed: (any OutboxFeed)?
+}
+
+extension PendingEdit.Kind {
+    init(_ kind: PendingEditRecord.Kind) {
+        switch kind {
+        case .update: self = .update
+        case .insert: self = .insert
+        case .remove: self = .remove
+        }
+    }
+}

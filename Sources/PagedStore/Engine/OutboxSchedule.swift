@@ -1,0 +1,183 @@
+import Foundation
+
+/// The rules of the outbox: which queued edit is sent next, what each outcome does, and when a
+/// failed send is tried again.
+///
+/// - Edits go oldest first, and an item's edits in order: an edit waits while an earlier edit of
+///   its item is waiting or in flight, so at most one edit of an item is ever in flight.
+/// - An edit is sent only when a handler is registered for its kind and its feed is open in the
+///   store (its rollback needs the feed's codec and reaches the feed's lists).
+/// - An edit in flight, or whose outcome is being written, is never sent again, even when the file
+///   still lists it; an edit the file no longer lists (settled by another store, its feed deleted) is
+///   forgotten and never sent again.
+/// - Confirmed: the edit is deleted (the next server copy wins). Rejected: it is rolled back.
+///   Retryable: it stays, its failure is counted, and it waits for its delay, or for
+///   ``resumed(now:)`` (connectivity back), whichever comes first.
+///
+/// Pure: no SQLite, no clock reads (callers pass the time in), no tasks; each event returns the
+/// actions that follow it, which the ``Outbox`` performs.
+struct OutboxSchedule: Sendable {
+    /// An item of a feed: the unit edits are ordered by.
+    struct ItemKey: Hashable, Sendable {
+        var feedKey: String
+        var itemID: String
+    }
+
+    /// A queued edit as the file lists it.
+    struct Entry: Equatable, Sendable {
+        var item: ItemKey
+        /// The kind whose handler sends it.
+        var kind: String
+        var idempotencyKey: UUID
+        /// Failed sends so far.
+        var attempts: Int
+    }
+
+    /// What the outbox does next.
+    enum Action: Equatable, Sendable {
+        /// Calls the handler of the edit's kind (outside any transaction).
+        case send(Entry)
+        /// Deletes the pending edit: the server has it.
+        case confirm(Entry)
+        /// Rolls the edit back, as a failed closure call does.
+        case rollBack(Entry, reason: String)
+        /// Counts the failed send and keeps what it said.
+        case recordFailure(Entry, reason: String)
+        /// Calls ``woke(now:)`` after this long: the first edit waiting for its delay is due.
+        case wake(after: Duration)
+    }
+
+    /// How long a failed send waits before the next.
+    struct Retry: Equatable, Sendable {
+        /// The wait after the first failure; it doubles with each further failure.
+        var firstDelay: Duration = .seconds(1)
+        /// The longest wait, also for a server's `Retry-After`.
+        var maximumDelay: Duration = .seconds(300)
+
+        /// The wait after `failures` failed sends (at least 1), or the server's `retryAfter` when it
+        /// named one, at most ``maximumDelay``.
+        func delay(afterFailures failures: Int, retryAfter: Duration?) -> Duration {
+            if let retryAfter { return max(min(retryAfter, maximumDelay), .zero) }
+            // Doubles until it would pass the maximum, so no count of failures can overflow.
+            var delay = max(min(firstDelay, maximumDelay), .zero)
+            var failure = 1
+            while failure < failures, delay < maximumDelay {
+                delay = delay > maximumDelay / 2 ? maximumDelay : delay * 2
+                failure += 1
+            }
+            return delay
+        }
+    }
+
+    var retry = Retry()
+    /// The queued edits the file lists, oldest first.
+    private(set) var waiting: [Entry] = []
+    /// The edits whose handler runs, by item.
+    private(set) var inFlight: [ItemKey: UUID] = [:]
+    /// The edits whose outcome is being written, with their items: the file lists them until it
+    /// is, and their items' later edits wait for it.
+    private(set) var settling: [UUID: ItemKey] = [:]
+    /// When each edit that failed may be sent again.
+    private(set) var notBefore: [UUID: ContinuousClock.Instant] = [:]
+    /// The kinds with a handler.
+    private(set) var handledKinds: Set<String> = []
+    /// The feeds open in the store.
+    private(set) var openFeeds: Set<String> = []
+
+    /// The file's queued edits, oldest first, as just read.
+    mutating func found(_ entries: [Entry], now: ContinuousClock.Instant) -> [Action] {
+        waiting = entries.filter { settling[$0.idempotencyKey] == nil }
+        let listed = Set(entries.map(\.idempotencyKey))
+        notBefore = notBefore.filter { listed.contains($0.key) }
+        return next(now: now)
+    }
+
+    /// A handler was registered for `kind`.
+    mutating func registered(_ kind: String, now: ContinuousClock.Instant) -> [Action] {
+        handledKinds.insert(kind)
+        return next(now: now)
+    }
+
+    /// A feed of the store opened (or closed: `open` false).
+    mutating func feed(_ key: String, open: Bool, now: ContinuousClock.Instant) -> [Action] {
+        if open { openFeeds.insert(key) } else { openFeeds.remove(key) }
+        return next(now: now)
+    }
+
+    /// Connectivity is back: every edit waiting for its delay goes now.
+    mutating func resumed(now: ContinuousClock.Instant) -> [Action] {
+        notBefore = [:]
+        return next(now: now)
+    }
+
+    /// The first delay is due.
+    mutating func woke(now: ContinuousClock.Instant) -> [Action] {
+        next(now: now)
+    }
+
+    /// The handler of `entry` answered.
+    mutating func finished(_ entry: Entry, _ outcome: OutboxOutcome, now: ContinuousClock.Instant) -> [Action] {
+        if inFlight[entry.item] == entry.idempotencyKey { inFlight[entry.item] = nil }
+        let action: Action
+        var stays = false
+        switch outcome {
+        case .confirmed:
+            action = .confirm(entry)
+        case .rejected(let reason):
+            action = .rollBack(entry, reason: reason)
+        case .retryable(let reason, let retryAfter):
+            var failed = entry
+            failed.attempts += 1
+            notBefore[entry.idempotencyKey] =
+                now + retry.delay(afterFailures: failed.attempts, retryAfter: retryAfter)
+            if let index = waiting.firstIndex(where: { $0.idempotencyKey == entry.idempotencyKey }) {
+                waiting[index] = failed
+            }
+            action = .recordFailure(entry, reason: reason)
+            stays = true
+        }
+        if !stays {
+            waiting.removeAll { $0.idempotencyKey == entry.idempotencyKey }
+        }
+        settling[entry.idempotencyKey] = entry.item
+        return [action] + next(now: now)
+    }
+
+    /// The outcome of the edit with `key` is written (or could not be: `written` false, and the
+    /// edit waits for a retry's delay before it goes again).
+    mutating func settled(_ key: UUID, written: Bool, now: ContinuousClock.Instant) -> [Action] {
+        settling[key] = nil
+        if !written, notBefore[key] == nil { notBefore[key] = now + retry.delay(afterFailures: 1, retryAfter: nil) }
+        return next(now: now)
+    }
+
+    /// The edits to send now, and when to look again for one that waits for its delay.
+    private mutating func next(now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        var itemsAhead = Set(inFlight.keys).union(settling.values)
+        var firstDue: ContinuousClock.Instant?
+        for entry in waiting {
+            // An item's later edits wait behind its first one, sent or not.
+            guard itemsAhead.insert(entry.item).inserted else { continue }
+            guard handledKinds.contains(entry.kind),
+                openFeeds.contains(entry.item.feedKey)
+            else { continue }
+            if let due = notBefore[entry.idempotencyKey], due > now {
+                firstDue = min(firstDue ?? due, due)
+                continue
+            }
+            notBefore[entry.idempotencyKey] = nil
+            inFlight[entry.item] = entry.idempotencyKey
+            actions.append(.send(entry))
+        }
+        if let firstDue { actions.append(.wake(after: firstDue - now)) }
+        return actions
+    }
+
+    /// Where an edit stands, for the outbox's observers.
+    func phase(of key: UUID, item: ItemKey, now: ContinuousClock.Instant) -> OutboxEditState.Phase {
+        if inFlight[item] == key || settling[key] != nil { return .sending }
+        if let due = notBefore[key], due > now { return .retryingLater }
+        return .waiting
+    }
+}

@@ -1,0 +1,52 @@
+package import Foundation
+
+/// One pending edit made by kind, as the store-wide outbox reads it.
+package struct QueuedEditRow: Sendable, Equatable {
+    /// The key of the feed the edit changed.
+    package var feedKey: String
+    /// The item's id, as text.
+    package var itemID: String
+    /// What the edit does to its row.
+    package var change: PendingEditRecord.Kind
+    package var createdAt: Date
+    package var queued: QueuedEdit
+}
+
+/// Reading the outbox of the whole file, and recording failed sends.
+extension PageStore {
+    /// Every feed's pending edits made by kind, oldest first; none when the file predates the outbox
+    /// (`pagedb` reading an older file without migrating it).
+    package func queuedEdits() throws(StorageError) -> [QueuedEditRow] {
+        let tables = try connection.int64(
+            "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
+        guard tables == 1, try hasOutboxColumns() else { return [] }
+        let sql = """
+            SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at,
+                pending_edit.outbox_kind, pending_edit.argument, pending_edit.idempotency_key,
+                pending_edit.attempts, pending_edit.last_error
+            FROM pending_edit JOIN feed ON feed.id = pending_edit.feed_id
+            WHERE pending_edit.outbox_kind IS NOT NULL ORDER BY pending_edit.created_at, feed.key, pending_edit.item_id
+            """
+        return try connection.rows(sql) { statement -> QueuedEditRow? in
+            guard let feedKey = statement.string(0), let itemID = statement.string(1),
+                let change = statement.string(2).flatMap(PendingEditRecord.Kind.init(rawValue:)),
+                let queued = Self.queuedEdit(statement, from: 4)
+            else { return nil }
+            return QueuedEditRow(
+                feedKey: feedKey, itemID: itemID, change: change,
+                createdAt: Date(millisecondsSince1970: statement.int64(3)), queued: queued)
+        }.compactMap { $0 }
+    }
+
+    /// Counts a failed send of the edit with `key` and keeps what it said.
+    /// - Returns: Whether the feed still had that edit (not settled, nor replaced, meanwhile).
+    package func recordFailedSend(
+        of itemID: String, key: UUID, error: String, in feed: FeedRecord
+    ) throws(StorageError) -> Bool {
+        let sql = """
+            UPDATE pending_edit SET attempts = attempts + 1, last_error = ?
+            WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
+            """
+        return try connection.run(sql, error, feed.id, itemID, key.uuidString) > 0
+    }
+}

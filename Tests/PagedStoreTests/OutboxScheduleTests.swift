@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// The outbox's rules alone: what is sent next, what each outcome does, and when a failed send goes
+/// again.
+@Suite struct OutboxScheduleTests {
+    let now = ContinuousClock.now
+
+    static func entry(
+        _ item: String, feed: String = "home", kind: String = "like", attempts: Int = 0
+    )
+        -> OutboxSchedule
+        .Entry
+    {
+        OutboxSchedule.Entry(
+            item: .init(feedKey: feed, itemID: item), kind: kind, idempotencyKey: UUID(), attempts: attempts)
+    }
+
+    /// A schedule with `kinds` handled and `feeds` open, that found `entries`.
+    func schedule(
+        _ entries: [OutboxSchedule.Entry], kinds: [String] = ["like"], feeds: [String] = ["home"]
+    ) -> (OutboxSchedule, [OutboxSchedule.Action]) {
+        var schedule = OutboxSchedule()
+        for kind in kinds { _ = schedule.registered(kind, now: now) }
+        for feed in feeds { _ = schedule.feed(feed, open: true, now: now) }
+        let actions = schedule.found(entries, now: now)
+        return (schedule, actions)
+    }
+
+    @Test func editsGoOldestFirstOncePerItemWithAHandlerAndTheirFeedOpen() {
+        let (a, b, c) = (Self.entry("a"), Self.entry("b", kind: "post"), Self.entry("c", feed: "other"))
+        var (schedule, actions) = schedule([a, b, c])
+        #expect(actions == [.send(a)], "no handler for b's kind, c's feed is not open")
+        #expect(schedule.registered("post", now: now) == [.send(b)])
+        #expect(schedule.feed("other", open: true, now: now) == [.send(c)])
+        #expect(schedule.found([a, b, c], now: now).isEmpty, "nothing in flight is sent twice")
+    }
+
+    @Test func anItemsLaterEditWaitsForItsFirstToSettle() {
+        let first = Self.entry("a")
+        var second = Self.entry("a")
+        second.kind = "like"
+        var (schedule, actions) = schedule([first, second])
+        #expect(actions == [.send(first)])
+        #expect(schedule.finished(first, .confirmed, now: now) == [.confirm(first)], "the first is still settling")
+        #expect(schedule.settled(first.idempotencyKey, written: true, now: now) == [.send(second)])
+    }
+
+    @Test func anEditBeingSettledIsNotSentAgainWhileTheFileStillListsIt() {
+        let edit = Self.entry("a")
+        var (schedule, _) = schedule([edit])
+        _ = schedule.finished(edit, .rejected(reason: "404"), now: now)
+        #expect(schedule.found([edit], now: now).isEmpty)
+        #expect(schedule.settled(edit.idempotencyKey, written: true, now: now).isEmpty)
+        #expect(schedule.found([], now: now).isEmpty)
+    }
+
+    @Test func outcomesConfirmRollBackOrRecordTheFailure() {
+        let (a, b, c) = (Self.entry("a"), Self.entry("b"), Self.entry("c"))
+        var (schedule, _) = schedule([a, b, c])
+        #expect(schedule.finished(a, .confirmed, now: now) == [.confirm(a)])
+        #expect(schedule.finished(b, .rejected(reason: "409"), now: now) == [.rollBack(b, reason: "409")])
+        #expect(
+            schedule.finished(c, .retryable(reason: "503", retryAfter: nil), now: now) == [
+                .recordFailure(c, reason: "503")
+            ])
+        #expect(schedule.phase(of: c.idempotencyKey, item: c.item, now: now) == .sending)
+        #expect(schedule.settled(c.idempotencyKey, written: true, now: now) == [.wake(after: .seconds(1))])
+        #expect(schedule.phase(of: c.idempotencyKey, item: c.item, now: now) == .retryingLater)
+    }
+
+    @Test func aRetryableEditGoesAgainAfterItsDelayOrAtOnceOnResume() {
+        let edit = Self.entry("a")
+        var (schedule, _) = schedule([edit])
+        _ = schedule.finished(edit, .retryable(reason: "429", retryAfter: .seconds(30)), now: now)
+        #expect(schedule.settled(edit.idempotencyKey, written: true, now: now) == [.wake(after: .seconds(30))])
+        var failed = edit
+        failed.attempts = 1
+        #expect(schedule.found([failed], now: now) == [.wake(after: .seconds(30))])
+        #expect(schedule.woke(now: now + .seconds(29)) == [.wake(after: .seconds(1))])
+        #expect(schedule.woke(now: now + .seconds(30)) == [.send(failed)])
+        _ = schedule.finished(failed, .retryable(reason: "offline", retryAfter: nil), now: now)
+        _ = schedule.settled(edit.idempotencyKey, written: true, now: now)
+        #expect(schedule.resumed(now: now).count == 1, "connectivity back: it goes at once")
+    }
+
+    @Test func backoffDoublesFromTheFirstDelayUpToTheMaximumAndRetryAfterWins() {
+        let retry = OutboxSchedule.Retry(firstDelay: .seconds(1), maximumDelay: .seconds(60))
+        #expect(
+            (1...8).map { retry.delay(afterFailures: $0, retryAfter: nil) }
+                == [1, 2, 4, 8, 16, 32, 60, 60].map {
+                    Duration.seconds($0)
+                })
+        #expect(retry.delay(afterFailures: Int.max, retryAfter: nil) == .seconds(60))
+        #expect(retry.delay(afterFailures: Int.min, retryAfter: nil) == .seconds(1))
+        #expect(retry.delay(afterFailures: 1, retryAfter: .seconds(7)) == .seconds(7))
+        #expect(retry.delay(afterFailures: 1, retryAfter: .seconds(600)) == .seconds(60))
+        #expect(retry.delay(afterFailures: 1, retryAfter: .seconds(-5)) == .zero)
+    }
+
+    @Test func anEditTheFileNoLongerListsIsForgottenAndNeverSentAgain() {
+        let edit = Self.entry("a")
+        var (schedule, _) = schedule([edit])
+        #expect(schedule.found([], now: now).isEmpty)
+        _ = schedule.finished(edit, .retryable(reason: "gone", retryAfter: nil), now: now)
+        _ = schedule.settled(edit.idempotencyKey, written: true, now: now)
+        #expect(schedule.found([], now: now).isEmpty)
+        #expect(schedule.resumed(now: now).isEmpty)
+    }
+
+    @Test func anOutcomeThatCouldNotBeWrittenWaitsAndGoesAgain() {
+        let edit = Self.entry("a")
+        var (schedule, _) = schedule([edit])
+        _ = schedule.finished(edit, .confirmed, now: now)
+        #expect(schedule.settled(edit.idempotencyKey, written: false, now: now).isEmpty)
+        #expect(schedule.found([edit], now: now) == [.wake(after: .seconds(1))])
+        #expect(schedule.woke(now: now + .seconds(1)) == [.send(edit)])
+    }
+
+    @Test func aClosedFeedsEditsWait() {
+        let edit = Self.entry("a")
+        var (schedule, _) = schedule([edit], feeds: [])
+        #expect(schedule.resumed(now: now).isEmpty)
+        #expect(schedule.feed("home", open: true, now: now) == [.send(edit)])
+    }
+}
