@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import PagedStore
+
+extension PagedDB {
+    struct Outbox: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the edits a cache holds for its server: each queued edit's feed, item, kind and state.",
+            discussion: """
+                An app queues an edit by kind (Feed.enqueue) when it must reach the server even after a \
+                relaunch; its store's outbox sends it, retries it, and settles it. This lists every such \
+                edit still waiting, oldest first: the feed and item it changed, what it does to the row \
+                (update, insert or remove), the kind whose handler sends it, its idempotency key, how \
+                many sends failed and what the last one said. Edits whose server call is a closure are \
+                not listed (see `pagedb show`). Opens the file read-only: it is never created or changed.
+
+                Examples:
+                  pagedb outbox --db app-cache.sqlite
+                  pagedb outbox --db app-cache.sqlite --json | jq '.[] | select(.attempts > 3)'
+                """)
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() async throws {
+            let queue = try database.openForReading()
+            let edits = try queue.read { store in try store.queuedEdits() }
+            if output.json {
+                try Terminal.printJSON(edits.map(QueuedEditJSON.init))
+                return
+            }
+            guard !edits.isEmpty else { return print("No queued edits in this cache.") }
+            print(
+                Terminal.table(
+                    ["FEED", "ITEM", "CHANGE", "KIND", "KEY", "FAILED SENDS", "QUEUED", "LAST ERROR"],
+                    edits.map { edit in
+                        [
+                            output.cell(edit.feedKey, 24), output.cell(edit.itemID, 24), edit.change.rawValue,
+                            output.cell(edit.queued.kind, 24), edit.queued.idempotencyKey.uuidString,
+                            "\(edit.queued.attempts)", Terminal.age(edit.createdAt),
+                            output.cell(edit.queued.lastError, 40),
+                        ]
+                    }))
+            print("\(edits.count) queued \(edits.count == 1 ? "edit" : "edits").")
+        }
+    }
+}
+
+/// `outbox --json`: one queued edit.
+struct QueuedEditJSON: Encodable {
+    let feed: String
+    let itemID: String
+    let change: String
+    let kind: String
+    let argument: JSONValue
+    let idempotencyKey: String
+    let attempts: Int
+    @Nullable var lastError: String?
+    @Nullable var createdAt: String?
+
+    init(_ edit: QueuedEditRow) {
+        feed = edit.feedKey
+        itemID = edit.itemID
+        change = edit.change.rawValue
+        kind = edit.queued.kind
+        argument = JSONValue(payload: edit.queued.argument)
+        idempotencyKey = edit.queued.idempotencyKey.uuidString
+        attempts = edit.queued.attempts
+        lastError = edit.queued.lastError
+        createdAt = Terminal.timestamp(edit.createdAt)
+    }
+}
