@@ -47,6 +47,10 @@ package final class PageStore {
         try Migrator.refuse(status, path: path, latest: migrator.latestVersion)
         switch mode {
         case .readWrite:
+            // Incremental auto-vacuum, so that a budget can give freed pages back to the file system
+            // in a short write. SQLite takes it only before the file's first page is written, which
+            // switching to WAL does: so here, on an empty file, before anything else.
+            if migrate, status == .empty { try connection.execute("PRAGMA auto_vacuum = INCREMENTAL") }
             // WAL: one writer and concurrent readers, so pagedb can read while an app writes. It is
             // recorded in the file: on a file already in WAL mode the pragma changes nothing and takes
             // no lock, and setting it costs one statement where asking for the mode first cost one more.
