@@ -155,22 +155,25 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// write nothing. Not a write of the feed's rows: no change is recorded.
     func recordOpened(lastRecorded: Date?, now: Date = Date()) throws {
         if let lastRecorded, abs(now.timeIntervalSince(lastRecorded)) < 60 { return }
-        try transaction { store in
+        // Not a reason to evict: the feed opening should not wait for it, and the write adds no row.
+        try transaction(keepingBudget: false) { store in
             guard let feed = try store.feed(key: key) else { return ((), nil) }
             try store.recordOpened(feed, at: now)
             return ((), nil)
         }
     }
 
-    /// The write path of this feed: ``StoreWriter/transaction(in:by:_:)`` for one feed, then the store's budget
-    /// (see ``BudgetKeeper``), with this feed's rows kept whole: the list that wrote them has not
-    /// taken them into its window yet.
-    private func transaction<Result>(_ body: (PageStore) throws -> (Result, RecordedWrite?)) throws -> Result {
+    /// The write path of this feed: ``StoreWriter/transaction(in:by:_:)`` for one feed, then the
+    /// store's budget (see ``BudgetKeeper``), with this feed's rows kept whole: the list that wrote
+    /// them has not taken them into its window yet.
+    private func transaction<Result>(
+        keepingBudget: Bool = true, _ body: (PageStore) throws -> (Result, RecordedWrite?)
+    ) throws -> Result {
         let result = try StoreWriter.transaction(in: queue, by: follower) { store in
             let (result, written) = try body(store)
             return (result, written.map { [$0] } ?? [])
         }
-        queue.budgetKeeper?.keepWithinBudget(queue, writing: key)
+        if keepingBudget { queue.budgetKeeper?.keepWithinBudget(queue, writing: key) }
         return result
     }
 
