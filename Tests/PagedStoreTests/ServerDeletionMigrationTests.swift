@@ -29,6 +29,7 @@ import Testing
         try connection.execute("ALTER TABLE item DROP COLUMN local")
         try connection.execute("ALTER TABLE feed DROP COLUMN change_count")
         try connection.execute("DROP TABLE feed_change")
+        try connection.execute("DROP TABLE feed_use")
         try connection.execute("PRAGMA user_version = 4")
         server.items.removeAll { $0.id == "p1" }
         let upgraded = try test.feed(server.source, policy: policy)
