@@ -7,8 +7,9 @@
 -- A table of its own rather than a column of feed: a feed's row is what every open list compares to
 -- tell that another writer wrote the feed, and opening a feed is not a write of its rows.
 --
--- New files are created with PRAGMA auto_vacuum = INCREMENTAL before this first migration runs (it
--- can only be set on an empty file); older files are converted by one VACUUM (see PageStore+Space).
+-- A file created by a store with a budget gets PRAGMA auto_vacuum = INCREMENTAL before the first
+-- migration runs (it can only be set on an empty file); any other file is converted by one VACUUM
+-- the first time a budget needs it to shrink (see PageStore+Space.swift).
 CREATE TABLE feed_use (
     feed_id INTEGER PRIMARY KEY REFERENCES feed (id) ON DELETE CASCADE,
     opened_at INTEGER NOT NULL

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -86,6 +87,15 @@ import Testing
         #expect(before > 500_000)
         #expect(after <= 330_000, "the file on disk, measured with stat: \(before) → \(after) bytes")
         #expect(done.contains { $0.kind == .shrunk })
+        #expect(try DatabaseQueue(path: test.path).read { try $0.fileSpace().isIncremental }, "converted once")
+    }
+
+    @Test func onlyAStoreWithABudgetCreatesAnIncrementalFile() throws {
+        _ = try FeedStore(path: test.path, budget: StoreBudget(maxBytes: 1_000_000))
+        #expect(try DatabaseQueue(path: test.path).read { try $0.fileSpace().isIncremental })
+        let other = test.directory.path("other.sqlite")
+        _ = try FeedStore(path: other)
+        #expect(try DatabaseQueue(path: other).read { try $0.fileSpace().isIncremental } == false)
     }
 
     @Test func anOpenListsLoadedRowsAndPendingEditsAreNeverTouched() async throws {

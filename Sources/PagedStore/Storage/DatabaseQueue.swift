@@ -38,7 +38,8 @@ package final class DatabaseQueue: @unchecked Sendable {
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5),
         changeRecordLimit: Int = DatabaseQueue.defaultChangeRecordLimit, budget: StoreBudget? = nil
     ) throws {
-        let store = try PageStore(path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout)
+        let store = try PageStore(
+            path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout, incrementalVacuum: budget != nil)
         openStore = store
         executor = StorageExecutor(label: "PagedStore.storage")
         file = FileIdentity(path: path)

@@ -4,9 +4,10 @@ package import Foundation
 /// file system.
 ///
 /// A deleted row frees its pages inside the file; the file itself shrinks only when they are given
-/// back. New files are created with `PRAGMA auto_vacuum = INCREMENTAL` (``PageStore/init(path:mode:migrate:busyTimeout:)``),
-/// so that ``releaseFreePages()`` can give them back in a short write; a file created before (or
-/// with another setting) is converted by one ``vacuum()``, which rewrites it whole.
+/// back. A file created by a store with a budget has `PRAGMA auto_vacuum = INCREMENTAL`
+/// (``PageStore/init(path:mode:migrate:busyTimeout:incrementalVacuum:)``), so that
+/// ``releaseFreePages()`` gives them back in a short write; any other file is converted by one
+/// ``vacuum()``, which rewrites it whole, the first time it must shrink.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_auto_vacuum>
 extension PageStore {

@@ -7,7 +7,7 @@ extension PagedDB {
         static let configuration = CommandConfiguration(
             abstract: "Shrink a cache file: give its free pages back to the file system.",
             discussion: """
-                A file with incremental auto-vacuum (every file PagedStore creates) gives its free pages \
+                A file with incremental auto-vacuum (created by a store with a budget) gives its free pages \
                 back in one short write. An older file is rewritten whole once (VACUUM), which converts it: \
                 that holds the write lock while it copies and needs free disk space for a copy of the \
                 file. --full rewrites any file whole, which also packs its pages tightly. Apps writing \
