@@ -9,16 +9,16 @@ struct PagedDB: AsyncParsableCommand {
         commandName: "pagedb",
         abstract: "Inspect a PagedStore cache file, debug its state and seed fixtures.",
         discussion: """
-            Commands that only look (feeds, show, items, export, verify, schema, watch) open the file read-only \
+            Commands that only look (feeds, show, stats, items, export, verify, schema, watch) open the file read-only \
             and never create or change it. Give the file with --db PATH or the PAGEDB_DATABASE variable.
 
             Start with: pagedb demo
             """,
         version: PagedStoreVersion.description,
         subcommands: [
-            Demo.self, Feeds.self, Show.self, Items.self, Seed.self, Export.self, Apply.self, Verify.self, Trim.self,
-            Delete.self, Migrate.self, Schema.self, Bench.self, CrashWriter.self, HoldLock.self, PacedWriter.self,
-            RandomWriter.self, Sync.self, Watch.self, Outbox.self,
+            Demo.self, Feeds.self, Show.self, Stats.self, Items.self, Seed.self, Export.self, Apply.self, Verify.self,
+            Trim.self, Delete.self, Vacuum.self, Migrate.self, Schema.self, Bench.self, CrashWriter.self, HoldLock.self,
+            PacedWriter.self, RandomWriter.self, Sync.self, Watch.self, Outbox.self,
         ]
     )
 

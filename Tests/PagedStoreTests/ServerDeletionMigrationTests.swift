@@ -32,6 +32,7 @@ import Testing
         for column in ["outbox_kind", "argument", "idempotency_key", "attempts", "last_error"] {
             try connection.execute("ALTER TABLE pending_edit DROP COLUMN \(column)")
         }
+        try connection.execute("DROP TABLE feed_use")
         try connection.execute("PRAGMA user_version = 4")
         server.items.removeAll { $0.id == "p1" }
         let upgraded = try test.feed(server.source, policy: policy)

@@ -25,13 +25,13 @@ extension Feed {
             let opened = try openWithoutWriting(policy: policy, queue: writer.queue, key: key)
             return (opened, LoadedRows.decoding(opened.rows, codec: writer.codec).rows, [])
         }
-        var opened =
-            try writer.queue.read { store -> OpenedFeed? in
-                guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy)
-                else { return nil }
-                return try open(record, in: store, policy: policy)
-            }
-            ?? writer.record(policy) { store, feed in try open(feed, in: store, policy: policy) }
+        let (read, lastOpened) = try writer.queue.read { store -> (OpenedFeed?, Date?) in
+            guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy)
+            else { return (nil, nil) }
+            return (try open(record, in: store, policy: policy), try store.openedAt(record))
+        }
+        var opened = try read ?? writer.record(policy) { store, feed in try open(feed, in: store, policy: policy) }
+        try writer.recordOpened(lastRecorded: lastOpened)
         var decoded = LoadedRows.decoding(opened.rows, codec: writer.codec)
         var removed: [UndecodableRow] = []
         while !decoded.undecodable.isEmpty {

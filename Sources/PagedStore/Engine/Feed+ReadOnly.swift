@@ -1,6 +1,6 @@
 import Foundation
 
-/// A feed of a read-only store (``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:)``): it shows the file's
+/// A feed of a read-only store (``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:budget:)``): it shows the file's
 /// rows and follows other writers, and every operation that would write is refused before it fetches.
 extension Feed {
     /// The error every write-type operation of a read-only store fails with.

@@ -8,15 +8,25 @@ import Foundation
 /// file is observed). A nudged feed follows without writing (see ``syncWithFile(mayWrite:)``).
 extension Feed {
     /// Starts following the nudges of other writers, for the feed's life: called once, at open.
-    nonisolated func followOtherWriters() {
+    nonisolated func followOtherWriters(keptRows: Int) {
         guard let file = queue.file else { return }
         let nudges = LiveFeeds.shared.follow(writer.follower, file: file, key: key)
+        LiveFeeds.shared.setKeptRows(keptRows, follower: writer.follower, file: file)
         Task { [weak self] in
             for await _ in nudges { await self?.followNudge() }
         }
         // A closed store's feeds follow nothing, and its file stops being watched for them.
         let follower = writer.follower
         _ = queue.onClose { LiveFeeds.shared.stopFollowing(follower, file: file) }
+    }
+
+    /// Tells ``LiveFeeds`` how many rows from the top this list holds loaded, when that changed:
+    /// a store's budget never trims them.
+    func publishKeptRows() {
+        let end = loaded.window.end
+        guard end != publishedKeptRows, let file = queue.file else { return }
+        publishedKeptRows = end
+        LiveFeeds.shared.setKeptRows(end, follower: writer.follower, file: file)
     }
 
     /// Has the file watched for other processes' commits while the snapshots are observed.

@@ -22,7 +22,11 @@ public actor Feed<Item: FeedItem> {
     nonisolated let context: FeedContext<Item>
     /// What the feed holds of its rows: its row as last committed, the loaded window, the sections
     /// and the gaps.
-    var loaded: LoadedFeed<Item>
+    var loaded: LoadedFeed<Item> {
+        didSet { publishKeptRows() }
+    }
+    /// The window's end as last told to ``LiveFeeds``, which a store's budget never trims above.
+    var publishedKeptRows = 0
     /// What the fetches are doing; the snapshot's activities, and what ``retry()`` repeats, derive from it.
     var activity: FeedActivity
     /// The tasks in flight, and the callers waiting for them.
@@ -87,7 +91,8 @@ public actor Feed<Item: FeedItem> {
         if let event = Self.removalEvent(removed, generation: opened.record.generation) {
             subscribers.undeliveredEvents = [event]
         }
-        followOtherWriters()
+        publishedKeptRows = window.end
+        followOtherWriters(keptRows: window.end)
     }
 
     deinit {

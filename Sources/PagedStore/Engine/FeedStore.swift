@@ -45,23 +45,30 @@ public final class FeedStore: Sendable {
     ///     an open list that missed more (in a process that was suspended while an extension wrote)
     ///     follows with one full reload instead of the exact change. Default 1,000, a few hundred
     ///     kilobytes at most; a writer applies its own limit.
+    ///   - budget: How large the file may grow and how long a feed nobody opens is kept (see
+    ///     ``StoreBudget`` and <doc:StoreBudgets>). Nil, the default, lets the file grow. A read-only
+    ///     or in-memory store ignores it.
     /// - Throws: ``StorageError``: ``StorageError/Kind/notADatabase`` or ``StorageError/Kind/corrupt``
     ///   for a damaged file (see ``discardDamagedCache(at:)``), ``StorageError/Kind/schemaTooNew`` for a
     ///   file from a newer PagedStore, ``StorageError/Kind/foreignDatabase`` for another program's file.
     ///   Read-only: ``StorageError/Kind/cannotOpen`` for a missing or empty file (nothing is created),
     ///   ``StorageError/Kind/schemaTooOld`` for a file the app has not migrated yet.
     public init(
-        path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false, changeRecordLimit: Int = 1000
+        path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false, changeRecordLimit: Int = 1000,
+        budget: StoreBudget? = nil
     ) throws {
         try SQLiteLibrary.checkVersion()
         self.path = path
         queue = try DatabaseQueue(
             path: path, mode: readOnly ? .sharedReadOnly : .readWrite, busyTimeout: busyTimeout,
-            changeRecordLimit: changeRecordLimit)
+            changeRecordLimit: changeRecordLimit, budget: budget)
         outbox = Outbox(queue: queue)
     }
 
-    /// Whether the store only reads (see ``init(path:busyTimeout:readOnly:changeRecordLimit:)``).
+    /// The store's budget, if it has one.
+    public var budget: StoreBudget? { queue.budgetKeeper?.budget }
+
+    /// Whether the store only reads (see ``init(path:busyTimeout:readOnly:changeRecordLimit:budget:)``).
     public var isReadOnly: Bool { queue.isReadOnly }
 
     /// A store that lives in memory only: for SwiftUI previews and tests.

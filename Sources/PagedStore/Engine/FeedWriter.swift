@@ -18,13 +18,6 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// commits is told to the others, not to itself.
     let follower: Int
 
-    /// What one write did to the feed's row and rows, for the change record.
-    struct RecordedWrite {
-        let before: FeedRecord
-        let after: FeedRecord
-        let change: RowChange
-    }
-
     init(key: String, queue: DatabaseQueue, codec: ItemCodec<Item>) {
         self.key = key
         self.queue = queue
@@ -167,31 +160,71 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         return adopted
     }
 
-    /// The one place the engine opens a write transaction. `body` returns its result and what the
-    /// write did, which the change record keeps in the same transaction; the other open feeds of
-    /// this feed are told once the transaction committed.
-    private func transaction<Result>(_ body: (PageStore) throws -> (Result, RecordedWrite?)) throws -> Result {
-        let limit = queue.changeRecordLimit
-        let (result, written) = try queue.write { store in
+    /// Records that the feed was opened now, for the store's budget (feeds opened longest ago are
+    /// evicted first), unless the file recorded an open less than a minute ago: most opens then
+    /// write nothing. Not a write of the feed's rows: no change is recorded.
+    func recordOpened(lastRecorded: Date?, now: Date = Date()) throws {
+        if let lastRecorded, abs(now.timeIntervalSince(lastRecorded)) < 60 { return }
+        // Not a reason to evict: the feed opening should not wait for it, and the write adds no row.
+        try transaction(keepingBudget: false) { store in
+            guard let feed = try store.feed(key: key) else { return ((), nil) }
+            try store.recordOpened(feed, at: now)
+            return ((), nil)
+        }
+    }
+
+    /// The write path of this feed: ``StoreWriter/transaction(in:by:_:)`` for one feed, then the
+    /// store's budget (see ``BudgetKeeper``), with this feed's rows kept whole: the list that wrote
+    /// them has not taken them into its window yet.
+    private func transaction<Result>(
+        keepingBudget: Bool = true, _ body: (PageStore) throws -> (Result, RecordedWrite?)
+    ) throws -> Result {
+        let result = try StoreWriter.transaction(in: queue, by: follower) { store in
             let (result, written) = try body(store)
-            if let written {
-                let sequence = try store.recordChange(
-                    from: written.before, to: written.after, bytes: written.change.encoded)
-                if let forget = ChangeRecordRetention.forgetThrough(after: sequence, limit: limit) {
-                    try store.forgetChanges(through: forget)
-                }
-            }
-            return (result, written)
+            return (result, written.map { [$0] } ?? [])
         }
-        if written != nil, let file = queue.file {
-            LiveFeeds.shared.tell(writeOf: key, by: follower, in: file)
-            FileChangeSignal.post(for: file)
-        }
+        if keepingBudget { queue.budgetKeeper?.keepWithinBudget(queue, writing: key) }
         return result
     }
 
     /// What the change record keeps of a write that took the feed's row from `before` to `after`.
     private func recorded(_ before: FeedRecord, _ after: FeedRecord, _ change: RowChange) -> RecordedWrite {
         RecordedWrite(before: before, after: after, change: change)
+    }
+}
+
+/// What one write did to a feed's row and rows, for the change record.
+struct RecordedWrite {
+    let before: FeedRecord
+    let after: FeedRecord
+    let change: RowChange
+}
+
+/// The write transaction of the engine, for one feed (``FeedWriter``) or several (the store's budget,
+/// ``BudgetKeeper``): here only, so that every write records its change and tells the open lists.
+enum StoreWriter {
+    /// The one place the engine opens a write transaction. `body` returns its result and what the
+    /// write did to each feed it wrote, which the change record keeps in the same transaction; the
+    /// other open lists of those feeds are told once the transaction committed.
+    /// - Parameter follower: Who wrote, among the open feeds of the process: it is not told.
+    static func transaction<Result>(
+        in queue: DatabaseQueue, by follower: Int, _ body: (PageStore) throws -> (Result, [RecordedWrite])
+    ) throws -> Result {
+        let limit = queue.changeRecordLimit
+        let (result, written) = try queue.write { store in
+            let (result, written) = try body(store)
+            for write in written {
+                let sequence = try store.recordChange(from: write.before, to: write.after, bytes: write.change.encoded)
+                if let forget = ChangeRecordRetention.forgetThrough(after: sequence, limit: limit) {
+                    try store.forgetChanges(through: forget)
+                }
+            }
+            return (result, written)
+        }
+        if !written.isEmpty, let file = queue.file {
+            for write in written { LiveFeeds.shared.tell(writeOf: write.after.key, by: follower, in: file) }
+            FileChangeSignal.post(for: file)
+        }
+        return result
     }
 }

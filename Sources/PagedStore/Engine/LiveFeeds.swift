@@ -16,6 +16,8 @@ final class LiveFeeds: @unchecked Sendable {
         let key: String
         let nudge: AsyncStream<Void>.Continuation
         var observed = false
+        /// How many rows from the top the follower holds loaded: a budget never removes them.
+        var keptRows = 0
     }
 
     private var followers: [FileIdentity: [Int: Follower]] = [:]
@@ -67,6 +69,23 @@ final class LiveFeeds: @unchecked Sendable {
             return nil
         }
         stopped?.stop()
+    }
+
+    /// Records that `follower` holds the top `rows` rows loaded (its window's end).
+    func setKeptRows(_ rows: Int, follower: Int, file: FileIdentity) {
+        lock.withLock { followers[file]?[follower]?.keptRows = rows }
+    }
+
+    /// The open feeds of `file` in this process, each with the most rows any of its lists holds
+    /// loaded from the top.
+    func keptRows(in file: FileIdentity) -> [String: Int] {
+        lock.withLock {
+            var kept: [String: Int] = [:]
+            for follower in (followers[file] ?? [:]).values {
+                kept[follower.key] = max(kept[follower.key] ?? 0, follower.keptRows)
+            }
+            return kept
+        }
     }
 
     /// Nudges every follower of `key` in `file` but `writer`, after `writer` committed a write of it.

@@ -23,6 +23,19 @@ package enum TrimRule {
         return cut(pages, keeping: keep)
     }
 
+    /// How many of `pages` (top first) a trim to at most `maxRows` rows keeps when the top
+    /// `keptRows` rows must stay (rows on screen, rows of a pending edit); nil when it keeps them all.
+    package static func pagesToKeep(_ pages: [PageRecord], maxRows: Int, keepingRows keptRows: Int) -> Int? {
+        var rows = 0
+        var covering = 0
+        for page in pages where rows < keptRows {
+            rows = rows.addingReportingOverflow(page.rowCount).overflow ? Int.max : rows + page.rowCount
+            covering += 1
+        }
+        guard let keep = pagesToKeep(pages, maxRows: max(maxRows, 0)) else { return nil }
+        return max(keep, covering) < pages.count ? cut(pages, keeping: max(keep, covering)) : nil
+    }
+
     /// How many of `pages` a trim of the pages fetched before `date` keeps; nil when it keeps them all.
     package static func pagesToKeep(_ pages: [PageRecord], fetchedBefore date: Date) -> Int? {
         // A page of no rows holds nothing to age: the page that ended the feed goes with the pages above.

@@ -35,10 +35,15 @@ package final class PageStore {
     ///   - migrate: Whether to apply pending migrations (read-write only). `pagedb migrate --dry-run`
     ///     opens without migrating.
     ///   - busyTimeout: How long a statement waits for another connection's lock.
+    ///   - incrementalVacuum: Whether a new file is created with incremental auto-vacuum, so that free
+    ///     pages can be given back in a short write (see ``releaseFreePages()``). Only a store with a
+    ///     budget asks: the pointer-map pages it keeps cost writes that grow the B-trees (W5 measured
+    ///     5 to 10% slower) and 0.1% of the file.
     /// - Throws: ``StorageError`` with ``StorageError/Kind/notADatabase``, ``StorageError/Kind/schemaTooNew``,
     ///   ``StorageError/Kind/foreignDatabase``, ``StorageError/Kind/cannotOpen`` and the like.
     package init(
-        path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5)
+        path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5),
+        incrementalVacuum: Bool = false
     ) throws {
         let connection = try Connection(path: path, mode: mode, busyTimeout: busyTimeout, probe: Migrator.markerSQL)
         let migrator = Migrator()
@@ -47,6 +52,12 @@ package final class PageStore {
         try Migrator.refuse(status, path: path, latest: migrator.latestVersion)
         switch mode {
         case .readWrite:
+            // Incremental auto-vacuum, so that a budget can give freed pages back to the file system
+            // in a short write. SQLite takes it only before the file's first page is written, which
+            // switching to WAL does: so here, on an empty file, before anything else.
+            if incrementalVacuum, migrate, status == .empty {
+                try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            }
             // WAL: one writer and concurrent readers, so pagedb can read while an app writes. It is
             // recorded in the file: on a file already in WAL mode the pragma changes nothing and takes
             // no lock, and setting it costs one statement where asking for the mode first cost one more.

@@ -30,7 +30,7 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
         case busy
         /// The file was written by a newer PagedStore; this version leaves it untouched.
         case schemaTooNew
-        /// The file has an older schema and was opened read-only (``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:)``),
+        /// The file has an older schema and was opened read-only (``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:budget:)``),
         /// which never migrates: the app (a writer) migrates it when it next opens the file.
         case schemaTooOld
         /// The file or its folder cannot be opened (missing, a directory, no permission).
@@ -95,7 +95,7 @@ extension StorageError {
             .closed, message: "The store was closed (FeedStore.close()); open a new FeedStore to use the cache")
     }
 
-    /// What every write of a read-only store throws (see ``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:)``),
+    /// What every write of a read-only store throws (see ``FeedStore/init(path:busyTimeout:readOnly:changeRecordLimit:budget:)``),
     /// before it fetches or begins a transaction.
     static var readOnlyStore: StorageError {
         StorageError(

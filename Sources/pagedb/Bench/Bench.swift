@@ -22,25 +22,33 @@ extension PagedDB {
                 (pagedb paced-writer); then the CPU a store with 10 open feeds uses in 5 s without \
                 writes, with their snapshots observed and without.
 
+                BUDGET (only when named): 1,000 feeds of 200 posts under a 20 MB budget, then 10,000 random \
+                refreshes, next pages and edits: the file's largest size after a write and its final size \
+                on disk against the budget, and opening the store and a feed against a store of 10 feeds.
+
                 Examples:
                   swift build -c release && .build/release/pagedb bench --dir /tmp/pcbench/pagedstore
                   REFERENCE/compare --runs 5 -- .build/release/pagedb bench
                   .build/release/pagedb bench --only SCROLL --scroll 1000000
                   .build/release/pagedb bench --only LIVE
+                  .build/release/pagedb bench --only BUDGET
                 """)
 
         @Option(name: .long, help: ArgumentHelp("The folder for the benchmark's files.", valueName: "path"))
         var dir = "/tmp/pcbench/pagedstore"
         @Option(name: .long, help: "The data generator's seed.") var seed: UInt64 = 1
-        @Option(name: .long, help: "Workloads to run, comma-separated: W1,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE.")
+        @Option(
+            name: .long, help: "Workloads to run, comma-separated: W1,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET.")
         var only = "W1,W2,W3,W3w,W4,W5,FS,FS-real"
         @Option(name: .long, help: "Rows of the scroll feed; runs SCROLL.") var scroll: Int?
 
         func validate() throws {
-            let known: Set = ["W1", "W2", "W3", "W3W", "W4", "W5", "FS", "FS-REAL", "SCROLL", "LIVE", "J", "D"]
+            let known: Set = [
+                "W1", "W2", "W3", "W3W", "W4", "W5", "FS", "FS-REAL", "SCROLL", "LIVE", "BUDGET", "J", "D",
+            ]
             for name in only.split(separator: ",") where !known.contains(name.uppercased()) {
                 throw ValidationError(
-                    "Unknown workload \(name); choose from W1,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE.")
+                    "Unknown workload \(name); choose from W1,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET.")
             }
             if let scroll, scroll < 1 { throw ValidationError("--scroll needs at least 1 row.") }
         }
@@ -62,6 +70,7 @@ extension PagedDB {
                 try await workloads.scroll(rows: scroll ?? 1_000_000)
             }
             if selected.contains("LIVE") { try await workloads.live() }
+            if selected.contains("BUDGET") { try await workloads.budget() }
         }
     }
 }
