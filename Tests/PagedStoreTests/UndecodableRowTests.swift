@@ -143,6 +143,6 @@ import Testing
         let writes = try FileWrites(test.path)
         let reopened = try test.store().feed("home", source: nextVersionSource(server), policy: policy)
         #expect(await reopened.snapshot.rows.count == 10, "the same version keeps its rows")
-        #expect(try !writes.wroteSinceLastAsked(), "and opens without a write")
+        #expect(try !writes.feedsWrittenSinceLastAsked(), "and opens without writing its row")
     }
 }

@@ -2,26 +2,29 @@ import Foundation
 
 @testable import PagedStore
 
-/// Counts the commits other connections make to a cache file, through SQLite's `data_version` on a
-/// connection of its own: a proof that an operation wrote nothing, finer than the file's bytes (a
-/// commit that rewrites the same bytes still counts).
+/// Watches what open lists follow in a cache file, on a connection of its own: every feed's row
+/// (its change count and policy) and the change record's newest write. A proof that an operation
+/// wrote nothing a list follows, finer than the file's bytes (a write that puts back the same bytes
+/// still bumps the change count).
 final class FileWrites {
     private let observer: DatabaseQueue
-    private var lastVersion: Int64
+    private var lastFeeds: [String] = []
 
     init(_ path: String) throws {
         observer = try DatabaseQueue(path: path)
-        lastVersion = try Self.version(observer)
+        _ = try feedsWrittenSinceLastAsked()
     }
 
-    /// Whether another connection committed since the last call (or since the counter was made).
-    func wroteSinceLastAsked() throws -> Bool {
-        let version = try Self.version(observer)
-        defer { lastVersion = version }
-        return version != lastVersion
-    }
-
-    private static func version(_ queue: DatabaseQueue) throws -> Int64 {
-        try queue.withoutTransaction { try $0.connection.int64("PRAGMA data_version") } ?? 0
+    /// Whether a feed's row or the change record changed since the last call (or since the watch
+    /// began). The mark of when a feed was last opened (written at most once a minute, for the
+    /// store's budget) is neither.
+    func feedsWrittenSinceLastAsked() throws -> Bool {
+        let state = try observer.read { store in
+            let feeds = try store.feeds().map { "\($0.id) \($0.changeCount) \($0.policy ?? "")" }
+            let newest = try store.connection.int64("SELECT max(seq) FROM feed_change") ?? 0
+            return feeds + ["\(newest)"]
+        }
+        defer { lastFeeds = state }
+        return state != lastFeeds
     }
 }
