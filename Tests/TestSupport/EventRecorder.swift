@@ -1,6 +1,6 @@
 import Foundation
 
-@testable public import PagedStore
+public import PagedStore
 
 /// Records every event a feed reports, in order, from the moment it is made.
 public final class EventRecorder: Sendable {

@@ -130,13 +130,13 @@ public actor Feed<Item: FeedItem> {
 
     /// A new events stream and how many events the feed had sent before it, so a test can wait
     /// until it has received every event sent since (``eventsSent``).
-    func countedEvents() -> (events: AsyncStream<FeedEvent>, sentBefore: Int) {
+    package func countedEvents() -> (events: AsyncStream<FeedEvent>, sentBefore: Int) {
         let sentBefore = subscribers.eventsSent
         return (events, sentBefore)
     }
 
     /// How many events the feed has sent (see ``countedEvents()``).
-    var eventsSent: Int { subscribers.eventsSent }
+    package var eventsSent: Int { subscribers.eventsSent }
 
     /// Whether anyone follows the snapshots.
     var isObserved: Bool { subscribers.observed }
