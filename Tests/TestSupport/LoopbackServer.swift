@@ -7,7 +7,8 @@ public import Foundation
 /// `/body`), `/bad` (a body without items), `/race` (the first request answers late with version A,
 /// later ones at once with version B), `/slow` (answers after 3 s). Hostile routes are in
 /// `LoopbackServer+Hostile.swift`, replayed real APIs in `LoopbackServer+APIs.swift`, a route that
-/// answers when the test says, and one that answers once requests arrived, in `LoopbackServer+Gate.swift`.
+/// answers when the test says, and one that answers once requests arrived, in `LoopbackServer+Gate.swift`;
+/// a server of queued edits that applies each idempotency key once in `LoopbackServer+Mutations.swift`.
 public final class LoopbackServer: Sendable {
     let process: Process
     /// The port the server listens on.
@@ -23,7 +24,7 @@ public final class LoopbackServer: Sendable {
         let script = folder.url.appendingPathComponent("server.py")
         let source = [
             Self.script, Self.hostileRoutes, Self.apiRoutes, Self.mastodonHomeRoutes, Self.gateRoutes,
-            Self.serve,
+            Self.mutationRoutes, Self.serve,
         ].joined(
             separator: "\n")
         try Data(source.utf8).write(to: script)

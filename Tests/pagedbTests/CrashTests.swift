@@ -89,24 +89,7 @@ import Testing
 
     /// Starts a writer, kills it after `delay`, and returns the lines it printed.
     func runAndKill(db: String, seed: UInt64, after delay: Duration, arguments: [String] = []) throws -> [String] {
-        let process = Process()
-        process.executableURL = PagedDBBinary.url
-        process.arguments = ["crash-writer", "--db", db, "--seed", "\(seed)"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // The delay counts from the writer's first line, not from its launch: a slow start (a
-        // sanitizer's, a loaded machine's) must not use up the delay before anything is written.
-        let first = output.fileHandleForReading.availableData
-        Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        let text = String(decoding: first + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        // A line cut by the kill has no newline: it is not an acknowledgement.
-        var lines = text.components(separatedBy: "\n")
-        lines.removeLast()
-        return lines
+        try KilledRun.lines(of: ["crash-writer", "--db", db, "--seed", "\(seed)"] + arguments, after: delay)
     }
 
     /// Folds a writer's log into the ids each feed must keep, and returns the feeds whose last operation

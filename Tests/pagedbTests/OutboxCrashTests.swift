@@ -1,0 +1,111 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// The outbox crash harness: `pagedb outbox-writer` queues edits that a real loopback server
+/// receives, and is killed with SIGKILL at random instants; a last relaunch replays what is left.
+///
+/// `PAGEDSTORE_OUTBOX_KILLS=N` sets the number of kills (default 10; RELIABILITY.md's long mode is
+/// 100). The same file and server serve every kill, so each relaunch also replays the edits the
+/// previous writer left queued.
+@Suite struct OutboxCrashTests {
+    static var kills: Int {
+        ProcessInfo.processInfo.environment["PAGEDSTORE_OUTBOX_KILLS"].flatMap(Int.init) ?? 10
+    }
+
+    /// One `QUEUED key kind item mark` line: an edit the writer acknowledged as durable.
+    struct Queued {
+        let key: String
+        let kind: String
+        let item: String
+        let mark: String
+    }
+
+    @Test func everyQueuedEditReachesTheServerOnceAndEveryRejectedOneIsRolledBackAfterKills() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = scratch.path("outbox.sqlite")
+        let server = try LoopbackServer()
+        let endpoint = server.url("mutations").absoluteString
+        var random = SystemRandomNumberGenerator()
+        var queued: [Queued] = []
+        for kill in 0..<Self.kills {
+            let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
+            let log = try KilledRun.lines(
+                of: ["outbox-writer", "--db", db, "--server", endpoint, "--seed", "\(kill + 1)"], after: delay)
+            queued += log.compactMap(Self.queued)
+            let violations = try DatabaseQueue(path: db).read { try $0.verify() }
+            #expect(violations.isEmpty, "kill \(kill): \(violations)")
+        }
+        // The relaunch that only replays: it exits once the outbox is empty.
+        let replay = try PagedDBBinary.run(
+            ["outbox-writer", "--db", db, "--server", endpoint, "--operations", "0"], timeout: 300)
+        try #require(replay.status == 0 && replay.stdout.contains("EMPTY"), "the replay settles: \(replay.stderr)")
+
+        let log = try await server.mutationLog()
+        let lost = queued.filter { log[$0.key] == nil }
+        #expect(lost.isEmpty, "queued edits the server never received: \(lost.prefix(5).map(\.key))")
+        for edit in queued {
+            guard let delivery = log[edit.key] else { continue }
+            #expect(delivery.applied != delivery.rejected, "\(edit.key) is either applied once or rejected")
+        }
+        let queue = try DatabaseQueue(path: db)
+        #expect(try queue.read { try $0.queuedEdits() }.isEmpty, "the outbox is empty")
+        let checkedRemovals = try checkRejectedEditsAreRolledBack(log, in: queue)
+        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        #expect(verify.status == 0, "pagedb verify: \(verify.stdout) \(verify.stderr)")
+
+        let deliveries = log.values.reduce(0) { $0 + $1.deliveries }
+        let duplicates = log.values.reduce(0) { $0 + $1.duplicates }
+        let retried = log.values.reduce(0) { $0 + $1.retryable }
+        let rejected = log.values.filter(\.rejected).count
+        let unacknowledged = Set(log.keys).subtracting(queued.map(\.key)).count
+        print(
+            "outbox crash: \(Self.kills) kills, \(queued.count) edits queued, \(log.count) keys received "
+                + "(\(unacknowledged) sent before their QUEUED line), \(deliveries) deliveries, "
+                + "\(duplicates) duplicates deduplicated by key, \(retried) retryable answers, \(rejected) rejected "
+                + "(\(checkedRemovals) rejected removals checked back), lost \(lost.count)")
+        #expect(queued.count > Self.kills, "the writer queued edits between kills")
+    }
+
+    /// Checks that no edit the server rejected shows in the file: a rejected update's mark is on no
+    /// row, a rejected insert's item is gone, and a rejected removal's item is back (when it was the
+    /// item's last edit). Returns how many removals it checked.
+    func checkRejectedEditsAreRolledBack(
+        _ log: [String: MutationDelivery], in queue: DatabaseQueue
+    ) throws -> Int {
+        let rows = try queue.read { store -> [String: String] in
+            guard let feed = try store.feed(key: "outbox") else { return [:] }
+            let items = try store.window(of: feed, from: .top, limit: Int.max)
+            return items.reduce(into: [:]) { rows, item in
+                rows[item.itemID] = (try? JSONDecoder().decode([String: String].self, from: item.payload))?["mark"]
+            }
+        }
+        let marks = Set(rows.values)
+        // An item's last edit: a later one may have removed it for good.
+        var lastEdit: [String: Int] = [:]
+        for delivery in log.values { lastEdit[delivery.item] = max(lastEdit[delivery.item] ?? 0, delivery.order) }
+        var checkedRemovals = 0
+        for (key, delivery) in log where delivery.rejected {
+            switch delivery.kind {
+            case "update":
+                #expect(!marks.contains(delivery.mark), "\(key): the rejected update \(delivery.mark) still shows")
+            case "insert":
+                #expect(rows[delivery.item] == nil, "\(key): the rejected insert \(delivery.item) still shows")
+            default:
+                guard lastEdit[delivery.item] == delivery.order else { continue }
+                checkedRemovals += 1
+                #expect(rows[delivery.item] != nil, "\(key): the rejected removal of \(delivery.item) is not undone")
+            }
+        }
+        return checkedRemovals
+    }
+
+    /// The edit a `QUEUED` line acknowledges, or nil for any other line.
+    static func queued(_ line: String) -> Queued? {
+        let fields = line.split(separator: " ").map(String.init)
+        guard fields.count == 5, fields[0] == "QUEUED" else { return nil }
+        return Queued(key: fields[1], kind: fields[2], item: fields[3], mark: fields[4])
+    }
+}
