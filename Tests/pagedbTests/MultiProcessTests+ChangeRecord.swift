@@ -40,6 +40,24 @@ extension MultiProcessTests {
         return db
     }
 
+    /// Opens the crash writer's first feed in a store of this process, lets the crash writer make
+    /// `operations` operations in another process while nobody observes the list (nothing tells it
+    /// of them), then has the list read: its snapshots before and after, and its events.
+    static func readAfterTheCrashWriter(
+        _ db: String, operations: Int, _ arguments: [String] = []
+    ) async throws -> (
+        store: FeedStore, feed: Feed<Revised>, events: EventRecorder, before: FeedSnapshot<Revised>,
+        after: FeedSnapshot<Revised>
+    ) {
+        let store = try FeedStore(path: db)
+        let feed = try Self.crashWritersFeed(in: store)
+        let events = await EventRecorder(feed)
+        let before = await feed.snapshot
+        try Self.runCrashWriter(db, operations: operations, arguments)
+        _ = try await feed.identifiers()
+        return (store, feed, events, before, await feed.snapshot)
+    }
+
     /// What `feed` shows, row by row, and what the file holds.
     static func shownAndFile(_ feed: Feed<Revised>, _ db: String) async throws -> (shown: [Revised], file: [Revised]) {
         let shown = await feed.snapshot.rows.loadedItems
@@ -52,14 +70,7 @@ extension MultiProcessTests {
     @Test func aListThatMissedManyWritesOfAnotherProcessTakesThemAsOneExactChange() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
-        let store = try FeedStore(path: db)
-        let feed = try Self.crashWritersFeed(in: store)
-        let events = await EventRecorder(feed)
-        let before = await feed.snapshot
-        // Nobody observes the list, so nothing tells it of these writes until it reads.
-        try Self.runCrashWriter(db, operations: 60)
-        _ = try await feed.identifiers()
-        let after = await feed.snapshot
+        let (store, feed, events, before, after) = try await Self.readAfterTheCrashWriter(db, operations: 60)
         #expect(after.sequence == before.sequence + 1, "every write in one change")
         #expect(!after.change.isFullReload)
         let old = before.rows.loadedItems.map(\.id)
@@ -75,14 +86,9 @@ extension MultiProcessTests {
     @Test func aListThatMissedMoreWritesThanTheRecordKeepsReloadsOnceAndSaysSo() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
-        let store = try FeedStore(path: db)
-        let feed = try Self.crashWritersFeed(in: store)
-        let events = await EventRecorder(feed)
-        let before = await feed.snapshot
         // A writer that keeps only its newest write: the way from the list's row is forgotten.
-        try Self.runCrashWriter(db, operations: 200, ["--change-record-limit", "1"])
-        _ = try await feed.identifiers()
-        let after = await feed.snapshot
+        let (store, feed, events, before, after) = try await Self.readAfterTheCrashWriter(
+            db, operations: 200, ["--change-record-limit", "1"])
         #expect(after.sequence == before.sequence + 1, "one full reload")
         #expect(after.change.isFullReload)
         let (shown, file) = try await Self.shownAndFile(feed, db)
