@@ -1,5 +1,4 @@
 import Foundation
-
 public import PagedStore
 
 /// Records every event a feed reports, in order, from the moment it is made.

@@ -102,4 +102,24 @@ extension MultiProcessTests {
         #expect(recordSize <= 64, "the record keeps its limit, forgotten every 64 writes")
         store.close()
     }
+
+    @Test func aListWhoseFeedAnotherProcessDeletesDeletesEveryRowExactly() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
+        let store = try FeedStore(path: db)
+        let feed = try Self.crashWritersFeed(in: store)
+        let events = await EventRecorder(feed)
+        let before = await feed.snapshot
+        #expect(before.rows.count == 20)
+        let deleted = try PagedDBBinary.run(["delete", "feed0", "--db", db])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        _ = try await feed.identifiers()
+        let after = await feed.snapshot
+        #expect(after.rows.count == 0)
+        #expect(!after.change.isFullReload)
+        #expect(try BatchUpdate.apply(after.change, to: before.rows.loadedItems.map(\.id), new: [String]()) == [])
+        let kinds = await events.events(settlingOn: feed).map(\.kind)
+        #expect(kinds.contains(.followedOtherWriter) && !kinds.contains(.reloadedFromFile))
+        store.close()
+    }
 }

@@ -81,8 +81,11 @@ extension Feed {
         let key = self.key
         let (window, start) = (loaded.window, loaded.window.start)
         let state = try queue.read { store -> FileState? in
-            // No row: another writer deleted the feed, and it has nothing now.
-            let file = try store.feed(key: key) ?? held.deleted
+            guard let file = try store.feed(key: key) else {
+                // Another writer deleted the feed (`pagedb delete`): every row it held is gone.
+                let emptied = RowChange(deleted: Array(0..<max(held.rowCount, 0)))
+                return FileState(record: held.deleted, change: emptied, rows: [], start: 0)
+            }
             guard file != held else { return nil }
             let change = try ChangeChain.change(from: held, to: file, in: store)
             let rows = try window.read(of: file, from: start, in: store)
