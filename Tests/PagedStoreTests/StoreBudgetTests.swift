@@ -189,13 +189,19 @@ import Testing
         #expect(try rows("feed0") < 100)
     }
 
-    /// Random refreshes, next pages and edits over twenty feeds, the budget checked after every write.
+    /// How many operations the churn test makes: `PAGEDSTORE_BUDGET_OPERATIONS` (default 400).
+    static var churnOperations: Int {
+        ProcessInfo.processInfo.environment["PAGEDSTORE_BUDGET_OPERATIONS"].flatMap(Int.init) ?? 400
+    }
+
+    /// Random refreshes, next pages and edits over twenty feeds, the budget checked after every write
+    /// (`PAGEDSTORE_BUDGET_OPERATIONS` of them).
     @Test func randomChurnStaysWithinTheBudget() async throws {
         let budget: Int64 = 600_000
         let store = try FeedStore(path: test.path, budget: StoreBudget(maxBytes: budget))
         var random = SystemRandomNumberGenerator()
         let queue = try DatabaseQueue(path: test.path)
-        for step in 0..<400 {
+        for step in 0..<Self.churnOperations {
             let key = "feed\(Int.random(in: 0..<20, using: &random))"
             let feed = try open(key, in: store)
             switch Int.random(in: 0..<3, using: &random) {
