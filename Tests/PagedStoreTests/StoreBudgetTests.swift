@@ -90,6 +90,44 @@ import Testing
         #expect(try DatabaseQueue(path: test.path).read { try $0.fileSpace().isIncremental }, "converted once")
     }
 
+    /// The size of the file's log (`-wal`) on disk, 0 when there is none.
+    func logSize() -> Int64 {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: test.path + "-wal")
+        return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// A shrink empties the log file on disk too, but only once no other connection reads it: a
+    /// reader holding a snapshot meanwhile keeps reading its rows, and nothing waits for it.
+    @Test func theLogFileShrinksOnDiskOnceNoReaderHoldsIt() async throws {
+        try await fill((0..<6).map { "feed\($0)" })
+        let reader = try PageStore(path: test.path)
+        try reader.connection.execute("BEGIN")
+        let count = "SELECT count(*) FROM item"
+        let rowsSeen = try reader.connection.int64(count)
+
+        let store = try FeedStore(path: test.path, budget: StoreBudget(maxBytes: 300_000))
+        try store.keepWithinBudget()
+        let held = logSize()
+        #expect(held > 100_000, "the reader's snapshot keeps the log: \(held) bytes")
+        #expect(try reader.connection.int64(count) == rowsSeen, "the reader's snapshot is intact")
+        #expect(try reader.verify().isEmpty, "the reader reads its snapshot whole")
+        try reader.connection.execute("COMMIT")
+
+        // Another shrink, with free pages to give back, once the reader is done: a feed written
+        // and then emptied by another connection.
+        let feed = try open("fresh", in: store)
+        await feed.refresh()
+        for _ in 0..<3 { await feed.loadNextPage() }
+        try DatabaseQueue(path: test.path).write { store in
+            guard var feed = try store.feed(key: "fresh") else { return }
+            try store.clearFeed(&feed)
+        }
+        let done = try store.keepWithinBudget()
+        #expect(done.contains { $0.kind == .shrunk })
+        #expect(logSize() < held / 10, "the log file on disk, measured with stat: \(held) → \(logSize()) bytes")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+    }
+
     @Test func onlyAStoreWithABudgetCreatesAnIncrementalFile() throws {
         _ = try FeedStore(path: test.path, budget: StoreBudget(maxBytes: 1_000_000))
         #expect(try DatabaseQueue(path: test.path).read { try $0.fileSpace().isIncremental })
@@ -151,13 +189,19 @@ import Testing
         #expect(try rows("feed0") < 100)
     }
 
-    /// Random refreshes, next pages and edits over twenty feeds, the budget checked after every write.
+    /// How many operations the churn test makes: `PAGEDSTORE_BUDGET_OPERATIONS` (default 400).
+    static var churnOperations: Int {
+        ProcessInfo.processInfo.environment["PAGEDSTORE_BUDGET_OPERATIONS"].flatMap(Int.init) ?? 400
+    }
+
+    /// Random refreshes, next pages and edits over twenty feeds, the budget checked after every write
+    /// (`PAGEDSTORE_BUDGET_OPERATIONS` of them).
     @Test func randomChurnStaysWithinTheBudget() async throws {
         let budget: Int64 = 600_000
         let store = try FeedStore(path: test.path, budget: StoreBudget(maxBytes: budget))
         var random = SystemRandomNumberGenerator()
         let queue = try DatabaseQueue(path: test.path)
-        for step in 0..<400 {
+        for step in 0..<Self.churnOperations {
             let key = "feed\(Int.random(in: 0..<20, using: &random))"
             let feed = try open(key, in: store)
             switch Int.random(in: 0..<3, using: &random) {

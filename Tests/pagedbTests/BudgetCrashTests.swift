@@ -22,16 +22,6 @@ import Testing
         }
     }
 
-    func ids(in path: String) throws -> [String: [String]] {
-        try DatabaseQueue(path: path).read { store in
-            var ids: [String: [String]] = [:]
-            for feed in try store.feeds() {
-                ids[feed.key] = try store.window(of: feed, from: .top, limit: Int.max).map(\.itemID)
-            }
-            return ids
-        }
-    }
-
     /// Runs `pagedb` with `arguments` and kills it after `delay`; whether the kill found it running.
     func runAndKill(_ arguments: [String], after delay: TimeInterval) throws -> Bool {
         let process = Process()
@@ -47,7 +37,7 @@ import Testing
     }
 
     @Test func aKillDuringAnEvictionOrAVacuumLosesNothingElse() throws {
-        let original = try ids(in: template)
+        let original = try StoredRows.byFeed(in: template)
         #expect(original.count == keys.count)
         var random = SystemRandomNumberGenerator()
         var interrupted = 0
@@ -60,7 +50,7 @@ import Testing
             if try runAndKill(arguments, after: Double.random(in: 0.015...0.09, using: &random)) { interrupted += 1 }
             let violations = try DatabaseQueue(path: db).read { try $0.verify() }
             #expect(violations.isEmpty, "run \(run): \(violations)")
-            let stored = try ids(in: db)
+            let stored = try StoredRows.byFeed(in: db)
             for key in keys {
                 let rows = stored[key] ?? []
                 if evicting {

@@ -120,10 +120,8 @@ package final class Connection {
         self.createdFile = created
         self.immutableStamp = stamp
         self.busyTimeout = busyTimeout
-        let milliseconds =
-            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         // Before the first statement: creating, migrating and reading all wait for locks alike.
-        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        sqlite3_busy_timeout(handle, Self.milliseconds(busyTimeout))
         // Double-quoted strings as identifiers only: a typo then fails instead of becoming a string.
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil)
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
@@ -239,6 +237,35 @@ package final class Connection {
 
     package var changes: Int {
         Int(sqlite3_changes64(handle))
+    }
+
+    /// `duration` in whole milliseconds, as SQLite's busy timeout takes it (clamped, never trapping).
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return seconds < 0 ? 0 : Int32.max }
+        return Int32(clamping: whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000).partialValue)
+    }
+
+    /// Copies the log into the file without waiting for anyone (`PASSIVE`), then, when every frame
+    /// was copied, empties the log file on disk too (`TRUNCATE`), which SQLite otherwise leaves at
+    /// its largest size. The truncation is tried with no busy wait: when a reader of another
+    /// connection still uses the log, or another writer holds the lock, it gives up at once and the
+    /// log stays as the passive checkpoint left it; nobody is blocked, and no reader's snapshot is
+    /// disturbed. Does nothing inside a transaction, or on a file without a log.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_wal_checkpoint>
+    /// - Returns: Whether the log was emptied.
+    @discardableResult
+    package func checkpointTruncatingLog() throws(StorageError) -> Bool {
+        guard isAutocommit, path != ":memory:" else { return false }
+        let passive = try row("PRAGMA wal_checkpoint(PASSIVE)") { ($0.int64(0), $0.int64(1), $0.int64(2)) }
+        // Columns: busy, frames in the log (-1 without one), frames copied.
+        guard let (busy, frames, copied) = passive, busy == 0, frames >= 0, copied == frames else { return false }
+        sqlite3_busy_timeout(handle, 0)
+        defer { sqlite3_busy_timeout(handle, Self.milliseconds(busyTimeout)) }
+        let truncated = try row("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int64(0) }
+        return truncated == 0
     }
 
     /// Whether no transaction is open (SQLite's own answer, not a guess from an error code).

@@ -43,7 +43,8 @@ extension PageStore {
 
     /// Gives every free page back to the file system, in its own short transaction (run it outside
     /// any), then copies the log into the file so the file itself shrinks when no reader holds an
-    /// older snapshot. Does nothing on a file that is not incremental.
+    /// older snapshot, and empties the log when no other connection uses it. Does nothing on a file
+    /// that is not incremental.
     package func releaseFreePages() throws(StorageError) {
         try connection.execute("PRAGMA incremental_vacuum")
         try checkpoint()
@@ -60,11 +61,11 @@ extension PageStore {
         try checkpoint()
     }
 
-    /// Copies what the log holds into the file, without waiting for readers (`PASSIVE`): the file is
-    /// truncated to its pages when every frame was copied.
+    /// Copies what the log holds into the file and empties the log file when nobody else uses it
+    /// (see ``Connection/checkpointTruncatingLog()``): the file is truncated to its pages, and the
+    /// log to nothing, when every frame was copied.
     private func checkpoint() throws(StorageError) {
-        guard connection.path != ":memory:" else { return }
-        _ = try connection.int64("PRAGMA wal_checkpoint(PASSIVE)")
+        try connection.checkpointTruncatingLog()
     }
 
     /// One feed as the budget sees it.
