@@ -7,6 +7,8 @@ import Testing
 /// again.
 @Suite struct OutboxScheduleTests {
     let now = ContinuousClock.now
+    /// The wall-clock time at `now`.
+    let date = Date()
 
     static func entry(
         _ item: String, feed: String = "home", kind: String = "like", attempts: Int = 0
@@ -25,7 +27,7 @@ import Testing
         var schedule = OutboxSchedule()
         for kind in kinds { _ = schedule.registered(kind, now: now) }
         for feed in feeds { _ = schedule.feed(feed, open: true, now: now) }
-        let actions = schedule.found(entries, now: now)
+        let actions = schedule.found(entries, now: now, date: date)
         return (schedule, actions)
     }
 
@@ -35,7 +37,7 @@ import Testing
         #expect(actions == [.send(a)], "no handler for b's kind, c's feed is not open")
         #expect(schedule.registered("post", now: now) == [.send(b)])
         #expect(schedule.feed("other", open: true, now: now) == [.send(c)])
-        #expect(schedule.found([a, b, c], now: now).isEmpty, "nothing in flight is sent twice")
+        #expect(schedule.found([a, b, c], now: now, date: date).isEmpty, "nothing in flight is sent twice")
     }
 
     @Test func anItemsLaterEditWaitsForItsFirstToSettle() {
@@ -52,9 +54,9 @@ import Testing
         let edit = Self.entry("a")
         var (schedule, _) = schedule([edit])
         _ = schedule.finished(edit, .rejected(reason: "404"), now: now)
-        #expect(schedule.found([edit], now: now).isEmpty)
+        #expect(schedule.found([edit], now: now, date: date).isEmpty)
         #expect(schedule.settled(edit.idempotencyKey, written: true, now: now).isEmpty)
-        #expect(schedule.found([], now: now).isEmpty)
+        #expect(schedule.found([], now: now, date: date).isEmpty)
     }
 
     @Test func outcomesConfirmRollBackOrRecordTheFailure() {
@@ -64,7 +66,7 @@ import Testing
         #expect(schedule.finished(b, .rejected(reason: "409"), now: now) == [.rollBack(b, reason: "409")])
         #expect(
             schedule.finished(c, .retryable(reason: "503", retryAfter: nil), now: now) == [
-                .recordFailure(c, reason: "503")
+                .recordFailure(c, reason: "503", after: .seconds(1))
             ])
         #expect(schedule.phase(of: c.idempotencyKey, item: c.item, now: now) == .sending)
         #expect(schedule.settled(c.idempotencyKey, written: true, now: now) == [.wake(after: .seconds(1))])
@@ -78,7 +80,7 @@ import Testing
         #expect(schedule.settled(edit.idempotencyKey, written: true, now: now) == [.wake(after: .seconds(30))])
         var failed = edit
         failed.attempts = 1
-        #expect(schedule.found([failed], now: now) == [.wake(after: .seconds(30))])
+        #expect(schedule.found([failed], now: now, date: date) == [.wake(after: .seconds(30))])
         #expect(schedule.woke(now: now + .seconds(29)) == [.wake(after: .seconds(1))])
         #expect(schedule.woke(now: now + .seconds(30)) == [.send(failed)])
         _ = schedule.finished(failed, .retryable(reason: "offline", retryAfter: nil), now: now)
@@ -103,10 +105,10 @@ import Testing
     @Test func anEditTheFileNoLongerListsIsForgottenAndNeverSentAgain() {
         let edit = Self.entry("a")
         var (schedule, _) = schedule([edit])
-        #expect(schedule.found([], now: now).isEmpty)
+        #expect(schedule.found([], now: now, date: date).isEmpty)
         _ = schedule.finished(edit, .retryable(reason: "gone", retryAfter: nil), now: now)
         _ = schedule.settled(edit.idempotencyKey, written: true, now: now)
-        #expect(schedule.found([], now: now).isEmpty)
+        #expect(schedule.found([], now: now, date: date).isEmpty)
         #expect(schedule.resumed(now: now).isEmpty)
     }
 
@@ -115,7 +117,7 @@ import Testing
         var (schedule, _) = schedule([edit])
         _ = schedule.finished(edit, .confirmed, now: now)
         #expect(schedule.settled(edit.idempotencyKey, written: false, now: now).isEmpty)
-        #expect(schedule.found([edit], now: now) == [.wake(after: .seconds(1))])
+        #expect(schedule.found([edit], now: now, date: date) == [.wake(after: .seconds(1))])
         #expect(schedule.woke(now: now + .seconds(1)) == [.send(edit)])
     }
 
@@ -124,5 +126,31 @@ import Testing
         var (schedule, _) = schedule([edit], feeds: [])
         #expect(schedule.resumed(now: now).isEmpty)
         #expect(schedule.feed("home", open: true, now: now) == [.send(edit)])
+    }
+
+    @Test func aNextAttemptTheFileKeepsIsHonouredWhenFirstFoundAndResumeSendsAtOnce() {
+        var edit = Self.entry("a", attempts: 1)
+        edit.nextAttemptAt = date + 60
+        var (schedule, actions) = schedule([edit])
+        #expect(actions == [.wake(after: .seconds(60))], "found after a relaunch: it waits for the kept time")
+        #expect(schedule.phase(of: edit.idempotencyKey, item: edit.item, now: now) == .retryingLater)
+        #expect(schedule.found([edit], now: now + .seconds(59), date: date + 59) == [.wake(after: .seconds(1))])
+        #expect(schedule.resumed(now: now + .seconds(1)) == [.send(edit)], "connectivity back: at once")
+        _ = schedule.finished(edit, .confirmed, now: now + .seconds(1))
+        #expect(
+            schedule.found([edit], now: now + .seconds(1), date: date + 1).isEmpty,
+            "the kept time is read once: an edit it already knows is not held again")
+    }
+
+    @Test func aKeptNextAttemptInThePastGoesAtOnceAndOneTooFarAheadWaitsTheLongestDelay() {
+        var past = Self.entry("a")
+        past.nextAttemptAt = date - 10
+        var ahead = Self.entry("b")
+        ahead.nextAttemptAt = .distantFuture
+        let (_, actions) = schedule([past, ahead])
+        #expect(actions == [.send(past), .wake(after: .seconds(300))])
+        let retry = OutboxSchedule.Retry()
+        #expect(retry.wait(until: date + 7.5, from: date) == .milliseconds(7_500))
+        #expect(retry.wait(until: Date(timeIntervalSince1970: .infinity), from: date) == .zero)
     }
 }

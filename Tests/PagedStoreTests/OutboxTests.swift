@@ -164,4 +164,36 @@ import Testing
         #expect(try test.payloadOnDisk("p2")?.revision == 9)
         #expect(try await feed.pendingEdits().isEmpty)
     }
+
+    @Test func aServersRetryAfterOutlivesARelaunchAndResumeStillSendsAtOnce() async throws {
+        let list = ModelServer(.posts("p", 4), pageSize: 10)
+        do {
+            let (store, feed) = try await openFeed(list)
+            await store.outbox.register("revise", as: Revision.self) { _ in
+                .retryable(reason: "HTTP 503", retryAfter: .seconds(60))
+            }
+            try await feed.enqueue("revise", id: "p2", argument: Revision(revision: 9)) { $0.revision = 9 }
+            await store.outbox.waitFor { $0.edits.first?.attempts == 1 }
+            store.close()
+        }
+        let server = MutationServer()
+        let store = try test.store()
+        let feed = try test.feed(list.source, store: store)
+        await store.outbox.register("revise", as: Revision.self) { edit in
+            server.receive("\(edit.itemID)=\(edit.argument.revision)", key: edit.idempotencyKey)
+            return .confirmed
+        }
+        // Another item's edit goes at once: the outbox has the feed open and sends; p2's waits.
+        let other = try #require(
+            try await feed.enqueue("revise", id: "p0", argument: Revision(revision: 1)) { $0.revision = 1 })
+        let waiting = await store.outbox.waitFor { $0.count == 1 }
+        #expect(server.sentMutations == ["p0=1"], "nothing of p2 is sent before its Retry-After")
+        #expect(waiting?.edits.first?.itemID == "p2")
+        #expect(waiting?.edits.first?.phase == .retryingLater)
+        #expect(server.sendsByKey[other] == 1)
+        await store.outbox.resume()
+        await store.outbox.waitUntilEmpty()
+        #expect(server.sentMutations == ["p0=1", "p2=9"], "resume sends it at once")
+        #expect(try test.payloadOnDisk("p2")?.revision == 9)
+    }
 }

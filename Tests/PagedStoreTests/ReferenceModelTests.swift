@@ -13,7 +13,9 @@ import Testing
 /// racing a refresh), prefetch through `rowDidAppear` and `setVisibleRows`, gap fills from either
 /// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
-/// whose call succeeds or fails after a refresh, a next page or new server items landed, trims by
+/// whose call succeeds or fails after a refresh, a next page or new server items landed, queued edits
+/// (by kind, through the store's outbox) whose held send is confirmed, rejected, or retryable and then
+/// sent again on resume or by a relaunch (which registers the handler again), trims by
 /// rows, relaunches that trim by age, another store opening the feed, another store writing the feed
 /// before this one reads or writes it (a second writer), rows the app's model can no longer decode (a
 /// codec that refuses some ids), callers cancelled while their
@@ -90,7 +92,11 @@ import Testing
         // their rows go when read, and come back only to go again.
         let refused = RefusedIDs()
         let codec = refused.codec
-        var feed = try test.feed(source, policy: policy, codec: codec)
+        // Queued edits are answered by the step that made them: the handler holds each send.
+        let answers = QueuedEditAnswers()
+        var store = try test.store()
+        await answers.register(on: store)
+        var feed = try test.feed(source, policy: policy, store: store, codec: codec)
         var recorder = await SnapshotRecorder(feed)
         var events = await EventRecorder(feed)
         var locals = Set<String>()
@@ -98,11 +104,36 @@ import Testing
         let context =
             "seed \(seed) (\(server.byPageNumber ? "page numbers" : "cursors"), \(policy.gapPolicy), \(policy.refreshMode))"
 
+        /// A relaunch: a new store on the file (the handler registered again, so that a queued edit
+        /// still pending is sent again), at the saved reading position, trimmed by age.
+        func relaunch(_ step: Int) async throws {
+            try await check(recorder, feed, test, "\(context) step \(step)")
+            await checkFollowedExactly(events, feed, "\(context) step \(step)")
+            try await feed.saveReadingPosition()
+            let place = await feed.readingPosition
+            // The old store goes as the app's process does: it sends nothing more.
+            store.close()
+            store = try test.store()
+            await answers.register(on: store)
+            feed = try test.feed(source, policy: policy, store: store, codec: codec)
+            recorder = await SnapshotRecorder(feed)
+            events = await EventRecorder(feed)
+            let reopened = await feed.snapshot
+            if policy.keepsReadingPosition, let place, let row = reopened.ids.firstIndex(of: place.itemID) {
+                #expect(
+                    reopened.anchor
+                        == ScrollAnchor(itemID: place.itemID, rowBefore: nil, rowAfter: row, offset: place.offset),
+                    "\(context) step \(step): the relaunched feed is not at the saved position")
+            }
+            try await Task.sleep(for: .milliseconds(3))
+            await feed.start()  // trims by age when the policy has one
+        }
+
         let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<20, using: &random)
+            let operation = Int.random(in: 0..<21, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -189,23 +220,22 @@ import Testing
             case 15:
                 try await anotherStoreOpens(
                     feed, snapshot, policy: policy, revision: 1_000 + step, test, "\(context) step \(step)")
-            default:
-                try await check(recorder, feed, test, "\(context) step \(step)")
-                await checkFollowedExactly(events, feed, "\(context) step \(step)")
-                try await feed.saveReadingPosition()
-                let place = await feed.readingPosition
-                feed = try test.feed(source, policy: policy, codec: codec)  // relaunch
-                recorder = await SnapshotRecorder(feed)
-                events = await EventRecorder(feed)
-                let reopened = await feed.snapshot
-                if policy.keepsReadingPosition, let place, let row = reopened.ids.firstIndex(of: place.itemID) {
-                    #expect(
-                        reopened.anchor
-                            == ScrollAnchor(itemID: place.itemID, rowBefore: nil, rowAfter: row, offset: place.offset),
-                        "\(context) step \(step): the relaunched feed is not at the saved position")
+            case 20:
+                let queued = try await queuedEdit(
+                    feed, store, snapshot, answers: answers, server: server, test: test,
+                    step: "queued\(seed)-\(step)", using: &random)
+                if let replay = queued.replay {
+                    // Offline: the edit waits for the relaunch, which sends it again.
+                    try await relaunch(step)
+                    try await replay.answer(in: feed, store, answers, test, "\(context) step \(step) replayed")
                 }
-                try await Task.sleep(for: .milliseconds(3))
-                await feed.start()  // trims by age when the policy has one
+                switch queued.committed {
+                case .insert(let id): locals.insert(id)
+                case .remove(let id): removedLocally.insert(id)
+                case nil: break
+                }
+            default:
+                try await relaunch(step)
             }
             try await check(recorder, feed, test, "\(context) step \(step)")
             await checkFollowedExactly(events, feed, "\(context) step \(step)")
@@ -264,14 +294,7 @@ import Testing
         // The edit in flight: whatever lands meanwhile, the feed and the file show it until the call ends.
         let pending = Locked<PendingCheck?>(nil)
         let call: @Sendable (Post) async throws -> Void = { _ in
-            switch meanwhile {
-            case 0: await feed.refresh()
-            case 1: await feed.loadNextPage()
-            case 2:
-                server.publish(publish)
-                await feed.refresh()
-            default: break
-            }
+            await land(meanwhile, on: feed, server: server, publishing: publish)
             if let check = pending.value { try await check.holds(in: feed, test, "\(step): \(meanwhile)") }
             if !succeeds { throw URLError(.badServerResponse) }
         }
@@ -297,6 +320,19 @@ import Testing
             #expect(try await feed.pendingEdits().isEmpty, "a failed call left its edit pending")
         }
         return nil
+    }
+
+    /// What lands while an edit's server call is held: a refresh (0), a next page (1), `publish`
+    /// new server items and a refresh (2), or nothing.
+    static func land(_ meanwhile: Int, on feed: Feed<Post>, server: TimelineModel, publishing publish: Int) async {
+        switch meanwhile {
+        case 0: await feed.refresh()
+        case 1: await feed.loadNextPage()
+        case 2:
+            server.publish(publish)
+            await feed.refresh()
+        default: break
+        }
     }
 
     /// What a pending optimistic edit shows, checked while its call runs.

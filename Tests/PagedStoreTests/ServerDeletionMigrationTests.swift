@@ -29,7 +29,9 @@ import Testing
         try connection.execute("ALTER TABLE item DROP COLUMN local")
         try connection.execute("ALTER TABLE feed DROP COLUMN change_count")
         try connection.execute("DROP TABLE feed_change")
-        for column in ["outbox_kind", "argument", "idempotency_key", "attempts", "last_error"] {
+        for column in [
+            "outbox_kind", "argument", "idempotency_key", "attempts", "last_error", "next_attempt_at",
+        ] {
             try connection.execute("ALTER TABLE pending_edit DROP COLUMN \(column)")
         }
         try connection.execute("DROP TABLE feed_use")

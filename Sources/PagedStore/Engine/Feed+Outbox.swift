@@ -64,9 +64,9 @@ extension Feed: OutboxFeed {
         try finish(itemID, committed: confirmed, key: key)
     }
 
-    func recordFailedSend(_ itemID: String, key: UUID, error: String) throws {
+    func recordFailedSend(_ itemID: String, key: UUID, error: String, nextAttemptAt: Date) throws {
         do {
-            try writer.recordFailedSend(of: itemID, key: key, error: error)
+            try writer.recordFailedSend(of: itemID, key: key, error: error, nextAttemptAt: nextAttemptAt)
         } catch {
             throw FeedError(error)
         }

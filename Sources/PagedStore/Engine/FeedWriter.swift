@@ -87,12 +87,13 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         }
     }
 
-    /// Counts a failed send of the item's queued edit with `key` and keeps what it said; nothing
-    /// when the feed or that edit is gone. The rows do not change, so no change is recorded.
-    func recordFailedSend(of itemID: String, key: UUID, error: String) throws {
+    /// Counts a failed send of the item's queued edit with `key`, keeps what it said and when it may
+    /// go again; nothing when the feed or that edit is gone. The rows do not change, so no change is
+    /// recorded.
+    func recordFailedSend(of itemID: String, key: UUID, error: String, nextAttemptAt: Date) throws {
         try transaction { store in
             guard let feed = try store.feed(key: self.key) else { return ((), nil) }
-            _ = try store.recordFailedSend(of: itemID, key: key, error: error, in: feed)
+            _ = try store.recordFailedSend(of: itemID, key: key, error: error, nextAttemptAt: nextAttemptAt, in: feed)
             return ((), nil)
         }
     }

@@ -13,7 +13,8 @@ import Foundation
 ///
 /// Queued edits are sent when a handler for their kind is registered, when their feed opens in the
 /// store, when the app calls ``resume()`` (connectivity is back), and after a failed send with a
-/// backoff that honours the server's `Retry-After`. An item's edits go in order, one at a time;
+/// backoff that honours the server's `Retry-After`, kept with the edit so that a relaunch waits for
+/// it too (``resume()`` does not). An item's edits go in order, one at a time;
 /// handlers run outside any transaction. A handler's ``OutboxOutcome`` settles the edit: confirmed
 /// (the next server copy wins), rejected (rolled back with index paths) or retryable (kept, its
 /// failure counted, sent again later). A handler that throws is retryable with the error's
@@ -159,9 +160,10 @@ public actor Outbox {
         let entries = rows.map {
             OutboxSchedule.Entry(
                 item: .init(feedKey: $0.feedKey, itemID: $0.itemID), kind: $0.queued.kind,
-                idempotencyKey: $0.queued.idempotencyKey, attempts: $0.queued.attempts)
+                idempotencyKey: $0.queued.idempotencyKey, attempts: $0.queued.attempts,
+                nextAttemptAt: $0.queued.nextAttemptAt)
         }
-        perform(schedule.found(entries, now: .now))
+        perform(schedule.found(entries, now: .now, date: Date()))
     }
 
     private func perform(_ actions: [OutboxSchedule.Action]) {
@@ -186,9 +188,14 @@ public actor Outbox {
                 settle(entry) {
                     try await $0.settleQueuedEdit(entry.item.itemID, key: entry.idempotencyKey, confirmed: false)
                 }
-            case .recordFailure(let entry, let reason):
+            case .recordFailure(let entry, let reason, let delay):
+                // Kept as a wall-clock time: a relaunch before it waits too.
+                let components = delay.components
+                let nextAttemptAt = Date().addingTimeInterval(
+                    Double(components.seconds) + Double(components.attoseconds) / 1e18)
                 settle(entry) {
-                    try await $0.recordFailedSend(entry.item.itemID, key: entry.idempotencyKey, error: reason)
+                    try await $0.recordFailedSend(
+                        entry.item.itemID, key: entry.idempotencyKey, error: reason, nextAttemptAt: nextAttemptAt)
                 }
             case .wake(let delay):
                 wake?.cancel()
@@ -246,8 +253,8 @@ protocol OutboxFeed: AnyObject, Sendable {
     nonisolated var key: String { get }
     /// Deletes the queued edit with `key` (confirmed) or rolls it back (not), if the feed still has it.
     func settleQueuedEdit(_ itemID: String, key: UUID, confirmed: Bool) async throws
-    /// Counts a failed send of the queued edit with `key`.
-    func recordFailedSend(_ itemID: String, key: UUID, error: String) async throws
+    /// Counts a failed send of the queued edit with `key`, and keeps when it may go again.
+    func recordFailedSend(_ itemID: String, key: UUID, error: String, nextAttemptAt: Date) async throws
 }
 
 /// An open feed, held without keeping it open.

@@ -12,7 +12,9 @@ import Foundation
 ///   forgotten and never sent again.
 /// - Confirmed: the edit is deleted (the next server copy wins). Rejected: it is rolled back.
 ///   Retryable: it stays, its failure is counted, and it waits for its delay, or for
-///   ``resumed(now:)`` (connectivity back), whichever comes first.
+///   ``resumed(now:)`` (connectivity back), whichever comes first. The file keeps when it may go
+///   again: an edit the schedule first finds (after a relaunch, or queued by another store) waits
+///   until then too, at most the longest delay (a clock set back, a file edited by hand).
 ///
 /// Pure: no SQLite, no clock reads (callers pass the time in), no tasks; each event returns the
 /// actions that follow it, which the ``Outbox`` performs.
@@ -31,6 +33,9 @@ struct OutboxSchedule: Sendable {
         var idempotencyKey: UUID
         /// Failed sends so far.
         var attempts: Int
+        /// The earliest time of the next send, as the file keeps it after a failed send (wall-clock
+        /// time: it outlives the process).
+        var nextAttemptAt: Date? = nil
     }
 
     /// What the outbox does next.
@@ -41,8 +46,8 @@ struct OutboxSchedule: Sendable {
         case confirm(Entry)
         /// Rolls the edit back, as a failed closure call does.
         case rollBack(Entry, reason: String)
-        /// Counts the failed send and keeps what it said.
-        case recordFailure(Entry, reason: String)
+        /// Counts the failed send and keeps what it said, and that it goes again `after` this long.
+        case recordFailure(Entry, reason: String, after: Duration)
         /// Calls ``woke(now:)`` after this long: the first edit waiting for its delay is due.
         case wake(after: Duration)
     }
@@ -67,6 +72,17 @@ struct OutboxSchedule: Sendable {
             }
             return delay
         }
+
+        /// The wait from `date` until `time` (a next attempt the file keeps): none when it has
+        /// passed, at most ``maximumDelay`` when it lies further ahead than any delay could.
+        func wait(until time: Date, from date: Date) -> Duration {
+            let seconds = time.timeIntervalSince(date)
+            let longest = maximumDelay.components
+            let maximum = Double(longest.seconds) + Double(longest.attoseconds) / 1e18
+            // Compared as doubles first: a time from an edited file may be any value.
+            guard seconds.isFinite, seconds > 0 else { return .zero }
+            return seconds >= maximum ? max(maximumDelay, .zero) : .seconds(seconds)
+        }
     }
 
     var retry = Retry()
@@ -84,8 +100,14 @@ struct OutboxSchedule: Sendable {
     /// The feeds open in the store.
     private(set) var openFeeds: Set<String> = []
 
-    /// The file's queued edits, oldest first, as just read.
-    mutating func found(_ entries: [Entry], now: ContinuousClock.Instant) -> [Action] {
+    /// The file's queued edits, oldest first, as just read at `now` (`date` on the wall clock).
+    /// An edit found for the first time waits until the next attempt the file keeps for it.
+    mutating func found(_ entries: [Entry], now: ContinuousClock.Instant, date: Date) -> [Action] {
+        let known = Set(waiting.map(\.idempotencyKey)).union(inFlight.values).union(settling.keys)
+        for entry in entries where !known.contains(entry.idempotencyKey) {
+            guard let at = entry.nextAttemptAt, notBefore[entry.idempotencyKey] == nil else { continue }
+            notBefore[entry.idempotencyKey] = now + retry.wait(until: at, from: date)
+        }
         waiting = entries.filter { settling[$0.idempotencyKey] == nil }
         let listed = Set(entries.map(\.idempotencyKey))
         notBefore = notBefore.filter { listed.contains($0.key) }
@@ -128,12 +150,12 @@ struct OutboxSchedule: Sendable {
         case .retryable(let reason, let retryAfter):
             var failed = entry
             failed.attempts += 1
-            notBefore[entry.idempotencyKey] =
-                now + retry.delay(afterFailures: failed.attempts, retryAfter: retryAfter)
+            let delay = retry.delay(afterFailures: failed.attempts, retryAfter: retryAfter)
+            notBefore[entry.idempotencyKey] = now + delay
             if let index = waiting.firstIndex(where: { $0.idempotencyKey == entry.idempotencyKey }) {
                 waiting[index] = failed
             }
-            action = .recordFailure(entry, reason: reason)
+            action = .recordFailure(entry, reason: reason, after: delay)
             stays = true
         }
         if !stays {

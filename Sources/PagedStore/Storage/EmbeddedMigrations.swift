@@ -42,5 +42,9 @@ enum EmbeddedMigrations {
             version: 9, name: "0009_store_budget.sql",
             sql: "-- The store's budget: when each feed was last opened, so that a store over its size evicts the\n-- feeds opened longest ago first, and drops feeds not opened for longer than its maximum age.\n--\n-- feed_use: one per feed that was opened since this migration (a feed without one was last opened\n-- before it, and counts as opened longest ago).\n--   opened_at   ms since 1970, written when a feed opens (at most once a minute per feed)\n-- A table of its own rather than a column of feed: a feed's row is what every open list compares to\n-- tell that another writer wrote the feed, and opening a feed is not a write of its rows.\n--\n-- A file created by a store with a budget gets PRAGMA auto_vacuum = INCREMENTAL before the first\n-- migration runs (it can only be set on an empty file); any other file is converted by one VACUUM\n-- the first time a budget needs it to shrink (see PageStore+Space.swift).\nCREATE TABLE feed_use (\n    feed_id INTEGER PRIMARY KEY REFERENCES feed (id) ON DELETE CASCADE,\n    opened_at INTEGER NOT NULL\n) STRICT;\n"
         ),
+        Migration(
+            version: 10, name: "0010_outbox_next_attempt.sql",
+            sql: "-- The outbox's backoff survives a relaunch: after a failed send, the earliest time the edit may go\n-- again is kept with it, so that a store opened before that time waits too (a server that answered\n-- Retry-After: 60 is not sent the edit again at once by the next launch). Resuming (connectivity\n-- back) still sends at once.\n--\n-- pending_edit, new column:\n--   next_attempt_at  ms since 1970: the earliest time of the next send after a failed one (NULL:\n--                    no send failed, or a file from before this migration: at once)\nALTER TABLE pending_edit ADD COLUMN next_attempt_at INTEGER;\n"
+        ),
     ]
 }

@@ -20,10 +20,9 @@ extension PageStore {
         let tables = try connection.int64(
             "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
         guard tables == 1, try hasOutboxColumns() else { return [] }
+        let outbox = Self.outboxColumns(true, nextAttempt: try hasNextAttemptColumn(), table: "pending_edit")
         let sql = """
-            SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at,
-                pending_edit.outbox_kind, pending_edit.argument, pending_edit.idempotency_key,
-                pending_edit.attempts, pending_edit.last_error
+            SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at, \(outbox)
             FROM pending_edit JOIN feed ON feed.id = pending_edit.feed_id
             WHERE pending_edit.outbox_kind IS NOT NULL ORDER BY pending_edit.created_at, feed.key, pending_edit.item_id
             """
@@ -38,15 +37,16 @@ extension PageStore {
         }.compactMap { $0 }
     }
 
-    /// Counts a failed send of the edit with `key` and keeps what it said.
+    /// Counts a failed send of the edit with `key`, keeps what it said, and when it may go again.
     /// - Returns: Whether the feed still had that edit (not settled, nor replaced, meanwhile).
     package func recordFailedSend(
-        of itemID: String, key: UUID, error: String, in feed: FeedRecord
+        of itemID: String, key: UUID, error: String, nextAttemptAt: Date, in feed: FeedRecord
     ) throws(StorageError) -> Bool {
         let sql = """
-            UPDATE pending_edit SET attempts = attempts + 1, last_error = ?
+            UPDATE pending_edit SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
             WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
             """
-        return try connection.run(sql, error, feed.id, itemID, key.uuidString) > 0
+        return try connection.run(
+            sql, error, nextAttemptAt.millisecondsSince1970, feed.id, itemID, key.uuidString) > 0
     }
 }

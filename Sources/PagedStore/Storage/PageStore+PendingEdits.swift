@@ -36,13 +36,19 @@ package struct QueuedEdit: Sendable, Equatable {
     package var attempts: Int = 0
     /// What the last failed send said.
     package var lastError: String? = nil
+    /// The earliest time of the next send after a failed one, kept so that a relaunch waits too.
+    package var nextAttemptAt: Date? = nil
 
-    package init(kind: String, argument: Data, idempotencyKey: UUID, attempts: Int = 0, lastError: String? = nil) {
+    package init(
+        kind: String, argument: Data, idempotencyKey: UUID, attempts: Int = 0, lastError: String? = nil,
+        nextAttemptAt: Date? = nil
+    ) {
         self.kind = kind
         self.argument = argument
         self.idempotencyKey = idempotencyKey
         self.attempts = attempts
         self.lastError = lastError
+        self.nextAttemptAt = nextAttemptAt
     }
 }
 
@@ -61,7 +67,8 @@ extension PageStore {
         let tables = try connection.int64(
             "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
         guard tables == 1 else { return ([], []) }
-        return try pendingEditRows(of: feed, outboxColumns: try hasOutboxColumns())
+        return try pendingEditRows(
+            of: feed, outboxColumns: try hasOutboxColumns(), nextAttemptColumn: try hasNextAttemptColumn())
     }
 
     /// Whether the file's `pending_edit` has the outbox's columns (a file `pagedb` reads without
@@ -69,6 +76,24 @@ extension PageStore {
     package func hasOutboxColumns() throws(StorageError) -> Bool {
         try connection.int64(
             "SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'idempotency_key'") == 1
+    }
+
+    /// Whether the file's `pending_edit` keeps the next attempt's time (a file `pagedb` reads without
+    /// migrating it may predate it).
+    package func hasNextAttemptColumn() throws(StorageError) -> Bool {
+        try connection.int64(
+            "SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'next_attempt_at'") == 1
+    }
+
+    /// The outbox's columns of `pending_edit` as the file has them, NULL (or 0 attempts) for those it
+    /// predates, in the order ``queuedEdit(_:from:)`` reads them.
+    static func outboxColumns(_ outbox: Bool, nextAttempt: Bool, table: String = "") -> String {
+        let prefix = table.isEmpty ? "" : table + "."
+        let columns =
+            outbox
+            ? ["outbox_kind", "argument", "idempotency_key", "attempts", "last_error"].map { prefix + $0 }
+            : ["NULL", "NULL", "NULL", "0", "NULL"]
+        return (columns + [outbox && nextAttempt ? prefix + "next_attempt_at" : "NULL"]).joined(separator: ", ")
     }
 
     /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:)``).
@@ -80,11 +105,9 @@ extension PageStore {
     /// can come from (a file edited by hand, a faulty writer) with what is wrong with them. A
     /// malformed row is never applied: it could only write something other than the server's value.
     package func pendingEditRows(
-        of feed: FeedRecord, outboxColumns: Bool = true
+        of feed: FeedRecord, outboxColumns: Bool = true, nextAttemptColumn: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
-        let outbox =
-            outboxColumns
-            ? "outbox_kind, argument, idempotency_key, attempts, last_error" : "NULL, NULL, NULL, 0, NULL"
+        let outbox = Self.outboxColumns(outboxColumns, nextAttempt: nextAttemptColumn)
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox)
             FROM pending_edit WHERE feed_id = ? ORDER BY created_at, item_id
@@ -119,22 +142,24 @@ extension PageStore {
         else { return nil }
         return QueuedEdit(
             kind: kind, argument: Data((statement.string(column + 1) ?? "null").utf8), idempotencyKey: key,
-            attempts: Int(clamping: statement.int64(column + 3)), lastError: statement.string(column + 4))
+            attempts: Int(clamping: statement.int64(column + 3)), lastError: statement.string(column + 4),
+            nextAttemptAt: statement.isNull(column + 5) ? nil : Date(millisecondsSince1970: statement.int64(column + 5))
+        )
     }
 
     /// Writes a pending edit, replacing the item's previous one.
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
             INSERT OR REPLACE INTO pending_edit (feed_id, item_id, kind, base, base_section, edited, above_id, below_id,
-                created_at, outbox_kind, argument, idempotency_key, attempts, last_error)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                created_at, outbox_kind, argument, idempotency_key, attempts, last_error, next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         let queued = edit.queued
         try connection.run(
             sql, feed.id, edit.itemID, edit.kind.rawValue, payload(edit.base), edit.baseSection, payload(edit.edited),
             edit.above, edit.below, edit.createdAt.millisecondsSince1970, queued?.kind,
             queued.map { String(decoding: $0.argument, as: UTF8.self) }, queued?.idempotencyKey.uuidString,
-            Int64(queued?.attempts ?? 0), queued?.lastError)
+            Int64(queued?.attempts ?? 0), queued?.lastError, queued?.nextAttemptAt?.millisecondsSince1970)
     }
 
     /// The ids of the rows right above and right below `position`.
