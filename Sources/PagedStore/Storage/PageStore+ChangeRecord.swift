@@ -56,11 +56,6 @@ extension PageStore {
         }
     }
 
-    /// The newest sequence number of the record (0 while it is empty).
-    package func newestChangeSequence() throws(StorageError) -> Int64 {
-        try connection.integer("SELECT max(seq) FROM feed_change") ?? 0
-    }
-
     /// Deletes the record's writes up to sequence `sequence`.
     package func forgetChanges(through sequence: Int64) throws(StorageError) {
         try connection.run("DELETE FROM feed_change WHERE seq <= ?", sequence)
