@@ -162,29 +162,37 @@ extension PageStore {
         let sql =
             ignoringDuplicate
             ? """
-            INSERT INTO item (feed_id, item_id, position, page_no, section, payload) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (feed_id, item_id) DO NOTHING
+            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, copied_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (feed_id, item_id) DO NOTHING
             """
-            : "INSERT INTO item (feed_id, item_id, position, page_no, section, payload) VALUES (?, ?, ?, ?, ?, ?)"
-        return try connection.withStatement(sql) { statement throws(StorageError) in
+            : """
+            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, copied_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        let inserted = try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             try statement.bind(2, item.itemID)
             try statement.bind(3, position)
             try statement.bind(4, pageNo)
             try statement.bind(5, item.section)
             try statement.bind(6, item.payload, asText: textPayloads)
+            try statement.bind(7, sharing?.stamp)
             try statement.step()
             return connection.changes > 0
         }
+        if inserted { sharing?.log(item) }
+        return inserted
     }
 
     /// Replaces the payload and section of the row with `itemID`.
     /// - Returns: Whether the feed has such a row.
     @discardableResult
     package func updateItem(_ item: EncodedItem, in feed: inout FeedRecord) throws -> Bool {
-        let sql = "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND item_id = ?"
-        let updated = try connection.run(sql, payload(item.payload), item.section, feed.id, item.itemID) > 0
+        let sql = "UPDATE item SET payload = ?, section = ?, copied_at = ? WHERE feed_id = ? AND item_id = ?"
+        let updated =
+            try connection.run(sql, payload(item.payload), item.section, sharing?.stamp, feed.id, item.itemID) > 0
         if updated {
+            sharing?.log(item)
             if item.section != nil { feed.hasSections = true }
             // Saved even when only the payload changed: the change count tells other feeds of this
             // feed that an item's content changed.
@@ -198,15 +206,17 @@ extension PageStore {
     package func updateItem(_ item: EncodedItem, at position: Int64, in feed: inout FeedRecord) throws {
         // Bound by hand: a refresh runs this once per reloaded row.
         try connection.withStatement(
-            "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND position = ? AND item_id = ?"
+            "UPDATE item SET payload = ?, section = ?, copied_at = ? WHERE feed_id = ? AND position = ? AND item_id = ?"
         ) { statement throws(StorageError) in
             try statement.bind(1, item.payload, asText: textPayloads)
             try statement.bind(2, item.section)
-            try statement.bind(3, feed.id)
-            try statement.bind(4, position)
-            try statement.bind(5, item.itemID)
+            try statement.bind(3, sharing?.stamp)
+            try statement.bind(4, feed.id)
+            try statement.bind(5, position)
+            try statement.bind(6, item.itemID)
             try statement.step()
         }
+        sharing?.log(item)
         if item.section != nil, !feed.hasSections { feed.hasSections = true }
     }
 
