@@ -3,10 +3,22 @@ import Testing
 
 @testable import PagedStore
 
-/// Where a copy of a shared item goes among the other feeds holding it.
+/// Where a copy of a shared item goes among the feeds holding it.
 @Suite struct SharedCopyRuleTests {
+    let copy = Data("copy".utf8)
+    let edited = Data("edited".utf8)
+
     func holder(_ feed: Int64, copiedAt: Int64, pending: PendingEditRecord.Kind? = nil) -> SharedCopyHolder {
         SharedCopyHolder(feedID: feed, position: 10 * feed, copiedAt: copiedAt, pendingEdit: pending)
+    }
+
+    func plan(
+        _ holders: [SharedCopyHolder], pendingEdit: Data? = nil, writerEdits: Bool = false
+    )
+        -> SharedCopyRule.Plan
+    {
+        SharedCopyRule.plan(
+            for: copy, at: 1_000, holders: holders, pendingEdit: pendingEdit, writerHasPendingEdit: writerEdits)
     }
 
     @Test func aCopyReplacesOlderAndSameTimeCopiesAndNeverANewerOne() {
@@ -14,17 +26,34 @@ import Testing
         let same = holder(2, copiedAt: 1_000)
         let newer = holder(3, copiedAt: 1_001)
         #expect(
-            SharedCopyRule.steps(forCopyAt: 1_000, holders: [older, same, newer])
-                == [.replaceRow(older), .replaceRow(same)])
+            plan([older, same, newer])
+                == SharedCopyRule.Plan(steps: [.replaceRow(older, payload: copy), .replaceRow(same, payload: copy)]))
     }
 
     @Test func aPendingUpdateKeepsItsRowAndTakesTheCopyAsItsBaseWhateverItsStamp() {
-        let edited = holder(1, copiedAt: 9_999, pending: .update)
-        #expect(SharedCopyRule.steps(forCopyAt: 1_000, holders: [edited]) == [.replaceEditBase(edited)])
+        let editing = holder(1, copiedAt: 9_999, pending: .update)
+        #expect(plan([editing], pendingEdit: edited).steps == [.replaceEditBase(editing)])
+    }
+
+    @Test func everyOtherFeedAndTheWriterShowAnotherFeedsPendingEditOverTheCopy() {
+        let editing = holder(1, copiedAt: 0, pending: .update)
+        let plain = holder(2, copiedAt: 0)
+        let planned = plan([editing, plain], pendingEdit: edited)
+        #expect(planned.steps == [.replaceEditBase(editing), .replaceRow(plain, payload: edited)])
+        #expect(planned.writerShows == edited)
+        #expect(plan([plain], pendingEdit: edited, writerEdits: true).writerShows == nil, "its own edit: replayed")
+    }
+
+    @Test func anEditJustMadeIsShownEverywhereAndBecomesNoFeedsBase() {
+        let editing = holder(1, copiedAt: 0, pending: .update)
+        let plain = holder(2, copiedAt: 0)
+        let planned = SharedCopyRule.plan(
+            for: edited, at: 1_000, holders: [editing, plain], pendingEdit: edited, writerHasPendingEdit: true)
+        #expect(planned == SharedCopyRule.Plan(steps: [.replaceRow(plain, payload: edited)]))
     }
 
     @Test func aPendingInsertIsTheAppsOwnRowUntilItSettles() {
-        #expect(SharedCopyRule.steps(forCopyAt: 1_000, holders: [holder(1, copiedAt: 0, pending: .insert)]).isEmpty)
+        #expect(plan([holder(1, copiedAt: 0, pending: .insert)]).steps.isEmpty)
     }
 
     @Test func theLastCopyOfEachIDIsSpreadInTheOrderIDsWereFirstWritten() {

@@ -12,7 +12,8 @@ extension Feed {
     /// - Parameters:
     ///   - creatingFeed: Whether a feed row the file lacks is created, or the write refused.
     ///   - spreading: Whether the rows written are copies of the items that the other feeds holding
-    ///     them take too, when the item type shares its items (a server page, a local update).
+    ///     them take too, when the item type shares its items (a server page, a local update, an
+    ///     optimistic update and its rollback).
     func write(
         creatingFeed: Bool = true, spreading: Bool = false, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
     ) throws -> Commit? {

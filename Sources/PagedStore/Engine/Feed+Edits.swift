@@ -41,9 +41,11 @@ extension Feed {
 
     /// Runs an edit that decodes the row it edits (``decode(_:)``): a row the codec cannot decode is
     /// removed instead (``dropUndecodable(_:)``), and the feed is said not to have it.
-    func editDecodable(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
+    func editDecodable(
+        spreading: Bool = false, _ body: (PageStore, inout FeedRecord) throws -> RowChange?
+    ) throws -> Bool {
         do {
-            return try edit(body)
+            return try edit(spreading: spreading, body)
         } catch let error as FeedError {
             guard let undecodable = error.underlying as? UndecodableRowError else { throw error }
             _ = try dropUndecodable([undecodable.row])
@@ -53,7 +55,8 @@ extension Feed {
 
     /// Runs a local edit in one transaction and emits its change; nil from `body` means nothing changed.
     /// - Parameter spreading: Whether the row written is the item's new copy for every feed sharing it
-    ///   (``update(_:)``, ``insert(_:at:)``), rather than this feed's own (an optimistic edit).
+    ///   (``update(_:)``, ``insert(_:at:)``, an optimistic update and its rollback), rather than this
+    ///   feed's own (an optimistic insert or removal, a confirmed edit).
     func edit(spreading: Bool = false, _ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
         do {
             // The edit's row numbers are the file's: the rows on screen must be the file's first.

@@ -47,8 +47,8 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     ///   - edits: What the caller knows of its pending edits. They are read only when the caller may
     ///     have some or the file changed.
     ///   - spreading: Whether the rows the plan writes are copies of the items (a server page, a local
-    ///     update) that replace the other feeds' copies when the item type shares its items
-    ///   (``SharedItemSpread``); an optimistic edit or a rollback stays this feed's own.
+    ///     update, an optimistic update and its rollback) that replace the other feeds' copies when
+    ///     the item type shares its items (``SharedItemSpread``).
     ///   - plan: Writes the rows and returns the commit, or nil to write nothing further.
     func commit(
         over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>, spreading: Bool = false,
@@ -63,6 +63,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 return (Written(file: feed), feed == before ? [] : [recorded(before, feed, .fullReload)])
             }
             let spread = try spreadCopies(from: commit.record, in: store)
+            if spread.rewroteWriterRows { commit.window = .reload }
             // The change is computed on the file's rows: exact for every feed that held them, even
             // when this one held others (another `Feed` wrote since it last looked).
             let foreign = before != shown
@@ -75,16 +76,16 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             }
             let recordedWrite = recorded(before, commit.record, commit.change)
             written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
-            return (written, [recordedWrite] + spread)
+            return (written, [recordedWrite] + spread.written)
         }
     }
 
     /// Spreads the copies the plan wrote to the other feeds holding them (nothing for a type that
     /// does not share), and logs no more: what the write does next stays this feed's own.
-    private func spreadCopies(from feed: FeedRecord, in store: PageStore) throws -> [RecordedWrite] {
+    private func spreadCopies(from feed: FeedRecord, in store: PageStore) throws -> SharedItemSpread.Spread {
         guard let type = Item.sharedItemType, let copies = store.sharing?.take(), !copies.isEmpty,
             let stamp = store.sharing?.stamp
-        else { return [] }
+        else { return SharedItemSpread.Spread() }
         return try SharedItemSpread.spread(copies, sharedAs: type, stamp: stamp, from: feed.id, in: store)
     }
 

@@ -1,36 +1,62 @@
-/// Where a copy of a shared item goes, among the other feeds holding the item. Pure: no I/O.
+import Foundation
+
+/// Where a copy of a shared item goes, among the feeds holding the item. Pure: no I/O.
 ///
 /// A feed whose item type declares a shared name (``FeedItem/sharedItemType``) holds one item per
-/// id with every other such feed of the store: a copy it writes (a server page, a local update)
-/// replaces the copy in the other feeds' rows, in the same transaction. What is fetched later is
-/// newer; copies are stamped when they are written, so a copy never replaces one written after it
-/// (another process's clock, a file edited by hand). A pending optimistic edit stays on top: the
-/// copy becomes the server value under it, which a rollback restores.
+/// id with every other such feed of the store: a copy it writes (a server page, a local update, an
+/// optimistic edit or its rollback) replaces the copy in the other feeds' rows, in the same
+/// transaction. What is fetched later is newer; copies are stamped when they are written, so a copy
+/// never replaces one written after it (another process's clock, a file edited by hand).
+///
+/// A pending optimistic update of the item, in any of the feeds, stays on top of every copy until
+/// it settles: the feed that made it keeps the copy as the edit's base (what a rollback restores),
+/// and every other feed shows the edit.
 enum SharedCopyRule {
-    /// What happens to one other feed's row of the item.
+    /// What one feed's row of the item becomes.
     enum Step: Equatable {
-        /// The row takes the copy (its list shows a reload, if the payload differs).
-        case replaceRow(SharedCopyHolder)
-        /// The row keeps the pending edit's payload; the copy becomes the edit's base.
+        /// The row shows `payload` (the copy, or the pending edit on top of it): its list shows a
+        /// reload, if the row held something else.
+        case replaceRow(SharedCopyHolder, payload: Data)
+        /// The row keeps its feed's pending edit; the copy becomes the edit's base.
         case replaceEditBase(SharedCopyHolder)
     }
 
-    /// The steps for a copy written at `stamp` (ms since 1970), given the rows of the other feeds
-    /// holding the item. Holders not named keep their row as it is.
-    static func steps(forCopyAt stamp: Int64, holders: [SharedCopyHolder]) -> [Step] {
-        holders.compactMap { holder in
+    /// What a write's copy does.
+    struct Plan: Equatable {
+        /// The steps for the other feeds' rows. Rows not named stay as they are.
+        var steps: [Step] = []
+        /// What the writing feed's own row must show instead of the copy it wrote (another feed's
+        /// pending edit of the item), or nil.
+        var writerShows: Data?
+    }
+
+    /// The plan for `copy`, written at `stamp` (ms since 1970), given the rows of the other feeds
+    /// holding the item and the pending update of the item, if a feed of the name has one.
+    /// - Parameters:
+    ///   - writerHasPendingEdit: Whether the writing feed has an edit of the item pending: its own
+    ///     edits are re-applied by the write itself.
+    static func plan(
+        for copy: Data, at stamp: Int64, holders: [SharedCopyHolder], pendingEdit: Data?, writerHasPendingEdit: Bool
+    ) -> Plan {
+        // The copy written is the pending edit itself (the edit was just made): no feed's base.
+        let isTheEdit = pendingEdit == copy
+        let shown = pendingEdit ?? copy
+        var plan = Plan()
+        if !writerHasPendingEdit, let pendingEdit, !isTheEdit { plan.writerShows = pendingEdit }
+        for holder in holders {
             switch holder.pendingEdit {
             case .update?:
-                // The base is a server copy, older than any copy written now, whatever the row's stamp
-                // (the edit's own) says.
-                return .replaceEditBase(holder)
+                // The base is a server copy, older than any copy written now, whatever the row's
+                // stamp (the edit's own) says.
+                if !isTheEdit { plan.steps.append(.replaceEditBase(holder)) }
             case .insert?, .remove?:
                 // The app's own row until its call settles (a remove has no row, an insert no base).
-                return nil
+                continue
             case nil:
-                return holder.copiedAt <= stamp ? .replaceRow(holder) : nil
+                if holder.copiedAt <= stamp { plan.steps.append(.replaceRow(holder, payload: shown)) }
             }
         }
+        return plan
     }
 
     /// The copies to spread from the ones a write logged: the last copy of each id, in the order

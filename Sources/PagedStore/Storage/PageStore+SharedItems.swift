@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// What a write of a feed that shares its items stamps its rows with, and the copies it wrote.
 package struct SharedCopyLog {
@@ -110,33 +110,55 @@ extension PageStore {
         return found
     }
 
-    /// Writes `copy` into another feed's row at `position`, stamped `stamp`, unless the row holds the
-    /// same payload and section already.
+    /// Makes the feed's row of `itemID` show `payload`, stamped `stamp`, unless it holds the same
+    /// payload and section already. With `position`, the row there (found by the position index),
+    /// otherwise the feed's row of that id.
     /// - Returns: Whether the row changed (its list shows a reload).
     package func replaceSharedCopy(
-        _ copy: EncodedItem, stamp: Int64, at position: Int64, in feedID: Int64
+        _ itemID: String, showing payload: Data, section: String?, stamp: Int64, in feedID: Int64,
+        at position: Int64? = nil
     ) throws(StorageError) -> Bool {
+        let row = position == nil ? "item_id = ?6" : "position = ?5 AND item_id = ?6"
         let sql = """
             UPDATE item SET payload = ?1, section = ?2, copied_at = ?3
-            WHERE feed_id = ?4 AND position = ?5 AND item_id = ?6 AND (payload IS NOT ?1 OR section IS NOT ?2)
+            WHERE feed_id = ?4 AND \(row) AND (payload IS NOT ?1 OR section IS NOT ?2)
             """
         let changed = try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, copy.payload, asText: textPayloads)
-            try statement.bind(2, copy.section)
+            try statement.bind(1, payload, asText: textPayloads)
+            try statement.bind(2, section)
             try statement.bind(3, stamp)
             try statement.bind(4, feedID)
-            try statement.bind(5, position)
-            try statement.bind(6, copy.itemID)
+            if let position { try statement.bind(5, position) }
+            try statement.bind(6, itemID)
             try statement.step()
             return connection.changes > 0
         }
         if !changed {
             // The same copy: only its stamp moves on, so that an older copy cannot replace it.
             try connection.run(
-                "UPDATE item SET copied_at = ? WHERE feed_id = ? AND position = ? AND copied_at < ?", stamp, feedID,
-                position, stamp)
+                "UPDATE item SET copied_at = ? WHERE feed_id = ? AND item_id = ? AND copied_at < ?", stamp, feedID,
+                itemID, stamp)
         }
         return changed
+    }
+
+    /// The pending optimistic updates of the feeds sharing their items as `type`, by item: what each
+    /// shows (the newest edit's, when feeds edited one item each) and the feeds that made them.
+    package func pendingSharedUpdates(
+        sharedAs type: String
+    ) throws(StorageError) -> [String: (edited: Data, feeds: Set<Int64>)] {
+        let rows = try connection.rows(
+            """
+            SELECT edit.item_id, edit.feed_id, edit.edited FROM pending_edit AS edit JOIN feed ON feed.id = edit.feed_id
+            WHERE feed.shared_type = ? AND edit.kind = 'update' AND edit.edited IS NOT NULL ORDER BY edit.created_at
+            """, type
+        ) { ($0.string(0) ?? "", $0.int64(1), $0.data(2) ?? Data()) }
+        var pending: [String: (edited: Data, feeds: Set<Int64>)] = [:]
+        for (itemID, feedID, edited) in rows {
+            pending[itemID, default: (edited, [])].edited = edited
+            pending[itemID]?.feeds.insert(feedID)
+        }
+        return pending
     }
 
     /// Makes `copy` the server's copy under another feed's pending edit of the item: the edit stays
