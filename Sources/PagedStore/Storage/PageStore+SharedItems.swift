@@ -74,6 +74,21 @@ extension PageStore {
         try connection.row("SELECT shared_type FROM feed WHERE id = ?", feed.id) { $0.string(0) }
     }
 
+    /// How the feed shares its items, for `pagedb`: the name, and how many of its rows other feeds
+    /// of the name hold too. Nil for a feed whose items are its own, or a file from before sharing
+    /// (which `pagedb` reads without migrating).
+    package func sharing(of feed: FeedRecord) throws(StorageError) -> (type: String, sharedRows: Int)? {
+        let migrated = try connection.int64("SELECT count(*) FROM pragma_table_info('feed') WHERE name = 'shared_type'")
+        guard migrated == 1, let type = try sharedType(of: feed) else { return nil }
+        let shared = try connection.integer(
+            """
+            SELECT count(*) FROM item AS mine WHERE mine.feed_id = ?1 AND mine.copied_at IS NOT NULL AND EXISTS (
+            SELECT 1 FROM item AS other JOIN feed ON feed.id = other.feed_id WHERE other.item_id = mine.item_id
+            AND other.copied_at IS NOT NULL AND other.feed_id != ?1 AND feed.shared_type = ?2)
+            """, feed.id, type)
+        return (type, Int(shared ?? 0))
+    }
+
     /// The rows of other feeds sharing their items as `type` that hold the item `itemID`.
     package func sharedHolders(
         of itemID: String, sharedAs type: String, except feedID: Int64
