@@ -8,8 +8,8 @@ import Testing
     let copy = Data("copy".utf8)
     let edited = Data("edited".utf8)
 
-    func holder(_ feed: Int64, copiedAt: Int64, pending: PendingEditRecord.Kind? = nil) -> SharedCopyHolder {
-        SharedCopyHolder(feedID: feed, position: 10 * feed, copiedAt: copiedAt, pendingEdit: pending)
+    func holder(_ feed: Int64, pending: PendingEditRecord.Kind? = nil) -> SharedCopyHolder {
+        SharedCopyHolder(feedID: feed, position: 10 * feed, pendingEdit: pending)
     }
 
     func plan(
@@ -17,27 +17,22 @@ import Testing
     )
         -> SharedCopyRule.Plan
     {
-        SharedCopyRule.plan(
-            for: copy, at: 1_000, holders: holders, pendingEdit: pendingEdit, writerHasPendingEdit: writerEdits)
+        SharedCopyRule.plan(for: copy, holders: holders, pendingEdit: pendingEdit, writerHasPendingEdit: writerEdits)
     }
 
-    @Test func aCopyReplacesOlderAndSameTimeCopiesAndNeverANewerOne() {
-        let older = holder(1, copiedAt: 500)
-        let same = holder(2, copiedAt: 1_000)
-        let newer = holder(3, copiedAt: 1_001)
-        #expect(
-            plan([older, same, newer])
-                == SharedCopyRule.Plan(steps: [.replaceRow(older, payload: copy), .replaceRow(same, payload: copy)]))
+    @Test func aCopyReplacesTheCopyOfEveryOtherFeed() {
+        let holders = [holder(1), holder(2)]
+        #expect(plan(holders) == SharedCopyRule.Plan(steps: holders.map { .replaceRow($0, payload: copy) }))
     }
 
-    @Test func aPendingUpdateKeepsItsRowAndTakesTheCopyAsItsBaseWhateverItsStamp() {
-        let editing = holder(1, copiedAt: 9_999, pending: .update)
+    @Test func aPendingUpdateKeepsItsRowAndTakesTheCopyAsItsBase() {
+        let editing = holder(1, pending: .update)
         #expect(plan([editing], pendingEdit: edited).steps == [.replaceEditBase(editing)])
     }
 
     @Test func everyOtherFeedAndTheWriterShowAnotherFeedsPendingEditOverTheCopy() {
-        let editing = holder(1, copiedAt: 0, pending: .update)
-        let plain = holder(2, copiedAt: 0)
+        let editing = holder(1, pending: .update)
+        let plain = holder(2)
         let planned = plan([editing, plain], pendingEdit: edited)
         #expect(planned.steps == [.replaceEditBase(editing), .replaceRow(plain, payload: edited)])
         #expect(planned.writerShows == edited)
@@ -45,15 +40,15 @@ import Testing
     }
 
     @Test func anEditJustMadeIsShownEverywhereAndBecomesNoFeedsBase() {
-        let editing = holder(1, copiedAt: 0, pending: .update)
-        let plain = holder(2, copiedAt: 0)
+        let editing = holder(1, pending: .update)
+        let plain = holder(2)
         let planned = SharedCopyRule.plan(
-            for: edited, at: 1_000, holders: [editing, plain], pendingEdit: edited, writerHasPendingEdit: true)
+            for: edited, holders: [editing, plain], pendingEdit: edited, writerHasPendingEdit: true)
         #expect(planned == SharedCopyRule.Plan(steps: [.replaceRow(plain, payload: edited)]))
     }
 
     @Test func aPendingInsertIsTheAppsOwnRowUntilItSettles() {
-        #expect(plan([holder(1, copiedAt: 0, pending: .insert)]).steps.isEmpty)
+        #expect(plan([holder(1, pending: .insert)]).steps.isEmpty)
     }
 
     @Test func theLastCopyOfEachIDIsSpreadInTheOrderIDsWereFirstWritten() {

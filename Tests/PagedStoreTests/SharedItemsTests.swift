@@ -192,26 +192,4 @@ import Testing
         let shown = await home.firstSnapshot { $0.rows[2]?.revision == 6 }
         #expect(shown != nil)
     }
-
-    @Test func aCopyWrittenLaterIsNeverReplacedByAnOlderOne() throws {
-        // Another process's clock ran ahead: its copy is stamped after this write's.
-        let queue = try DatabaseQueue(path: test.path)
-        try queue.write { store in
-            var home = try store.ensureFeed(key: "home")
-            var profile = try store.ensureFeed(key: "profile")
-            _ = try store.setSharedType("post", of: home)
-            _ = try store.setSharedType("post", of: profile)
-            let page = PageWrite(request: .first, requestCursor: nil, olderCursor: nil, newerCursor: nil)
-            store.sharing = SharedCopyLog(stamp: 2_000, logging: false)
-            try store.appendPage([EncodedItem(itemID: "p", payload: Data("new".utf8))], page: page, to: &profile)
-            store.sharing = SharedCopyLog(stamp: 1_000, logging: true)
-            try store.appendPage([EncodedItem(itemID: "p", payload: Data("old".utf8))], page: page, to: &home)
-            let copies = store.sharing?.take() ?? []
-            let written = try SharedItemSpread.spread(
-                copies, sharedAs: "post", stamp: 1_000, from: home.id, in: store)
-            #expect(written.written.isEmpty)
-            let row = try store.window(of: profile, from: .top, limit: 1).first
-            #expect(row.map { String(decoding: $0.payload, as: UTF8.self) } == "new")
-        }
-    }
 }

@@ -83,10 +83,10 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// Spreads the copies the plan wrote to the other feeds holding them (nothing for a type that
     /// does not share), and logs no more: what the write does next stays this feed's own.
     private func spreadCopies(from feed: FeedRecord, in store: PageStore) throws -> SharedItemSpread.Spread {
-        guard let type = Item.sharedItemType, let copies = store.sharing?.take(), !copies.isEmpty,
-            let stamp = store.sharing?.stamp
-        else { return SharedItemSpread.Spread() }
-        return try SharedItemSpread.spread(copies, sharedAs: type, stamp: stamp, from: feed.id, in: store)
+        guard let type = Item.sharedItemType, let copies = store.sharing?.take(), !copies.isEmpty else {
+            return SharedItemSpread.Spread()
+        }
+        return try SharedItemSpread.spread(copies, sharedAs: type, from: feed.id, in: store)
     }
 
     /// Records a failed fetch in the feed's row, for `pagedb`.
@@ -197,11 +197,9 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         keepingBudget: Bool = true, sharing: Bool = false, _ body: (PageStore) throws -> (Result, [RecordedWrite])
     ) throws -> Result {
         let result = try StoreWriter.transaction(in: queue, by: follower) { store in
-            // A feed that shares its items stamps every row it writes, so that other feeds' copies
+            // A feed that shares its items flags every row it writes, so that other feeds' copies
             // find it; only the plan's rows are logged to spread.
-            store.sharing = Item.sharedItemType.map { _ in
-                SharedCopyLog(stamp: Date().millisecondsSince1970, logging: sharing)
-            }
+            store.sharing = Item.sharedItemType.map { _ in SharedCopyLog(logging: sharing) }
             defer { store.sharing = nil }
             return try body(store)
         }

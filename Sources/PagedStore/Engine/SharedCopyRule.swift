@@ -5,8 +5,9 @@ import Foundation
 /// A feed whose item type declares a shared name (``FeedItem/sharedItemType``) holds one item per
 /// id with every other such feed of the store: a copy it writes (a server page, a local update, an
 /// optimistic edit or its rollback) replaces the copy in the other feeds' rows, in the same
-/// transaction. What is fetched later is newer; copies are stamped when they are written, so a copy
-/// never replaces one written after it (another process's clock, a file edited by hand).
+/// transaction. The copy written last wins: a page is written when it arrives, and the file's
+/// writes, from every store and process, are one sequence, so the copy written last is the one
+/// fetched last.
 ///
 /// A pending optimistic update of the item, in any of the feeds, stays on top of every copy until
 /// it settles: the feed that made it keeps the copy as the edit's base (what a rollback restores),
@@ -30,13 +31,13 @@ enum SharedCopyRule {
         var writerShows: Data?
     }
 
-    /// The plan for `copy`, written at `stamp` (ms since 1970), given the rows of the other feeds
-    /// holding the item and the pending update of the item, if a feed of the name has one.
+    /// The plan for `copy`, given the rows of the other feeds holding the item and the pending update
+    /// of the item, if a feed of the name has one.
     /// - Parameters:
     ///   - writerHasPendingEdit: Whether the writing feed has an edit of the item pending: its own
     ///     edits are re-applied by the write itself.
     static func plan(
-        for copy: Data, at stamp: Int64, holders: [SharedCopyHolder], pendingEdit: Data?, writerHasPendingEdit: Bool
+        for copy: Data, holders: [SharedCopyHolder], pendingEdit: Data?, writerHasPendingEdit: Bool
     ) -> Plan {
         // The copy written is the pending edit itself (the edit was just made): no feed's base.
         let isTheEdit = pendingEdit == copy
@@ -46,14 +47,13 @@ enum SharedCopyRule {
         for holder in holders {
             switch holder.pendingEdit {
             case .update?:
-                // The base is a server copy, older than any copy written now, whatever the row's
-                // stamp (the edit's own) says.
+                // The base is a server copy, older than any copy written now.
                 if !isTheEdit { plan.steps.append(.replaceEditBase(holder)) }
             case .insert?, .remove?:
                 // The app's own row until its call settles (a remove has no row, an insert no base).
                 continue
             case nil:
-                if holder.copiedAt <= stamp { plan.steps.append(.replaceRow(holder, payload: shown)) }
+                plan.steps.append(.replaceRow(holder, payload: shown))
             }
         }
         return plan

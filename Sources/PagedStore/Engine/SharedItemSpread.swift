@@ -13,10 +13,9 @@ enum SharedItemSpread {
         var rewroteWriterRows = false
     }
 
-    /// Spreads `copies`, stamped `stamp`, from the feed `writer` to the feeds sharing their items
-    /// as `type`.
+    /// Spreads `copies` from the feed `writer` to the feeds sharing their items as `type`.
     static func spread(
-        _ copies: [EncodedItem], sharedAs type: String, stamp: Int64, from writer: Int64, in store: PageStore
+        _ copies: [EncodedItem], sharedAs type: String, from writer: Int64, in store: PageStore
     ) throws -> Spread {
         var result = Spread()
         var touched: [Int64: Touched] = [:]
@@ -26,11 +25,11 @@ enum SharedItemSpread {
             let holders = try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer)
             let edit = pending[copy.itemID]
             let plan = SharedCopyRule.plan(
-                for: copy.payload, at: stamp, holders: holders, pendingEdit: edit?.edited,
+                for: copy.payload, holders: holders, pendingEdit: edit?.edited,
                 writerHasPendingEdit: edit?.feeds.contains(writer) ?? false)
             if let shown = plan.writerShows {
                 let rewritten = try store.replaceSharedCopy(
-                    copy.itemID, showing: shown, section: copy.section, stamp: stamp, in: writer)
+                    copy.itemID, showing: shown, section: copy.section, in: writer)
                 result.rewroteWriterRows = result.rewroteWriterRows || rewritten
             }
             for step in plan.steps {
@@ -40,7 +39,7 @@ enum SharedItemSpread {
                 case .replaceRow(let holder, let payload):
                     guard
                         try store.replaceSharedCopy(
-                            copy.itemID, showing: payload, section: copy.section, stamp: stamp, in: holder.feedID,
+                            copy.itemID, showing: payload, section: copy.section, in: holder.feedID,
                             at: holder.position),
                         let feed = try touched[holder.feedID]?.before ?? store.feed(id: holder.feedID)
                     else { continue }

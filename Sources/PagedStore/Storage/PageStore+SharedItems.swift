@@ -1,18 +1,19 @@
 package import Foundation
 
-/// What a write of a feed that shares its items stamps its rows with, and the copies it wrote.
+/// The copies a write of a feed that shares its items wrote, for the engine to spread.
 package struct SharedCopyLog {
-    /// When the copies were written, in ms since 1970: a copy never replaces a newer one.
-    package let stamp: Int64
-    /// Whether the rows written are copies to spread to the other feeds (a server page, a local
-    /// update), rather than rows that must stay this feed's own (an optimistic edit, a rollback).
+    /// The bit of `item.flags` that marks a row of a feed that shares its items: such rows are in
+    /// the index by id (`item_shared_by_id`).
+    static let sharedFlag: Int64 = 2
+
+    /// Whether the rows written are copies to spread to the other feeds (a server page, a local or
+    /// optimistic update), rather than rows that stay this feed's own.
     package var logging: Bool
     /// The copies written while logging, in order.
     package private(set) var copies: [EncodedItem] = []
 
-    /// Starts a log for a write at `stamp`.
-    package init(stamp: Int64, logging: Bool) {
-        self.stamp = stamp
+    /// Starts a log.
+    package init(logging: Bool) {
         self.logging = logging
     }
 
@@ -34,16 +35,13 @@ package struct SharedCopyHolder: Sendable, Equatable {
     package var feedID: Int64
     /// The row's position in that feed.
     package var position: Int64
-    /// When its copy was written (ms since 1970).
-    package var copiedAt: Int64
     /// The kind of the feed's pending edit of the item, if it has one.
     package var pendingEdit: PendingEditRecord.Kind?
 
     /// Describes a row holding a copy.
-    package init(feedID: Int64, position: Int64, copiedAt: Int64, pendingEdit: PendingEditRecord.Kind? = nil) {
+    package init(feedID: Int64, position: Int64, pendingEdit: PendingEditRecord.Kind? = nil) {
         self.feedID = feedID
         self.position = position
-        self.copiedAt = copiedAt
         self.pendingEdit = pendingEdit
     }
 }
@@ -52,20 +50,13 @@ package struct SharedCopyHolder: Sendable, Equatable {
 /// found by the item's id through the partial index `item_shared_by_id`.
 extension PageStore {
     /// Records the name the feed's items are shared under (nil: its own). When it changes, the feed's
-    /// rows join the shared index stamped with their page's fetch time, or leave it.
+    /// rows join the index by id, or leave it.
     /// - Returns: Whether the name changed.
     package func setSharedType(_ type: String?, of feed: FeedRecord) throws(StorageError) -> Bool {
         guard try sharedType(of: feed) != type else { return false }
         try connection.run("UPDATE feed SET shared_type = ? WHERE id = ?", type, feed.id)
-        if type == nil {
-            try connection.run("UPDATE item SET copied_at = NULL WHERE feed_id = ?", feed.id)
-        } else {
-            try connection.run(
-                """
-                UPDATE item SET copied_at = coalesce((SELECT fetched_at FROM page WHERE page.feed_id = item.feed_id
-                AND page.page_no = item.page_no), 0) WHERE feed_id = ? AND copied_at IS NULL
-                """, feed.id)
-        }
+        let flags = type == nil ? "flags & ~2" : "flags | 2"
+        try connection.run("UPDATE item SET flags = \(flags) WHERE feed_id = ?", feed.id)
         return true
     }
 
@@ -82,9 +73,9 @@ extension PageStore {
         guard migrated == 1, let type = try sharedType(of: feed) else { return nil }
         let shared = try connection.integer(
             """
-            SELECT count(*) FROM item AS mine WHERE mine.feed_id = ?1 AND mine.copied_at IS NOT NULL AND EXISTS (
+            SELECT count(*) FROM item AS mine WHERE mine.feed_id = ?1 AND EXISTS (
             SELECT 1 FROM item AS other JOIN feed ON feed.id = other.feed_id WHERE other.item_id = mine.item_id
-            AND other.copied_at IS NOT NULL AND other.feed_id != ?1 AND feed.shared_type = ?2)
+            AND other.flags & 2 AND other.feed_id != ?1 AND feed.shared_type = ?2)
             """, feed.id, type)
         return (type, Int(shared ?? 0))
     }
@@ -93,12 +84,12 @@ extension PageStore {
     package func sharedHolders(
         of itemID: String, sharedAs type: String, except feedID: Int64
     ) throws(StorageError) -> [SharedCopyHolder] {
-        // The partial index is used only when the query says its condition (copied_at IS NOT NULL).
+        // The partial index is used only when the query says its condition (flags & 2).
         let sql = """
-            SELECT item.feed_id, item.position, item.copied_at, edit.kind
+            SELECT item.feed_id, item.position, edit.kind
             FROM item JOIN feed ON feed.id = item.feed_id
             LEFT JOIN pending_edit AS edit ON edit.feed_id = item.feed_id AND edit.item_id = item.item_id
-            WHERE item.item_id = ?1 AND item.copied_at IS NOT NULL AND feed.shared_type = ?2 AND item.feed_id != ?3
+            WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 AND item.feed_id != ?3
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, itemID)
@@ -108,8 +99,8 @@ extension PageStore {
             while try statement.step() {
                 holders.append(
                     SharedCopyHolder(
-                        feedID: statement.int64(0), position: statement.int64(1), copiedAt: statement.int64(2),
-                        pendingEdit: statement.string(3).flatMap(PendingEditRecord.Kind.init(rawValue:))))
+                        feedID: statement.int64(0), position: statement.int64(1),
+                        pendingEdit: statement.string(2).flatMap(PendingEditRecord.Kind.init(rawValue:))))
             }
             return holders
         }
@@ -125,36 +116,27 @@ extension PageStore {
         return found
     }
 
-    /// Makes the feed's row of `itemID` show `payload`, stamped `stamp`, unless it holds the same
-    /// payload and section already. With `position`, the row there (found by the position index),
-    /// otherwise the feed's row of that id.
+    /// Makes the feed's row of `itemID` show `payload`, unless it holds the same payload and section
+    /// already. With `position`, the row there (found by the position index), otherwise the feed's
+    /// row of that id.
     /// - Returns: Whether the row changed (its list shows a reload).
     package func replaceSharedCopy(
-        _ itemID: String, showing payload: Data, section: String?, stamp: Int64, in feedID: Int64,
-        at position: Int64? = nil
+        _ itemID: String, showing payload: Data, section: String?, in feedID: Int64, at position: Int64? = nil
     ) throws(StorageError) -> Bool {
-        let row = position == nil ? "item_id = ?6" : "position = ?5 AND item_id = ?6"
+        let row = position == nil ? "item_id = ?5" : "position = ?4 AND item_id = ?5"
         let sql = """
-            UPDATE item SET payload = ?1, section = ?2, copied_at = ?3
-            WHERE feed_id = ?4 AND \(row) AND (payload IS NOT ?1 OR section IS NOT ?2)
+            UPDATE item SET payload = ?1, section = ?2
+            WHERE feed_id = ?3 AND \(row) AND (payload IS NOT ?1 OR section IS NOT ?2)
             """
-        let changed = try connection.withStatement(sql) { statement throws(StorageError) in
+        return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, payload, asText: textPayloads)
             try statement.bind(2, section)
-            try statement.bind(3, stamp)
-            try statement.bind(4, feedID)
-            if let position { try statement.bind(5, position) }
-            try statement.bind(6, itemID)
+            try statement.bind(3, feedID)
+            if let position { try statement.bind(4, position) }
+            try statement.bind(5, itemID)
             try statement.step()
             return connection.changes > 0
         }
-        if !changed {
-            // The same copy: only its stamp moves on, so that an older copy cannot replace it.
-            try connection.run(
-                "UPDATE item SET copied_at = ? WHERE feed_id = ? AND item_id = ? AND copied_at < ?", stamp, feedID,
-                itemID, stamp)
-        }
-        return changed
     }
 
     /// The pending optimistic updates of the feeds sharing their items as `type`, by item: what each

@@ -140,7 +140,7 @@ extension PageStore {
                 "SELECT count(*) FROM feed WHERE id = ? AND (top_position \(magnitude) OR bottom_position \(magnitude))"
             ),
             ("position", "SELECT count(*) FROM item WHERE feed_id = ? AND position \(magnitude)"),
-            ("local", "SELECT count(*) FROM item WHERE feed_id = ? AND local NOT IN (0, 1)"),
+            ("flags", "SELECT count(*) FROM item WHERE feed_id = ? AND flags NOT IN (0, 1, 2, 3)"),
             ("page_no", "SELECT count(*) FROM page WHERE feed_id = ? AND (page_no \(magnitude) OR row_count < 0)"),
             ("fetched_at", "SELECT count(*) FROM page WHERE feed_id = ? AND fetched_at \(time)"),
             ("created_at", "SELECT count(*) FROM gap WHERE feed_id = ? AND created_at \(time)"),

@@ -162,11 +162,11 @@ extension PageStore {
         let sql =
             ignoringDuplicate
             ? """
-            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, copied_at)
+            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, flags)
             VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (feed_id, item_id) DO NOTHING
             """
             : """
-            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, copied_at)
+            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, flags)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """
         let inserted = try connection.withStatement(sql) { statement throws(StorageError) in
@@ -176,7 +176,7 @@ extension PageStore {
             try statement.bind(4, pageNo)
             try statement.bind(5, item.section)
             try statement.bind(6, item.payload, asText: textPayloads)
-            try statement.bind(7, sharing?.stamp)
+            try statement.bind(7, sharing == nil ? 0 : SharedCopyLog.sharedFlag)
             try statement.step()
             return connection.changes > 0
         }
@@ -188,9 +188,8 @@ extension PageStore {
     /// - Returns: Whether the feed has such a row.
     @discardableResult
     package func updateItem(_ item: EncodedItem, in feed: inout FeedRecord) throws -> Bool {
-        let sql = "UPDATE item SET payload = ?, section = ?, copied_at = ? WHERE feed_id = ? AND item_id = ?"
-        let updated =
-            try connection.run(sql, payload(item.payload), item.section, sharing?.stamp, feed.id, item.itemID) > 0
+        let sql = "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND item_id = ?"
+        let updated = try connection.run(sql, payload(item.payload), item.section, feed.id, item.itemID) > 0
         if updated {
             sharing?.log(item)
             if item.section != nil { feed.hasSections = true }
@@ -206,14 +205,13 @@ extension PageStore {
     package func updateItem(_ item: EncodedItem, at position: Int64, in feed: inout FeedRecord) throws {
         // Bound by hand: a refresh runs this once per reloaded row.
         try connection.withStatement(
-            "UPDATE item SET payload = ?, section = ?, copied_at = ? WHERE feed_id = ? AND position = ? AND item_id = ?"
+            "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND position = ? AND item_id = ?"
         ) { statement throws(StorageError) in
             try statement.bind(1, item.payload, asText: textPayloads)
             try statement.bind(2, item.section)
-            try statement.bind(3, sharing?.stamp)
-            try statement.bind(4, feed.id)
-            try statement.bind(5, position)
-            try statement.bind(6, item.itemID)
+            try statement.bind(3, feed.id)
+            try statement.bind(4, position)
+            try statement.bind(5, item.itemID)
             try statement.step()
         }
         sharing?.log(item)

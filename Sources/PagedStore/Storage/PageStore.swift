@@ -17,8 +17,8 @@ package final class PageStore {
     package let statusAtOpen: SchemaStatus
     /// Whether payloads are bound as TEXT (the JSON codec, readable with `sqlite3`) or as BLOB.
     package var textPayloads = true
-    /// Set while a write of a feed that shares its items runs: the rows written are stamped with
-    /// its time, and logged for the engine to spread (see PageStore+SharedItems.swift).
+    /// Set while a write of a feed that shares its items runs: the rows written are flagged as
+    /// copies of shared items, and logged for the engine to spread (see PageStore+SharedItems.swift).
     package var sharing: SharedCopyLog?
 
     /// A payload as this store binds it (see ``textPayloads``), or NULL for none.
