@@ -133,7 +133,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 change.deleted = Array(0..<max(before.rowCount, 0))
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
-            _ = try store.setSharedType(Item.sharedItemType, of: feed)
+            _ = try store.setSharedType(Item.sharedItemType, of: &feed)
             try store.save(&feed)
             return (try read(store, feed), [recorded(before, feed, change)])
         }

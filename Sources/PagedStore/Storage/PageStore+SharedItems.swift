@@ -49,28 +49,22 @@ package struct SharedCopyHolder: Sendable, Equatable {
 /// One item in many feeds: the rows of feeds whose items share a name (``FeedItem/sharedItemType``),
 /// found by the item's id through the partial index `item_shared_by_id`.
 extension PageStore {
-    /// Records the name the feed's items are shared under (nil: its own). When it changes, the feed's
-    /// rows join the index by id, or leave it.
+    /// Records the name the feed's items are shared under (nil: its own), in `feed` too. When it
+    /// changes, the feed's rows join the index by id, or leave it.
     /// - Returns: Whether the name changed.
-    package func setSharedType(_ type: String?, of feed: FeedRecord) throws(StorageError) -> Bool {
-        guard try sharedType(of: feed) != type else { return false }
+    package func setSharedType(_ type: String?, of feed: inout FeedRecord) throws(StorageError) -> Bool {
+        guard feed.sharedType != type else { return false }
         try connection.run("UPDATE feed SET shared_type = ? WHERE id = ?", type, feed.id)
         let flags = type == nil ? "flags & ~2" : "flags | 2"
         try connection.run("UPDATE item SET flags = \(flags) WHERE feed_id = ?", feed.id)
+        feed.sharedType = type
         return true
     }
 
-    /// The name the feed's items are shared under, nil when they are its own.
-    package func sharedType(of feed: FeedRecord) throws(StorageError) -> String? {
-        try connection.row("SELECT shared_type FROM feed WHERE id = ?", feed.id) { $0.string(0) }
-    }
-
     /// How the feed shares its items, for `pagedb`: the name, and how many of its rows other feeds
-    /// of the name hold too. Nil for a feed whose items are its own, or a file from before sharing
-    /// (which `pagedb` reads without migrating).
+    /// of the name hold too. Nil for a feed whose items are its own.
     package func sharing(of feed: FeedRecord) throws(StorageError) -> (type: String, sharedRows: Int)? {
-        let migrated = try connection.int64("SELECT count(*) FROM pragma_table_info('feed') WHERE name = 'shared_type'")
-        guard migrated == 1, let type = try sharedType(of: feed) else { return nil }
+        guard let type = feed.sharedType else { return nil }
         let shared = try connection.integer(
             """
             SELECT count(*) FROM item AS mine WHERE mine.feed_id = ?1 AND EXISTS (

@@ -176,7 +176,7 @@ extension PageStore {
             try statement.bind(4, pageNo)
             try statement.bind(5, item.section)
             try statement.bind(6, item.payload, asText: textPayloads)
-            try statement.bind(7, sharing == nil ? 0 : SharedCopyLog.sharedFlag)
+            try statement.bind(7, feed.sharedType == nil ? 0 : SharedCopyLog.sharedFlag)
             try statement.step()
             return connection.changes > 0
         }

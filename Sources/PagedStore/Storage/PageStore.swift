@@ -91,7 +91,7 @@ package final class PageStore {
 
     static let feedColumns = """
         id, key, newest_cursor, oldest_cursor, end_reached, row_count, top_position, bottom_position, \
-        last_refresh_at, last_error, generation, loaded, has_sections, policy, change_count
+        last_refresh_at, last_error, generation, loaded, has_sections, policy, change_count, shared_type
         """
 
     // Built once: interpolated on every look-up it cost an allocation on each feed open.
@@ -174,7 +174,8 @@ package final class PageStore {
         feed = FeedRecord(
             id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
             topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: feed.generation,
-            loaded: false, hasSections: false, policy: feed.policy, changeCount: feed.changeCount)
+            loaded: false, hasSections: false, policy: feed.policy, changeCount: feed.changeCount,
+            sharedType: feed.sharedType)
         try save(&feed)
     }
 
@@ -189,7 +190,7 @@ package final class PageStore {
             lastRefreshAt: statement.isNull(8) ? nil : Date(millisecondsSince1970: statement.int64(8)),
             lastError: statement.string(9), generation: statement.int64(10), loaded: statement.int64(11) != 0,
             hasSections: statement.int64(12) != 0, policy: statement.string(13),
-            changeCount: statement.int64(14))
+            changeCount: statement.int64(14), sharedType: statement.string(15))
     }
 }
 
