@@ -20,12 +20,7 @@ import Testing
 
     /// The revision of `id` in the feed `key` as a fresh connection reads the file.
     func revisionOnDisk(_ id: String, key: String) throws -> Int? {
-        let rows = try DatabaseQueue(path: test.path).read { store in
-            guard let feed = try store.feed(key: key) else { return [StoredItem]() }
-            return try store.window(of: feed, from: .top, limit: Int.max)
-        }
-        let item = try rows.first { $0.itemID == id }.map { try ItemCodec<SharedPost>.json.decode($0.payload) }
-        return item?.revision
+        try test.itemsOnDisk(of: SharedPost.self, key: key).first { $0.id == id }?.revision
     }
 
     @Test func aRefreshInOneFeedShowsTheNewCopyInEveryOtherOpenFeedAtItsOwnRow() async throws {

@@ -35,12 +35,17 @@ struct FeedTestCase {
 
     /// The feed's items as a fresh store reads them from the file, decoded: their content too.
     func postsOnDisk(key: String = "home") throws -> [Post] {
+        try itemsOnDisk(of: Post.self, key: key)
+    }
+
+    /// The feed's items, of any JSON-coded type, as a fresh store reads them from the file.
+    func itemsOnDisk<Item: FeedItem & Codable>(of type: Item.Type, key: String) throws -> [Item] {
         let queue = try DatabaseQueue(path: path)
         let rows = try queue.read { store in
             guard let feed = try store.feed(key: key) else { return [StoredItem]() }
             return try store.window(of: feed, from: .top, limit: Int.max)
         }
-        return try rows.map { try ItemCodec<Post>.json.decode($0.payload) }
+        return try rows.map { try ItemCodec<Item>.json.decode($0.payload) }
     }
 
     /// The feed's stored record, read by a fresh connection.
