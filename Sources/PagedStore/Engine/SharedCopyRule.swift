@@ -5,7 +5,9 @@
 /// replaces the copy in the other feeds' rows, in the same transaction. What is fetched later is
 /// newer; copies are stamped when they are written, so a copy never replaces one written after it
 /// (another process's clock, a file edited by hand). A pending optimistic edit stays on top: the
-/// copy becomes the server value under it, which a rollback restores.
+/// copy becomes the server value under it, which a rollback restores. A pending removal has no row,
+/// so it is no holder here: its feed's stored copy, the one a rollback puts back, takes the copy all
+/// the same (``SharedItemSpread``).
 enum SharedCopyRule {
     /// What happens to one other feed's row of the item.
     enum Step: Equatable {

@@ -11,6 +11,7 @@ enum SharedItemSpread {
         var touched: [Int64: Touched] = [:]
         var order: [Int64] = []
         for copy in SharedCopyRule.latestCopies(copies) {
+            try store.replacePendingRemovalBases(copy, sharedAs: type, except: writer)
             let holders = try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer)
             for step in SharedCopyRule.steps(forCopyAt: stamp, holders: holders) {
                 switch step {
