@@ -39,6 +39,8 @@ import Testing
         for seed in Self.seeds {
             var model = try await SharedItemsModel(seed: seed)
             try await model.run()
+            // The first failing sequence is the one to replay; the ones after it add only noise.
+            if model.failed { break }
         }
     }
 }
@@ -72,6 +74,8 @@ struct SharedItemsModel {
     var stores: [FeedStore]
     var lists: [List] = []
     var values = SharedValues()
+    /// Whether a check failed: the sequence ends after the step.
+    var failed = false
     let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
     let keys: [String]
 
@@ -113,6 +117,9 @@ struct SharedItemsModel {
     var context: String { "seed \(seed) (\(lists.map(\.name)), page \(server.pageSize))" }
 
     mutating func run() async throws {
+        if trace {
+            for (key, policy) in zip(keys, policies) { print("\(key): \(policy.gapPolicy), \(policy.refreshMode)") }
+        }
         for step in 0..<40 {
             let at = Int.random(in: 0..<lists.count, using: &random)
             let list = lists[at]
@@ -156,11 +163,15 @@ struct SharedItemsModel {
                 effect.writers = []
                 try await list.feed.trim(maxRows: Int.random(in: 3...20, using: &random))
             case 21, 22:
-                effect = try await optimisticEdit(in: list, snapshot, step: step)
+                effect = try await optimisticEdit(in: list, snapshot, before: before, step: step)
             default:
                 effect = try await relaunchTheSecondStore()
             }
             try await check(effect, before: before, "\(context) step \(step) op \(operation) in \(list.name)")
+            if failed {
+                print("Replay: PAGEDSTORE_MODEL_SEED=\(seed) PAGEDSTORE_MODEL_TRACE=1")
+                return
+            }
         }
     }
 

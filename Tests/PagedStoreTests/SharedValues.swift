@@ -40,18 +40,18 @@ struct SharedValues {
     mutating func check(_ rows: [SharedPost], of key: String) -> [String] {
         var wrong: [String] = []
         for row in rows {
-            guard let latest = latest[row.id] else {
-                wrong.append("\(row.id) at \(row.revision), a value nothing wrote")
-                continue
-            }
+            let last = latest[row.id]
             if let mine = own[key]?[row.id] {
-                if row.revision == latest {
+                if row.revision == last {
                     own[key]?[row.id] = nil
                 } else if row.revision != mine {
-                    wrong.append("\(row.id) at \(row.revision), neither its own \(mine) nor the last written \(latest)")
+                    wrong.append(
+                        "\(row.id) at \(row.revision), neither its own \(mine) nor the last written \(last ?? -1)")
                 }
-            } else if row.revision != latest {
-                wrong.append("\(row.id) at \(row.revision), not the last written \(latest)")
+            } else if let last {
+                if row.revision != last { wrong.append("\(row.id) at \(row.revision), not the last written \(last)") }
+            } else {
+                wrong.append("\(row.id) at \(row.revision), a value nothing wrote")
             }
         }
         return wrong
