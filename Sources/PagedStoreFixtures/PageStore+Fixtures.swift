@@ -128,8 +128,10 @@ extension PageStore {
                     reason: "duplicate id \(repeated.itemID.debugDescription) (on an earlier line)")
             }
             run.bulk = nil
+            try joinSharing(rowsOf: run.feed)
             return run.written
         }
+        try joinSharing(rowsOf: run.feed)
         try save(&run.feed)
         return run.written
     }

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import PagedStore
+@testable import PagedStoreFixtures
 
 /// One item in many lists: a post in the home timeline and in a profile is one post. A fresher copy
 /// written by either (a refresh, a next page, a local update) shows in both, in one transaction, and
@@ -204,6 +205,18 @@ import Testing
         #expect(try revisionOnDisk("p2", key: "home") == 6)
         let shown = await home.firstSnapshot { $0.rows[2]?.revision == 6 }
         #expect(shown != nil)
+    }
+
+    @Test func rowsASeedWritesIntoASharedFeedTakeTheCopiesOtherFeedsWrite() async throws {
+        let server = ModelServer(.posts("p", 3), pageSize: 10)
+        let (home, _) = try await homeAndProfile(server)
+        // pagedb seeds the profile, which the app opened already: a write outside the engine's.
+        let item = FixtureItem(id: "p7", section: nil, json: Data(#"{"id":"p7","revision":0}"#.utf8))
+        _ = try DatabaseQueue(path: test.path).write { store in
+            try store.seed([FixturePage(items: [item], olderCursor: nil, newerCursor: nil)], into: "profile")
+        }
+        try await home.insert(SharedPost(id: "p7", revision: 5), at: 0)
+        #expect(try revisionOnDisk("p7", key: "profile") == 5)
     }
 
     @Test func aCopyWrittenLaterIsNeverReplacedByAnOlderOne() throws {

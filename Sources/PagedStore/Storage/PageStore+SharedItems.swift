@@ -60,13 +60,25 @@ extension PageStore {
         if type == nil {
             try connection.run("UPDATE item SET copied_at = NULL WHERE feed_id = ?", feed.id)
         } else {
-            try connection.run(
-                """
-                UPDATE item SET copied_at = coalesce((SELECT fetched_at FROM page WHERE page.feed_id = item.feed_id
-                AND page.page_no = item.page_no), 0) WHERE feed_id = ? AND copied_at IS NULL
-                """, feed.id)
+            try stampRowsWithoutCopyTime(of: feed)
         }
         return true
+    }
+
+    /// Has the rows of a feed that shares its items which carry no copy time yet (written by a seed,
+    /// outside the engine's writes) join the shared index, stamped with their page's fetch time, so
+    /// that the copies other feeds write reach them. Nothing for a feed whose items are its own.
+    package func joinSharing(rowsOf feed: FeedRecord) throws(StorageError) {
+        guard try sharedType(of: feed) != nil else { return }
+        try stampRowsWithoutCopyTime(of: feed)
+    }
+
+    private func stampRowsWithoutCopyTime(of feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE item SET copied_at = coalesce((SELECT fetched_at FROM page WHERE page.feed_id = item.feed_id
+            AND page.page_no = item.page_no), 0) WHERE feed_id = ? AND copied_at IS NULL
+            """, feed.id)
     }
 
     /// The name the feed's items are shared under, nil when they are its own.
