@@ -41,7 +41,7 @@ extension SharedItemsModel {
         for item in written { values.wrote(item) }
         if let edit = effect.edit { checkEdit(edit, after, written: written, context) }
         for index in lists.indices { try await checkList(at: index, acting: effect.acting, file: after, context) }
-        let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
+        let violations = try reader.read { try $0.verify() }
         expect(violations.isEmpty, "\(context): \(violations)")
     }
 

@@ -72,6 +72,8 @@ struct SharedItemsModel {
     let failing = Locked(true)
     let policies: [FeedPolicy]
     var stores: [FeedStore]
+    /// One connection for the checks' reads of the file, rather than one opened for each.
+    let reader: DatabaseQueue
     var lists: [List] = []
     var values = SharedValues()
     /// Whether a check failed: the sequence ends after the step.
@@ -95,6 +97,7 @@ struct SharedItemsModel {
                 autoFillGapPages: Int.random(in: 0..<3, using: &random) == 0 ? 1 : 0)
         }
         stores = [try test.store(), try test.store()]
+        reader = try DatabaseQueue(path: test.path)
         // The second store opens some of the feeds: another process's lists following the file.
         let seconds = Bool.random(using: &random) ? (0..<count).filter { _ in Bool.random(using: &random) } : []
         self.random = random
@@ -206,6 +209,7 @@ struct SharedItemsModel {
 
     /// The rows of every feed, as a fresh connection reads the file.
     func files() throws -> [String: [SharedPost]] {
-        try Dictionary(uniqueKeysWithValues: keys.map { ($0, try test.itemsOnDisk(of: SharedPost.self, key: $0)) })
+        try Dictionary(
+            uniqueKeysWithValues: keys.map { ($0, try test.itemsOnDisk(of: SharedPost.self, key: $0, reader: reader)) })
     }
 }

@@ -38,9 +38,12 @@ struct FeedTestCase {
         try itemsOnDisk(of: Post.self, key: key)
     }
 
-    /// The feed's items, of any JSON-coded type, as a fresh store reads them from the file.
-    func itemsOnDisk<Item: FeedItem & Codable>(of type: Item.Type, key: String) throws -> [Item] {
-        let queue = try DatabaseQueue(path: path)
+    /// The feed's items, of any JSON-coded type, as a fresh store reads them from the file (or
+    /// `reader`, a connection a test keeps open for many reads).
+    func itemsOnDisk<Item: FeedItem & Codable>(
+        of type: Item.Type, key: String, reader: DatabaseQueue? = nil
+    ) throws -> [Item] {
+        let queue = try reader ?? DatabaseQueue(path: path)
         let rows = try queue.read { store in
             guard let feed = try store.feed(key: key) else { return [StoredItem]() }
             return try store.window(of: feed, from: .top, limit: Int.max)
