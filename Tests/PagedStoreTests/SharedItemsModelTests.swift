@@ -14,20 +14,22 @@ import Testing
 /// Operations: new posts on top of some lists, a post edited on the server (every list sees its new
 /// value), posts deleted; refresh, next page (also racing a refresh), prefetch, gap fills from either
 /// end and `retry()` in any list of either store; local updates, local inserts of a post other lists
-/// hold, local removals and trims; `store.remove(id:of:)`; optimistic edits whose call lets another
-/// list refresh, load a page or update the same post first, and then succeeds or fails; the second
-/// store relaunched. One fetch in ten fails.
+/// hold, local removals and trims; `store.remove(id:of:)`; optimistic updates, inserts and removals
+/// whose call lets another list refresh, load a page or update the same post first (or the store
+/// remove the post under an update), and then succeeds or fails; the second store relaunched. One
+/// fetch in ten fails.
 ///
 /// After every step: every list's snapshot rows are its file rows, each snapshot's change turns the
 /// previous rows into the next (as UIKit reads a batch) and names every item whose content changed,
 /// a list whose feed wrote nothing in the step saw no full reload, and no list took a write as a full
 /// reload from the file; every list shows, for each of its items, the value of the item's last write
 /// in any feed (see ``SharedValues``): a server page's value is the server's, a pending optimistic
-/// edit stays on top of a newer copy, and its rollback shows that copy.
+/// edit stays on top of a newer copy, its rollback shows that copy, and a committed one stays its
+/// feed's own until the item is written again.
 ///
 /// It runs a quarter of the reference model's sequences (`PAGEDSTORE_MODEL_SEQUENCES`, from its
-/// first seed or `PAGEDSTORE_MODEL_FIRST_SEED`); `PAGEDSTORE_MODEL_SEED=S` replays one, and
-/// `PAGEDSTORE_MODEL_TRACE` prints each step.
+/// first seed or `PAGEDSTORE_MODEL_FIRST_SEED`) and stops at the first failing one, which it prints;
+/// `PAGEDSTORE_MODEL_SEED=S` replays one, and `PAGEDSTORE_MODEL_TRACE` prints each step.
 @Suite(.timeLimit(.minutes(10))) struct SharedItemsModelTests {
     static var seeds: [UInt64] {
         let seeds = ReferenceModelTests.seeds
@@ -69,7 +71,6 @@ struct SharedItemsModel {
     var random: SplitMix64
     let test: FeedTestCase
     let server: SharedTimelines
-    let failing = Locked(true)
     let policies: [FeedPolicy]
     var stores: [FeedStore]
     /// One connection for the checks' reads of the file, rather than one opened for each.
@@ -108,9 +109,8 @@ struct SharedItemsModel {
 
     /// Opens the feed of server list `list` on store `store`, recording what it emits.
     func open(_ list: Int, on store: Int) async throws -> List {
-        let failing = failing
         let faults = DelaySchedule(seed: seed &+ UInt64(list * 2 + store))
-        let source = server.source(of: list) { failing.value && faults.shouldFail() }
+        let source = server.source(of: list) { faults.shouldFail() }
         let feed = try stores[store].feed(keys[list], source: source, policy: policies[list])
         return List(
             store: store, key: keys[list], list: list, feed: feed, recorder: await SnapshotRecorder(feed),
