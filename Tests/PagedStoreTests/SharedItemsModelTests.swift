@@ -29,8 +29,10 @@ import Testing
 ///
 /// It runs a quarter of the reference model's sequences (`PAGEDSTORE_MODEL_SEQUENCES`, from its
 /// first seed or `PAGEDSTORE_MODEL_FIRST_SEED`) and stops at the first failing one, which it prints;
-/// `PAGEDSTORE_MODEL_SEED=S` replays one, and `PAGEDSTORE_MODEL_TRACE` prints each step.
-@Suite(.timeLimit(.minutes(10))) struct SharedItemsModelTests {
+/// `PAGEDSTORE_MODEL_SEED=S` replays one, and `PAGEDSTORE_MODEL_TRACE` prints each step. Alone,
+/// CI's size (125 sequences) takes about 10 s; beside the whole suite on two cores, minutes, hence
+/// the reference model's time limit.
+@Suite(.timeLimit(.minutes(15))) struct SharedItemsModelTests {
     static var seeds: [UInt64] {
         let seeds = ReferenceModelTests.seeds
         guard ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_SEED"] == nil else { return seeds }
