@@ -482,27 +482,7 @@ import Testing
         await feed.waitUntilIdle()
         let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
-            do {
-                let applied = try BatchUpdate.apply(
-                    next.change, to: previous.sectionedIDs, new: next.sectionedIDs)
-                #expect(applied == next.sectionedIDs, "\(context): the change does not give the new rows")
-            } catch {
-                Issue.record("\(context): UIKit would reject the change: \(error)")
-            }
-            #expect(Set(next.ids).count == next.ids.count, "\(context): an id appears twice")
-            if !next.change.isFullReload {
-                // A diffable data source keeps a cell while its id stays: every item whose content
-                // changed must be named, whether its row moved or not.
-                let before = Dictionary(
-                    previous.rows.loadedRange.compactMap { row in previous.rows[row].map { ($0.id, $0) } },
-                    uniquingKeysWith: { first, _ in first })
-                let changed = next.rows.loadedRange.compactMap { row -> String? in
-                    guard let item = next.rows[row], let old = before[item.id], old != item else { return nil }
-                    return item.id
-                }
-                let missing = Set(changed).subtracting(next.change.reconfiguredIDs)
-                #expect(missing.isEmpty, "\(context): changed items not reconfigured: \(missing)")
-            }
+            SnapshotChangeChecks.check(from: previous, to: next, context)
             if let anchor = next.anchor, let before = anchor.rowBefore {
                 // The anchor names where the row on top of the screen was and is: the app keeps it still.
                 #expect(next.ids.indices.contains(anchor.rowAfter) && next.ids[anchor.rowAfter] == anchor.itemID)

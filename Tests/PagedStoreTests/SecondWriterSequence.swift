@@ -156,9 +156,9 @@ struct SecondWriterSequence {
     }
 }
 
-extension FeedSnapshot where Item == Post {
+extension FeedSnapshot where Item: Equatable {
     /// Whether the snapshot counts the rows of `file` and each of its loaded rows is the file's.
-    func showsAll(of file: [Post]) -> Bool {
+    func showsAll(of file: [Item]) -> Bool {
         rows.count == file.count && rows.loadedRange.allSatisfy { rows[$0] == file[$0] }
     }
 }

@@ -12,6 +12,8 @@ import Foundation
 /// A pending optimistic update of the item, in any of the feeds, stays on top of every copy until
 /// it settles: the feed that made it keeps the copy as the edit's base (what a rollback restores),
 /// and every other feed shows the edit.
+/// A pending removal has no row, so it is no holder here: its feed's stored copy, the one a rollback
+/// puts back, takes the copy all the same (``SharedItemSpread``).
 enum SharedCopyRule {
     /// What one feed's row of the item becomes.
     enum Step: Equatable {

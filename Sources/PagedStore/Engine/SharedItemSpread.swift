@@ -22,6 +22,7 @@ enum SharedItemSpread {
         var order: [Int64] = []
         let pending = try store.pendingSharedUpdates(sharedAs: type)
         for copy in SharedCopyRule.latestCopies(copies) {
+            try store.replacePendingRemovalBases(copy, sharedAs: type, except: writer)
             let holders = try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer)
             let edit = pending[copy.itemID]
             let plan = SharedCopyRule.plan(

@@ -160,6 +160,18 @@ extension PageStore {
             payload(copy.payload), copy.section, feedID, copy.itemID)
     }
 
+    /// Makes `copy` what the pending removals of the item in other feeds sharing `type` put back on
+    /// a rollback: those feeds have no row of the item, so no holder names them.
+    package func replacePendingRemovalBases(
+        _ copy: EncodedItem, sharedAs type: String, except feedID: Int64
+    ) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET base = ?, base_section = ? WHERE item_id = ? AND kind = 'remove' AND feed_id != ?
+            AND feed_id IN (SELECT id FROM feed WHERE shared_type = ?)
+            """, payload(copy.payload), copy.section, copy.itemID, feedID, type)
+    }
+
     /// The feed with row id `id`, or nil when the cache has none.
     package func feed(id: Int64) throws(StorageError) -> FeedRecord? {
         try connection.withStatement(Self.feedByIDSQL) { statement throws(StorageError) in

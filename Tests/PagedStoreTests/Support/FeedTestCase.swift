@@ -35,12 +35,20 @@ struct FeedTestCase {
 
     /// The feed's items as a fresh store reads them from the file, decoded: their content too.
     func postsOnDisk(key: String = "home") throws -> [Post] {
-        let queue = try DatabaseQueue(path: path)
+        try itemsOnDisk(of: Post.self, key: key)
+    }
+
+    /// The feed's items, of any JSON-coded type, as a fresh store reads them from the file (or
+    /// `reader`, a connection a test keeps open for many reads).
+    func itemsOnDisk<Item: FeedItem & Codable>(
+        of type: Item.Type, key: String, reader: DatabaseQueue? = nil
+    ) throws -> [Item] {
+        let queue = try reader ?? DatabaseQueue(path: path)
         let rows = try queue.read { store in
             guard let feed = try store.feed(key: key) else { return [StoredItem]() }
             return try store.window(of: feed, from: .top, limit: Int.max)
         }
-        return try rows.map { try ItemCodec<Post>.json.decode($0.payload) }
+        return try rows.map { try ItemCodec<Item>.json.decode($0.payload) }
     }
 
     /// The feed's stored record, read by a fresh connection.
