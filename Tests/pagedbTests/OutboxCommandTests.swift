@@ -45,6 +45,56 @@ import Testing
         #expect(scratch.fingerprint(db) == before, "outbox changed the file")
     }
 
+    @Test func outboxAndShowSayWhenEachQueuedEditIsNextTried() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, key) = try await Self.cacheWithQueuedEdits(in: scratch)
+        let fresh = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(fresh.stdout.contains("NEXT TRY"))
+        #expect(Self.line(of: "like", in: fresh.stdout)?.contains("at once") == true, "no send failed yet")
+        let freshJSON = try #require(
+            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+        #expect(freshJSON.allSatisfy { $0["next_attempt_at"] is NSNull })
+
+        // What failed sends keep: the like two and a half hours ahead (a server's Retry-After), the
+        // removal's time passed (its store quit before it). Whole seconds, as JSON prints them.
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let (ahead, passed) = (Date(timeIntervalSince1970: now + 9000), Date(timeIntervalSince1970: now - 60))
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { store in
+            let feed = try #require(try store.feed(key: "home"))
+            let edits = try store.pendingEdits(of: feed)
+            for (itemID, time) in [("p1", ahead), ("p2", passed)] {
+                let edit = try #require(edits.first { $0.itemID == itemID }?.queued)
+                _ = try store.recordFailedSend(
+                    of: itemID, key: edit.idempotencyKey, error: "HTTP 503", nextAttemptAt: time, in: feed)
+            }
+        }
+        queue.close()
+
+        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(Self.line(of: "like", in: table.stdout)?.contains("in 2 h") == true, "\(table.stdout)")
+        #expect(Self.line(of: "hide", in: table.stdout)?.contains("due") == true, "\(table.stdout)")
+        let json = try #require(
+            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+        let iso = ISO8601DateFormatter()
+        #expect(json.map { $0["next_attempt_at"] as? String } == [iso.string(from: ahead), iso.string(from: passed)])
+        #expect(json.first?["idempotency_key"] as? String == key?.uuidString)
+
+        let show = try PagedDBBinary.run(["show", "home", "--db", db])
+        #expect(show.stdout.contains("1 failed sends, next try in 2 h"), "\(show.stdout)")
+        #expect(show.stdout.contains("1 failed sends, next try due"), "\(show.stdout)")
+        let detail =
+            try PagedDBBinary.json(try PagedDBBinary.run(["show", "home", "--db", db, "--json"])) as? [String: Any]
+        let pending = try #require(detail?["pending_edits"] as? [[String: Any]])
+        #expect(
+            pending.map { $0["next_attempt_at"] as? String } == [iso.string(from: ahead), iso.string(from: passed)])
+    }
+
+    /// The line of `text` that names `word`.
+    static func line(of word: String, in text: String) -> String? {
+        text.split(separator: "\n").first { $0.contains(word) }.map(String.init)
+    }
+
     @Test func aCacheWithoutQueuedEditsSaysSo() throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")

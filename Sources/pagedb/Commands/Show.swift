@@ -12,7 +12,8 @@ extension PagedDB {
                 still fill it, and the cursors that fill it from its top and its bottom. The saved reading \
                 position is the item the reader had on top of the screen, with its row then and now. \
                 Pending edits are optimistic local edits whose server call has not answered (or whose app \
-                quit first). Opens the file read-only.
+                quit first); one queued for the store's outbox also shows its kind, idempotency key, failed \
+                sends, when it is next tried and the last error. Opens the file read-only.
 
                 Example:
                   pagedb show home --db app-cache.sqlite
@@ -65,7 +66,8 @@ extension PagedDB {
                                 itemID: edit.itemID, kind: edit.kind.rawValue,
                                 createdAt: Terminal.timestamp(edit.createdAt), outboxKind: edit.queued?.kind,
                                 idempotencyKey: edit.queued?.idempotencyKey.uuidString,
-                                attempts: edit.queued?.attempts, lastError: edit.queued?.lastError)
+                                attempts: edit.queued?.attempts, lastError: edit.queued?.lastError,
+                                nextAttemptAt: Terminal.timestamp(edit.queued?.nextAttemptAt))
                         }))
                 return
             }
@@ -109,7 +111,7 @@ extension PagedDB {
                     if let queued = edit.queued {
                         print(
                             "    queued as \(output.cell(queued.kind, 40)), key \(queued.idempotencyKey.uuidString), "
-                                + "\(queued.attempts) failed sends"
+                                + "\(queued.attempts) failed sends, next try \(Terminal.nextTry(queued.nextAttemptAt))"
                                 + (queued.lastError.map { ", last error: \(output.cell($0, 80))" } ?? ""))
                     }
                 }
