@@ -183,7 +183,7 @@ import Testing
             server.receive("\(edit.itemID)=\(edit.argument.revision)", key: edit.idempotencyKey)
             return .confirmed
         }
-        // Another item's edit goes at once: the outbox has the feed open and sends; p2's waits.
+        // Another item's edit goes at once; p2's waits for the time its failed send kept.
         let other = try #require(
             try await feed.enqueue("revise", id: "p0", argument: Revision(revision: 1)) { $0.revision = 1 })
         let waiting = await store.outbox.waitFor { $0.count == 1 }
