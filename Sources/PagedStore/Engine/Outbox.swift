@@ -15,12 +15,13 @@ import Foundation
 /// edits of feeds the app has not opened), when an edit is queued, when the app calls ``resume()``
 /// (connectivity is back), and after a failed send with a backoff that honours the server's
 /// `Retry-After`, kept with the edit so that a relaunch waits for it too (``resume()`` does not).
-/// An item's edits go in order, one at a time; handlers run outside any transaction. A handler's ``OutboxOutcome`` settles the edit: confirmed
-/// (the next server copy wins), rejected (rolled back with index paths) or retryable (kept, its
-/// failure counted, sent again later). A handler that throws is retryable with the error's
-/// description. Until an edit settles, every refresh keeps it on top of the server's rows, and it is
-/// stored with its idempotency key, so a send cut short by a crash goes again under the same key:
-/// delivery is at least once, and a server that applies each key once applies each edit once.
+/// An item's edits go in order, one at a time; handlers run outside any transaction. A handler's
+/// ``OutboxOutcome`` settles the edit: confirmed (the next server copy wins), rejected (rolled back
+/// with index paths) or retryable (kept, its failure counted, sent again later). A handler that
+/// throws is retryable with the error's description. Until an edit settles, every refresh keeps it
+/// on top of the server's rows, and it is stored with its idempotency key, so a send cut short by a
+/// crash goes again under the same key: delivery is at least once, and a server that applies each
+/// key once applies each edit once.
 ///
 /// An edit's feed need not be open: the outbox writes the outcome through the store's one write
 /// path, through the feed when it is open in this store, and every open list of the feed follows
@@ -64,8 +65,8 @@ public actor Outbox {
     ///   - argumentType: The type of the argument the edits are made with, decoded from JSON. An
     ///     edit whose argument does not decode as it can never be sent: it is rejected.
     ///   - handler: Sends one edit and says what the server made of it; it runs whether or not the
-    ///     edit's feed is open. Throwing is a retryable
-    ///     outcome with the error's description (its `Retry-After` when it is a ``FeedError``).
+    ///     edit's feed is open. Throwing is a retryable outcome with the error's description (its
+    ///     `Retry-After` when it is a ``FeedError``).
     public func register<Argument: Decodable & Sendable>(
         _ kind: String, as argumentType: Argument.Type = Argument.self,
         _ handler: @escaping @Sendable (OutboxEdit<Argument>) async throws -> OutboxOutcome

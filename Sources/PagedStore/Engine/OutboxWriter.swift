@@ -9,7 +9,8 @@ import Foundation
 /// exact change, and a feed opened later reads the rolled-back rows.
 struct OutboxWriter: Sendable {
     let queue: DatabaseQueue
-    /// Who writes, among the open feeds of the process: nobody's list, so every list of the feed is told.
+    /// Who writes, among the open feeds of the process: nobody's list, so every list of the feed
+    /// is told.
     let follower: Int
 
     init(queue: DatabaseQueue) {

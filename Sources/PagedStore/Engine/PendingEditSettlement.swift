@@ -3,8 +3,9 @@ import Foundation
 /// Settling one pending edit in the caller's write transaction: what a feed does when its server
 /// call answers, and what the store's ``Outbox`` does for a feed that is not open.
 ///
-/// It needs no codec: a rollback writes back the server's payload the edit keeps (``PendingEditRecord/base``),
-/// byte for byte, so one edit settles alike through a `Feed` or through the outbox alone.
+/// It needs no codec: a rollback writes back the server's payload the edit keeps
+/// (``PendingEditRecord/base``), byte for byte, so one edit settles alike through a `Feed` or
+/// through the outbox alone.
 enum PendingEditSettlement {
     /// Deletes `pending` and, unless it was `confirmed`, rolls its row back to the server's value.
     /// - Returns: The change to the feed's rows, or nil when the rows did not change (confirmed, or
