@@ -90,6 +90,36 @@ import Testing
             pending.map { $0["next_attempt_at"] as? String } == [iso.string(from: ahead), iso.string(from: passed)])
     }
 
+    @Test func aFeedOpenInAnotherProcessFollowsTheRollbacksAnOutboxWritesWithoutTheFeed() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, _) = try await Self.cacheWithQueuedEdits(in: scratch)
+        let watch = try RunningPagedDB(["watch", "home", "--db", db, "--json"])
+        var lines = watch.lines.makeAsyncIterator()
+        let opened = try #require(await lines.next())
+        #expect(opened.contains(#""rows":2"#) || opened.contains(#""rows" : 2"#), "p2's removal is shown: \(opened)")
+
+        // The relaunched app registers its handlers and opens no feed; the server refuses both edits.
+        let store = try FeedStore(path: db)
+        await store.outbox.register("like", as: Like.self) { _ in .rejected(reason: "HTTP 409") }
+        await store.outbox.register("hide", as: Like.self) { _ in .rejected(reason: "HTTP 403") }
+        var changes: [[String: Any]] = []
+        while changes.last?["rows"] as? Int != 3 {
+            let line = try #require(await lines.next(), "watch ended before it showed both rollbacks")
+            changes.append(try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]))
+        }
+        #expect(changes.allSatisfy { $0["full_reload"] as? Bool == false }, "every rollback followed exactly")
+        let inserted = changes.flatMap { $0["inserted"] as? [[Int]] ?? [] }
+        #expect(inserted == [[0, 2]], "p2 back between p1 and the end")
+        #expect(changes.flatMap { $0["reloaded"] as? [[Int]] ?? [] } == [[0, 1]], "p1 back to the server's value")
+        #expect(watch.interrupt().status == 0)
+        for await status in await store.outbox.states where status.count == 0 { break }
+        store.close()
+        let items = try PagedDBBinary.run(["items", "home", "--db", db, "--json"])
+        let rows = try #require(try PagedDBBinary.json(items) as? [[String: Any]])
+        #expect(rows.map { $0["id"] as? String } == ["p0", "p1", "p2"])
+        #expect(rows.map { ($0["payload"] as? [String: Any])?["revision"] as? Int } == [0, 0, 0])
+    }
+
     /// The line of `text` that names `word`.
     static func line(of word: String, in text: String) -> String? {
         text.split(separator: "\n").first { $0.contains(word) }.map(String.init)
