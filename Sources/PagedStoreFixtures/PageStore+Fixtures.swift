@@ -128,9 +128,9 @@ extension PageStore {
                     reason: "duplicate id \(repeated.itemID.debugDescription) (on an earlier line)")
             }
             run.bulk = nil
-            return run.written
+        } else {
+            try save(&run.feed)
         }
-        try save(&run.feed)
         return run.written
     }
 

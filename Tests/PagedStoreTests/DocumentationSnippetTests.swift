@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 
-/// Every Swift block of the UIKit, SwiftUI, offline-first, extensions and offline edits articles is code the tests
-/// compile (in `Snippets/`).
+/// Every Swift block of the UIKit, SwiftUI, offline-first, extensions, offline edits and sharing articles is code
+/// the tests compile (in `Snippets/`).
 @Suite struct DocumentationSnippetTests {
     static let catalog = ReadmeSnippetTests.root.appendingPathComponent("Sources/PagedStore/PagedStore.docc")
     static let snippets = ReadmeSnippetTests.root.appendingPathComponent("Tests/PagedStoreTests/Snippets")
 
     @Test(arguments: [
         "UsingPagedStoreWithUIKit.md", "UsingPagedStoreWithSwiftUI.md", "OfflineFirst.md",
-        "SharingACacheWithExtensions.md", "OfflineEdits.md",
+        "SharingACacheWithExtensions.md", "OfflineEdits.md", "SharingItemsAcrossFeeds.md",
     ])
     func everyExampleIsCompiled(article: String) throws {
         let text = try String(contentsOf: Self.catalog.appendingPathComponent(article), encoding: .utf8)

@@ -108,3 +108,31 @@ import Testing
         #expect(try test.payloadOnDisk("p0")?.revision == 1)
     }
 }
+
+extension OutboxWithoutItsFeedTests {
+    @Test func aRejectedEditOfASharedItemIsRolledBackInEveryFeedHoldingIt() async throws {
+        let server = ModelServer(.posts("p", 3), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never)
+        do {
+            let store = try test.store()
+            let home = try store.feed("home", source: server.sharedSource, policy: policy)
+            let profile = try store.feed("profile", source: server.sharedSource, policy: policy)
+            await home.refresh()
+            await profile.refresh()
+            try await home.enqueue("revise", id: "p0", argument: Revision(revision: 9)) { $0.revision = 9 }
+            #expect(await profile.firstSnapshot { $0.rows[0]?.revision == 9 } != nil, "shown in both feeds")
+            store.close()
+        }
+        // After the relaunch only the profile is open; the edit was made in the home feed.
+        let store = try test.store()
+        let profile = try store.feed("profile", source: server.sharedSource, policy: policy)
+        #expect(await profile.snapshot.rows[0]?.revision == 9)
+        await store.outbox.register("revise", as: Revision.self) { _ in .rejected(reason: "HTTP 409") }
+        let rolledBack = await profile.firstSnapshot { $0.rows[0]?.revision == 0 }
+        #expect(rolledBack?.change.reloadedRows == [IndexPath(indexes: [0, 0])])
+        await store.outbox.waitUntilEmpty()
+        let home = try store.feed("home", source: server.sharedSource, policy: policy)
+        #expect(await home.snapshot.rows[0]?.revision == 0)
+        #expect(try await home.pendingEdits().isEmpty)
+    }
+}

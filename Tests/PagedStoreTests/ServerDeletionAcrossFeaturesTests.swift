@@ -160,12 +160,12 @@ import Testing
         }
     }
 
-    /// `local` edited with sqlite3 to 2 (or any non-zero) reads as a row the app inserted, and
-    /// `verify` names the value.
+    /// `flags` edited with sqlite3 to a value the engine never writes, with its bit 0 set, reads as a
+    /// row the app inserted, and `verify` names the value.
     @Test func aLocalFlagEditedOutsideTheAppIsReadAsLocal() async throws {
         let (feed, server, _) = try await feedWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
-        try Connection(path: test.path, mode: .readWrite).execute("UPDATE item SET local = 2 WHERE item_id = 'p1'")
+        try Connection(path: test.path, mode: .readWrite).execute("UPDATE item SET flags = 5 WHERE item_id = 'p1'")
         server.items.removeAll { $0.id == "p1" || $0.id == "p2" }
         let reopened = try test.feed(
             server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
@@ -174,7 +174,7 @@ import Testing
         #expect(ids.contains("p1") && !ids.contains("p2"))
         #expect(try test.idsOnDisk() == ids)
         let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
-        #expect(violations.map(\.rule) == ["local"], "verify names the edited value")
+        #expect(violations.map(\.rule) == ["flags"], "verify names the edited value")
         _ = feed
     }
 }

@@ -31,8 +31,8 @@ import Testing
                 """,
             command: ["seed", "home", "--generate", "3", "--seed", "2"], rule: "position"),
         Case(
-            edit: "UPDATE item SET local = 2 WHERE position = (SELECT min(position) FROM item)",
-            command: ["seed", "home", "--generate", "3", "--seed", "2"], rule: "local"),
+            edit: "UPDATE item SET flags = 5 WHERE position = (SELECT min(position) FROM item)",
+            command: ["seed", "home", "--generate", "3", "--seed", "2"], rule: "flags"),
         Case(
             edit: "UPDATE feed SET row_count = 9223372036854775807",
             command: ["seed", "home", "--generate", "3", "--seed", "2"],

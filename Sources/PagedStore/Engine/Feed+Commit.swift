@@ -9,11 +9,16 @@ extension Feed {
     /// Runs `plan` through the feed's ``FeedWriter`` (one transaction, pending edits re-applied) and
     /// takes what the write says of the pending edits. When the plan wrote nothing, the feed takes
     /// the file's row (another `Feed` may have written it) and nil comes back.
-    /// - Parameter creatingFeed: Whether a feed row the file lacks is created, or the write refused.
+    /// - Parameters:
+    ///   - creatingFeed: Whether a feed row the file lacks is created, or the write refused.
+    ///   - spreading: Whether the rows written are copies of the items that the other feeds holding
+    ///     them take too, when the item type shares its items (a server page, a local update, an
+    ///     optimistic update and its rollback).
     func write(
-        creatingFeed: Bool = true, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
+        creatingFeed: Bool = true, spreading: Bool = false, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
     ) throws -> Commit? {
-        let written = try writer.commit(over: loaded.record, creatingFeed: creatingFeed, edits: optimistic, plan)
+        let written = try writer.commit(
+            over: loaded.record, creatingFeed: creatingFeed, edits: optimistic, spreading: spreading, plan)
         if let remain = written.pendingEditsRemain { optimistic.mayHavePending = remain }
         reportDropped(written.droppedEdits)
         guard let commit = written.commit else {
@@ -79,7 +84,7 @@ extension Feed {
         _ body: (PageStore, inout FeedRecord) throws -> Commit
     ) throws -> Commit? {
         let policy = self.policy
-        return try write { store, feed in
+        return try write(spreading: true) { store, feed in
             guard activity.owns(task, .refresh) else { return nil }
             // Strictly older: two feeds that read one generation and both bumped it (a relaunch while
             // the old process still waited for a response) must not both commit. The first wins.

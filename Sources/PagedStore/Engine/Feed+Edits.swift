@@ -20,7 +20,7 @@ extension Feed {
     @discardableResult
     public func update(_ item: Item) throws -> Bool {
         let encoded = try encode([item]).encoded[0]
-        return try edit { store, feed in
+        return try edit(spreading: true) { store, feed in
             guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID],
                 try store.updateItem(encoded, in: &feed)
             else { return nil }
@@ -33,7 +33,7 @@ extension Feed {
     /// - Throws: ``FeedError`` when the feed already has an item with this id, or the cache cannot be written.
     public func insert(_ item: Item, at row: Int) throws {
         let encoded = try encode([item]).encoded[0]
-        _ = try edit { store, feed in
+        _ = try edit(spreading: true) { store, feed in
             let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
             return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
         }
@@ -41,9 +41,11 @@ extension Feed {
 
     /// Runs an edit that decodes the row it edits (``decode(_:)``): a row the codec cannot decode is
     /// removed instead (``dropUndecodable(_:)``), and the feed is said not to have it.
-    func editDecodable(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
+    func editDecodable(
+        spreading: Bool = false, _ body: (PageStore, inout FeedRecord) throws -> RowChange?
+    ) throws -> Bool {
         do {
-            return try edit(body)
+            return try edit(spreading: spreading, body)
         } catch let error as FeedError {
             guard let undecodable = error.underlying as? UndecodableRowError else { throw error }
             _ = try dropUndecodable([undecodable.row])
@@ -52,13 +54,16 @@ extension Feed {
     }
 
     /// Runs a local edit in one transaction and emits its change; nil from `body` means nothing changed.
-    func edit(_ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
+    /// - Parameter spreading: Whether the row written is the item's new copy for every feed sharing it
+    ///   (``update(_:)``, ``insert(_:at:)``, an optimistic update and its rollback), rather than this
+    ///   feed's own (an optimistic insert or removal, a confirmed edit).
+    func edit(spreading: Bool = false, _ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
         do {
             // The edit's row numbers are the file's: the rows on screen must be the file's first.
             try syncWithFile()
             // Another `Feed` may write the feed after the look above: the writer then makes the
             // change one full reload, computed on the file's rows rather than the ones in memory.
-            let result = try write { store, feed in
+            let result = try write(spreading: spreading) { store, feed in
                 try body(store, &feed).map { Commit(record: feed, change: $0, window: .reload) }
             }
             guard let commit = result else { return false }

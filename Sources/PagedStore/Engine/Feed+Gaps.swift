@@ -84,7 +84,7 @@ extension Feed {
     ) throws -> Commit? {
         let encoded = try encode(page.items).encoded
         let next = end == .top ? page.olderCursor : page.newerCursor
-        let written = try write(creatingFeed: false) { store, feed in
+        let written = try write(creatingFeed: false, spreading: true) { store, feed in
             guard feed.generation <= generation,
                 let fill = try GapFiller.fill(gap: id, from: end, with: encoded, cursor: next, in: &feed, store: store)
             else { return nil }

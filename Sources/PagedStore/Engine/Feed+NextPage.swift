@@ -114,7 +114,7 @@ extension Feed {
         let write = PageWrite(
             request: .older, requestCursor: bottom.cursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor)
-        return try self.write(creatingFeed: false) { store, feed in
+        return try self.write(creatingFeed: false, spreading: true) { store, feed in
             // The bottom this page continues must still be the feed's bottom; a refresh that kept the
             // bottom (it merged on top) does not make the page stale, one that replaced it does.
             guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else { return nil }

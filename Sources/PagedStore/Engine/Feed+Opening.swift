@@ -26,7 +26,8 @@ extension Feed {
             return (opened, LoadedRows.decoding(opened.rows, codec: writer.codec).rows, [])
         }
         let (read, lastOpened) = try writer.queue.read { store -> (OpenedFeed?, Date?) in
-            guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy)
+            guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy),
+                record.sharedType == Item.sharedItemType
             else { return (nil, nil) }
             return (try open(record, in: store, policy: policy), try store.openedAt(record))
         }

@@ -103,7 +103,9 @@ extension Feed {
         optimistic.changes[storedID] = nil
         var dropped: [MalformedPendingEdit] = []
         let codec = self.codec
-        _ = try edit { store, feed in
+        // A rollback restores the server's copy in every feed sharing the item; a confirmed edit
+        // stays shown until the next server copy.
+        _ = try edit(spreading: !committed) { store, feed in
             let applicable = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
             guard let pending = applicable.first(where: { $0.itemID == storedID }),
                 key == nil || pending.queued?.idempotencyKey == key

@@ -9,7 +9,9 @@ extension Feed {
         _ storedID: String, _ change: @escaping @Sendable (inout Item) -> Void, queued: QueuedEdit?
     ) throws -> Item? {
         var edited: Item?
-        let found = try editDecodable { store, feed in
+        // Shown in every feed sharing the item, as a copy that another feed's pending edit of it
+        // keeps as its base.
+        let found = try editDecodable(spreading: true) { store, feed in
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
             var item = try decode(stored)

@@ -19,11 +19,32 @@ public protocol FeedItem: Sendable, Identifiable {
     /// ids, its decimal digits for integer ids, and `String(describing:)` otherwise; they are chosen
     /// when the type conforms, so no per-item dynamic cast runs on the hot path.
     static func storedID(for id: ID) -> String
+
+    /// The name under which the items of this type are one item across the feeds of a store, or nil
+    /// (the default): each feed keeps its own copy.
+    ///
+    /// With a name, a copy of an item that any feed writes (a server page, ``Feed/update(_:)``)
+    /// replaces the copy in every other feed of the store holding the same id under the same name,
+    /// in the same transaction, and each of their open lists shows a reload at its own row. Every
+    /// feed of the name must store its items the same way (the same ``ItemCodec``). See
+    /// <doc:SharingItemsAcrossFeeds> for what it costs a write.
+    ///
+    /// ```swift
+    /// struct Post: FeedItem, Codable {
+    ///     static let sharedItemType: String? = "post"
+    ///     let id: String
+    ///     var isLiked: Bool
+    /// }
+    /// ```
+    static var sharedItemType: String? { get }
 }
 
 extension FeedItem {
     /// No sections by default.
     public var sectionKey: String? { nil }
+
+    /// Nil by default: each feed keeps its own copy of its items.
+    public static var sharedItemType: String? { nil }
 
     /// `String(describing: id)`, for ids that are neither strings nor integers (a `UUID`, say).
     public static func storedID(for id: ID) -> String { String(describing: id) }

@@ -46,19 +46,24 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     ///     refused (a next page or a gap's fill of a feed someone deleted).
     ///   - edits: What the caller knows of its pending edits. They are read only when the caller may
     ///     have some or the file changed.
+    ///   - spreading: Whether the rows the plan writes are copies of the items (a server page, a local
+    ///     update, an optimistic update and its rollback) that replace the other feeds' copies when
+    ///     the item type shares its items (``SharedItemSpread``).
     ///   - plan: Writes the rows and returns the commit, or nil to write nothing further.
     func commit(
-        over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>,
+        over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>, spreading: Bool = false,
         _ plan: (PageStore, inout FeedRecord) throws -> FeedCommit<Item>?
     ) throws -> Written {
-        try transaction { store in
+        try transaction(sharing: spreading) { store in
             guard var feed = creatingFeed ? try store.ensureFeed(key: key) : try store.feed(key: key) else {
-                return (Written(file: nil), nil)
+                return (Written(file: nil), [])
             }
             let before = feed
             guard var commit = try plan(store, &feed) else {
-                return (Written(file: feed), feed == before ? nil : recorded(before, feed, .fullReload))
+                return (Written(file: feed), feed == before ? [] : [recorded(before, feed, .fullReload)])
             }
+            let spread = try spreadCopies(from: commit.record, in: store)
+            if spread.rewroteWriterRows { commit.window = .reload }
             // The change is computed on the file's rows: exact for every feed that held them, even
             // when this one held others (another `Feed` wrote since it last looked).
             let foreign = before != shown
@@ -71,28 +76,37 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             }
             let recordedWrite = recorded(before, commit.record, commit.change)
             written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
-            return (written, recordedWrite)
+            return (written, [recordedWrite] + spread.written)
         }
+    }
+
+    /// Spreads the copies the plan wrote to the other feeds holding them (nothing for a type that
+    /// does not share), and logs no more: what the write does next stays this feed's own.
+    private func spreadCopies(from feed: FeedRecord, in store: PageStore) throws -> SharedItemSpread.Spread {
+        guard let type = Item.sharedItemType, let copies = store.sharing?.take(), !copies.isEmpty else {
+            return SharedItemSpread.Spread()
+        }
+        return try SharedItemSpread.spread(copies, sharedAs: type, from: feed.id, in: store)
     }
 
     /// Records a failed fetch in the feed's row, for `pagedb`.
     /// - Returns: The row as written, or nil when the file has no row for the feed.
     func record(error message: String) throws -> FeedRecord? {
         try transaction { store in
-            guard var feed = try store.feed(key: key) else { return (nil, nil) }
+            guard var feed = try store.feed(key: key) else { return (nil, []) }
             let before = feed
             feed.lastError = message
             try store.save(&feed)
-            return (feed, recorded(before, feed, RowChange()))
+            return (feed, [recorded(before, feed, RowChange())])
         }
     }
 
     /// Saves the reader's place, when the file has the feed.
     func save(_ position: PageStore.SavedPosition) throws {
         try transaction { store in
-            guard let feed = try store.feed(key: key) else { return ((), nil) }
+            guard let feed = try store.feed(key: key) else { return ((), []) }
             try store.saveReadingPosition(position, in: feed)
-            return ((), nil)
+            return ((), [])
         }
     }
 
@@ -108,8 +122,9 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 change.deleted = Array(0..<max(before.rowCount, 0))
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
+            _ = try store.setSharedType(Item.sharedItemType, of: &feed)
             try store.save(&feed)
-            return (try read(store, feed), recorded(before, feed, change))
+            return (try read(store, feed), [recorded(before, feed, change)])
         }
     }
 
@@ -128,7 +143,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             let foreign = shown.map { $0 != feed } ?? false
             let removed = try UndecodableRow.remove(rows, from: &feed, in: store)
             let change = RowChange(deleted: removed.map(\.index))
-            return ((removed, foreign, try read(store, feed)), feed == before ? nil : recorded(before, feed, change))
+            return ((removed, foreign, try read(store, feed)), feed == before ? [] : [recorded(before, feed, change)])
         }
     }
 
@@ -157,21 +172,25 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         if let lastRecorded, abs(now.timeIntervalSince(lastRecorded)) < 60 { return }
         // Not a reason to evict: the feed opening should not wait for it, and the write adds no row.
         try transaction(keepingBudget: false) { store in
-            guard let feed = try store.feed(key: key) else { return ((), nil) }
+            guard let feed = try store.feed(key: key) else { return ((), []) }
             try store.recordOpened(feed, at: now)
-            return ((), nil)
+            return ((), [])
         }
     }
 
-    /// The write path of this feed: ``StoreWriter/transaction(in:by:_:)`` for one feed, then the
-    /// store's budget (see ``BudgetKeeper``), with this feed's rows kept whole: the list that wrote
-    /// them has not taken them into its window yet.
+    /// The write path of this feed: ``StoreWriter/transaction(in:by:_:)`` for one feed (and the
+    /// feeds its shared items spread to), then the store's budget (see ``BudgetKeeper``), with this
+    /// feed's rows kept whole: the list that wrote them has not taken them into its window yet.
+    /// - Parameter sharing: Whether the rows written are copies to spread (see ``SharedCopyLog``).
     private func transaction<Result>(
-        keepingBudget: Bool = true, _ body: (PageStore) throws -> (Result, RecordedWrite?)
+        keepingBudget: Bool = true, sharing: Bool = false, _ body: (PageStore) throws -> (Result, [RecordedWrite])
     ) throws -> Result {
         let result = try StoreWriter.transaction(in: queue, by: follower) { store in
-            let (result, written) = try body(store)
-            return (result, written.map { [$0] } ?? [])
+            // A feed that shares its items flags every row it writes, so that other feeds' copies
+            // find it; only the plan's rows are logged to spread.
+            store.sharing = Item.sharedItemType.map { _ in SharedCopyLog(logging: sharing) }
+            defer { store.sharing = nil }
+            return try body(store)
         }
         if keepingBudget { queue.budgetKeeper?.keepWithinBudget(queue, writing: key) }
         return result

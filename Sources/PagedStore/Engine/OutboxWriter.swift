@@ -28,6 +28,10 @@ struct OutboxWriter: Sendable {
     func settle(_ itemID: String, key: UUID, confirmed: Bool, inFeed feedKey: String) throws {
         try StoreWriter.transaction(in: queue, by: follower) { store in
             guard var feed = try store.feed(key: feedKey) else { return ((), []) }
+            // As the feed's own settlement does: a rollback's server copy is spread to every feed
+            // sharing the item (the feed's row names the name its items are shared under).
+            store.sharing = feed.sharedType.map { _ in SharedCopyLog(logging: !confirmed) }
+            defer { store.sharing = nil }
             let before = feed
             let pending = try store.pendingEditRows(of: feed).edits.first {
                 $0.itemID == itemID && $0.queued?.idempotencyKey == key
@@ -37,8 +41,12 @@ struct OutboxWriter: Sendable {
                 return ((), [])
             }
             let change = try PendingEditSettlement.settle(pending, confirmed: confirmed, in: store, feed: &feed)
-            guard change != nil || feed != before else { return ((), []) }
-            return ((), [RecordedWrite(before: before, after: feed, change: change ?? .fullReload)])
+            var written: [RecordedWrite] = []
+            if let type = feed.sharedType, let copies = store.sharing?.take(), !copies.isEmpty {
+                written = try SharedItemSpread.spread(copies, sharedAs: type, from: feed.id, in: store).written
+            }
+            guard change != nil || feed != before else { return ((), written) }
+            return ((), [RecordedWrite(before: before, after: feed, change: change ?? .fullReload)] + written)
         }
         queue.budgetKeeper?.keepWithinBudget(queue, writing: feedKey)
     }

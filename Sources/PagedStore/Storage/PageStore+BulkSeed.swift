@@ -178,11 +178,12 @@ extension PageStore {
         // with a higher peak.
         // `WHERE true` keeps SQLite from reading ON CONFLICT as a join constraint.
         let insert = """
-            INSERT INTO item (feed_id, item_id, position, page_no, section, payload)
-            SELECT ?, item_id, position, page_no, section, payload FROM temp.seed_stage WHERE true ORDER BY item_id
+            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, flags)
+            SELECT ?, item_id, position, page_no, section, payload, ? FROM temp.seed_stage WHERE true ORDER BY item_id
             ON CONFLICT (feed_id, item_id) DO NOTHING
             """
-        if try connection.run(insert, feed.id) != bulk.staged {
+        let flags = feed.sharedType == nil ? 0 : SharedCopyLog.sharedFlag
+        if try connection.run(insert, feed.id, flags) != bulk.staged {
             // Only on failure: the earliest line whose id an earlier line had.
             let firstRepeat = """
                 SELECT item_id, offset FROM (

@@ -8,7 +8,7 @@ extension PageStore {
         after: Int64, through: Int64, limit: Int, in feed: FeedRecord
     ) throws(StorageError) -> [(itemID: String, position: Int64, local: Bool)] {
         let sql = """
-            SELECT item_id, position, local FROM item WHERE feed_id = ? AND position > ? AND position <= ?
+            SELECT item_id, position, flags & 1 FROM item WHERE feed_id = ? AND position > ? AND position <= ?
             ORDER BY position LIMIT ?
             """
         return try connection.rows(sql, feed.id, after, through, limit) { row in
@@ -19,7 +19,8 @@ extension PageStore {
     /// Clears the local mark of the rows at `positions`: the server listed them.
     package func markServerRows(at positions: [Int64], in feed: FeedRecord) throws(StorageError) {
         for position in positions {
-            try connection.run("UPDATE item SET local = 0 WHERE feed_id = ? AND position = ?", feed.id, position)
+            try connection.run(
+                "UPDATE item SET flags = flags & ~1 WHERE feed_id = ? AND position = ?", feed.id, position)
         }
     }
 

@@ -57,7 +57,8 @@ extension PageStore {
             throw StorageError(.constraint, message: "The feed already has an item with this id")
         }
         if local {
-            try connection.run("UPDATE item SET local = 1 WHERE feed_id = ? AND position = ?", feed.id, position)
+            try connection.run(
+                "UPDATE item SET flags = flags | 1 WHERE feed_id = ? AND position = ?", feed.id, position)
         }
         try connection.run(
             "UPDATE page SET row_count = row_count + 1 WHERE feed_id = ? AND page_no = ?", feed.id, pageNo)

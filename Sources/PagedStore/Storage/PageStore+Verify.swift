@@ -140,7 +140,14 @@ extension PageStore {
                 "SELECT count(*) FROM feed WHERE id = ? AND (top_position \(magnitude) OR bottom_position \(magnitude))"
             ),
             ("position", "SELECT count(*) FROM item WHERE feed_id = ? AND position \(magnitude)"),
-            ("local", "SELECT count(*) FROM item WHERE feed_id = ? AND local NOT IN (0, 1)"),
+            (
+                // Bit 1 says that the feed shares its items: every row of such a feed has it, no other.
+                "flags",
+                """
+                SELECT count(*) FROM item WHERE feed_id = ?1 AND (flags NOT IN (0, 1, 2, 3)
+                OR (flags & 2 != 0) != ((SELECT shared_type FROM feed WHERE id = ?1) IS NOT NULL))
+                """
+            ),
             ("page_no", "SELECT count(*) FROM page WHERE feed_id = ? AND (page_no \(magnitude) OR row_count < 0)"),
             ("fetched_at", "SELECT count(*) FROM page WHERE feed_id = ? AND fetched_at \(time)"),
             ("created_at", "SELECT count(*) FROM gap WHERE feed_id = ? AND created_at \(time)"),

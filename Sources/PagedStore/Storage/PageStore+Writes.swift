@@ -162,20 +162,26 @@ extension PageStore {
         let sql =
             ignoringDuplicate
             ? """
-            INSERT INTO item (feed_id, item_id, position, page_no, section, payload) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (feed_id, item_id) DO NOTHING
+            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, flags)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (feed_id, item_id) DO NOTHING
             """
-            : "INSERT INTO item (feed_id, item_id, position, page_no, section, payload) VALUES (?, ?, ?, ?, ?, ?)"
-        return try connection.withStatement(sql) { statement throws(StorageError) in
+            : """
+            INSERT INTO item (feed_id, item_id, position, page_no, section, payload, flags)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        let inserted = try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             try statement.bind(2, item.itemID)
             try statement.bind(3, position)
             try statement.bind(4, pageNo)
             try statement.bind(5, item.section)
             try statement.bind(6, item.payload, asText: textPayloads)
+            try statement.bind(7, feed.sharedType == nil ? 0 : SharedCopyLog.sharedFlag)
             try statement.step()
             return connection.changes > 0
         }
+        if inserted { sharing?.log(item) }
+        return inserted
     }
 
     /// Replaces the payload and section of the row with `itemID`.
@@ -185,6 +191,7 @@ extension PageStore {
         let sql = "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND item_id = ?"
         let updated = try connection.run(sql, payload(item.payload), item.section, feed.id, item.itemID) > 0
         if updated {
+            sharing?.log(item)
             if item.section != nil { feed.hasSections = true }
             // Saved even when only the payload changed: the change count tells other feeds of this
             // feed that an item's content changed.
@@ -207,6 +214,7 @@ extension PageStore {
             try statement.bind(5, item.itemID)
             try statement.step()
         }
+        sharing?.log(item)
         if item.section != nil, !feed.hasSections { feed.hasSections = true }
     }
 

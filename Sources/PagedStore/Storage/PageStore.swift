@@ -17,6 +17,9 @@ package final class PageStore {
     package let statusAtOpen: SchemaStatus
     /// Whether payloads are bound as TEXT (the JSON codec, readable with `sqlite3`) or as BLOB.
     package var textPayloads = true
+    /// Set while a write of a feed that shares its items runs: the rows written are flagged as
+    /// copies of shared items, and logged for the engine to spread (see PageStore+SharedItems.swift).
+    package var sharing: SharedCopyLog?
 
     /// A payload as this store binds it (see ``textPayloads``), or NULL for none.
     func payload(_ data: Data?) -> SQLValue {
@@ -86,13 +89,14 @@ package final class PageStore {
 
     // MARK: - Feeds
 
-    private static let feedColumns = """
+    static let feedColumns = """
         id, key, newest_cursor, oldest_cursor, end_reached, row_count, top_position, bottom_position, \
-        last_refresh_at, last_error, generation, loaded, has_sections, policy, change_count
+        last_refresh_at, last_error, generation, loaded, has_sections, policy, change_count, shared_type
         """
 
     // Built once: interpolated on every look-up it cost an allocation on each feed open.
     private static let feedByKeySQL = "SELECT \(feedColumns) FROM feed WHERE key = ?"
+    static let feedByIDSQL = "SELECT \(feedColumns) FROM feed WHERE id = ?"
 
     /// The feed with `key`, or nil when the cache has none.
     package func feed(key: String) throws(StorageError) -> FeedRecord? {
@@ -170,11 +174,12 @@ package final class PageStore {
         feed = FeedRecord(
             id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
             topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: feed.generation,
-            loaded: false, hasSections: false, policy: feed.policy, changeCount: feed.changeCount)
+            loaded: false, hasSections: false, policy: feed.policy, changeCount: feed.changeCount,
+            sharedType: feed.sharedType)
         try save(&feed)
     }
 
-    private static func feedRecord(_ statement: Statement) -> FeedRecord {
+    static func feedRecord(_ statement: Statement) -> FeedRecord {
         FeedRecord(
             id: statement.int64(0), key: statement.string(1) ?? "", newestCursor: statement.string(2),
             oldestCursor: statement.string(3), endReached: statement.int64(4) != 0,
@@ -185,7 +190,7 @@ package final class PageStore {
             lastRefreshAt: statement.isNull(8) ? nil : Date(millisecondsSince1970: statement.int64(8)),
             lastError: statement.string(9), generation: statement.int64(10), loaded: statement.int64(11) != 0,
             hasSections: statement.int64(12) != 0, policy: statement.string(13),
-            changeCount: statement.int64(14))
+            changeCount: statement.int64(14), sharedType: statement.string(15))
     }
 }
 

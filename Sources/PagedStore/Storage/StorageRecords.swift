@@ -33,6 +33,10 @@ package struct FeedRecord: Sendable, Equatable {
     /// Bumped by every write that saves the row (see ``PageStore/save(_:)``): a `Feed` whose record
     /// has another value knows that someone else wrote the feed, even when only an item changed.
     package var changeCount: Int64 = 0
+    /// The name the feed's item type shares its items under (``FeedItem/sharedItemType``), nil when
+    /// they are its own: every row written to a feed with one is flagged as a copy of a shared item.
+    /// Written only by ``PageStore/setSharedType(_:of:)``, not by ``PageStore/save(_:)``.
+    package var sharedType: String? = nil
 }
 
 /// What a stored page was asked for.

@@ -21,17 +21,30 @@ struct BenchWorkloads {
     // MARK: - W1: append 2,000 pages through the engine's next-page path
 
     func appendViaNextPage() async throws {
+        try await appendViaNextPage(label: "W1", codec: JSONItem.codec) { $0 }
+    }
+
+    /// W1S: W1 with posts whose type shares them across feeds (``FeedItem/sharedItemType``): what
+    /// sharing costs a write when no other feed holds the posts (each row joins the index by id,
+    /// and each is looked up there).
+    func appendSharedViaNextPage() async throws {
+        try await appendViaNextPage(label: "W1S", codec: SharedBenchItem.codec) { SharedBenchItem(post: $0) }
+    }
+
+    private func appendViaNextPage<Item: FeedItem>(
+        label: String, codec: ItemCodec<Item>, _ wrap: (JSONItem) -> Item
+    ) async throws {
         removeDatabase(w1)
         let pages = (0..<Self.appendPages).map { page in
             let start = page * Self.pageItems
             return Page(
-                items: (start..<(start + Self.pageItems)).map { jsonItem($0) },
+                items: (start..<(start + Self.pageItems)).map { wrap(jsonItem($0)) },
                 olderCursor: "c:" + items.itemID(start + Self.pageItems - 1))
         }
         var byCursor: [String: Int] = [:]
         for (index, page) in pages.enumerated().dropLast() { byCursor[page.olderCursor ?? ""] = index + 1 }
         let lookup = byCursor
-        let source = ScriptedSource<JSONItem> { request in
+        let source = ScriptedSource<Item> { request in
             guard let cursor = request.cursor else { return pages[0] }
             guard let index = lookup[cursor] else { throw BenchFailure("unknown cursor in W1") }
             return pages[index]
@@ -40,7 +53,7 @@ struct BenchWorkloads {
         var cpu = 0.0
         do {
             let feed = try FeedStore(path: w1).feed(
-                "feed_main", source: source, policy: FeedPolicy(refreshOnOpen: .never), codec: JSONItem.codec)
+                "feed_main", source: source, policy: FeedPolicy(refreshOnOpen: .never), codec: codec)
             sync()
             for page in 0..<Self.appendPages {
                 let (startWall, startCPU) = (BenchClock.wall(), BenchClock.cpu())
@@ -50,11 +63,11 @@ struct BenchWorkloads {
             }
             let snapshot = await feed.snapshot
             guard snapshot.rows.count == Self.appendPages * Self.pageItems, snapshot.change.insertedRows.count == 50
-            else { throw BenchFailure("W1 ended with \(snapshot.rows.count) rows") }
+            else { throw BenchFailure("\(label) ended with \(snapshot.rows.count) rows") }
         }
         let total = Self.appendPages * Self.pageItems
         print(
-            "W1 impl=pagedstore items=\(total) txns=\(Self.appendPages) total_s=\(String(format: "%.4f", wall)) "
+            "\(label) impl=pagedstore items=\(total) txns=\(Self.appendPages) total_s=\(String(format: "%.4f", wall)) "
                 + "items_per_s=\(Int(Double(total) / wall)) txn_us=\(BenchClock.format(wall / 2000 * 1e6)) "
                 + "cpu_s=\(String(format: "%.2f", cpu)) db_bytes=\(fileSize(w1))")
     }

@@ -13,7 +13,9 @@ extension PagedDB {
                 position is the item the reader had on top of the screen, with its row then and now. \
                 Pending edits are optimistic local edits whose server call has not answered (or whose app \
                 quit first); one queued for the store's outbox also shows its kind, idempotency key, failed \
-                sends, when it is next tried and the last error. Opens the file read-only.
+                sends, when it is next tried and the last error. A feed whose item type shares its items \
+                across feeds says the name it shares them under and how many of its rows other feeds hold \
+                too. Opens the file read-only.
 
                 Example:
                   pagedb show home --db app-cache.sqlite
@@ -24,7 +26,7 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            let (record, pages, gaps, position, edits) = try database.reading(feed: feed) { store, record in
+            let (record, pages, gaps, position, edits, sharing) = try database.reading(feed: feed) { store, record in
                 let gaps = try store.gaps(of: record).map { gap in
                     // A gap sits below every row at or above its place: -1 when none is above it.
                     (gap, try store.rowCount(throughPosition: gap.abovePosition, in: record) - 1)
@@ -33,7 +35,8 @@ extension PagedDB {
                     (saved, row: try store.row(ofItem: saved.itemID, in: record))
                 }
                 return (
-                    record, try store.pages(of: record), gaps, position, try store.pendingEditsIfMigrated(of: record)
+                    record, try store.pages(of: record), gaps, position, try store.pendingEditsIfMigrated(of: record),
+                    try store.sharing(of: record)
                 )
             }
             if output.json {
@@ -44,6 +47,7 @@ extension PagedDB {
                         oldestCursor: record.oldestCursor, lastRefresh: Terminal.timestamp(record.lastRefreshAt),
                         lastError: record.lastError, generation: record.generation,
                         policy: record.policy.map { JSONValue(payload: Data($0.utf8)) },
+                        sharedAs: sharing?.type, rowsInOtherFeeds: sharing?.sharedRows,
                         pages: pages.map { page in
                             .init(
                                 page: page.pageNo, request: page.request.rawValue, requestCursor: page.requestCursor,
@@ -79,6 +83,11 @@ extension PagedDB {
             )
             print("  last error: \(output.cell(record.lastError, 100))")
             print("  policy:     \(output.cell(record.policy, 200))")
+            if let sharing {
+                print(
+                    "  shared as:  \(output.cell(sharing.type, 40)) (\(sharing.sharedRows) of its rows are in other "
+                        + "feeds too)")
+            }
             print("\nPages (top first):")
             print(
                 Terminal.table(

@@ -132,6 +132,10 @@ struct FeedDetailJSON: Encodable {
     @Nullable var lastError: String?
     let generation: Int64
     @Nullable var policy: JSONValue?
+    /// The name the feed's item type shares its items under, null when they are its own.
+    @Nullable var sharedAs: String?
+    /// How many of its rows other feeds of that name hold too; null when it does not share.
+    @Nullable var rowsInOtherFeeds: Int?
     /// An optimistic edit waiting for its server call.
     struct PendingEditJSON: Encodable {
         let itemID: String

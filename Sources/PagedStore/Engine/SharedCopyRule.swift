@@ -1,0 +1,77 @@
+import Foundation
+
+/// Where a copy of a shared item goes, among the feeds holding the item. Pure: no I/O.
+///
+/// A feed whose item type declares a shared name (``FeedItem/sharedItemType``) holds one item per
+/// id with every other such feed of the store: a copy it writes (a server page, a local update, an
+/// optimistic edit or its rollback) replaces the copy in the other feeds' rows, in the same
+/// transaction. The copy written last wins: a page is written when it arrives, and the file's
+/// writes, from every store and process, are one sequence, so the copy written last is the one
+/// fetched last.
+///
+/// A pending optimistic update of the item, in any of the feeds, stays on top of every copy until
+/// it settles: the feed that made it keeps the copy as the edit's base (what a rollback restores),
+/// and every other feed shows the edit.
+enum SharedCopyRule {
+    /// What one feed's row of the item becomes.
+    enum Step: Equatable {
+        /// The row shows `payload` (the copy, or the pending edit on top of it): its list shows a
+        /// reload, if the row held something else.
+        case replaceRow(SharedCopyHolder, payload: Data)
+        /// The row keeps its feed's pending edit; the copy becomes the edit's base.
+        case replaceEditBase(SharedCopyHolder)
+    }
+
+    /// What a write's copy does.
+    struct Plan: Equatable {
+        /// The steps for the other feeds' rows. Rows not named stay as they are.
+        var steps: [Step] = []
+        /// What the writing feed's own row must show instead of the copy it wrote (another feed's
+        /// pending edit of the item), or nil.
+        var writerShows: Data?
+    }
+
+    /// The plan for `copy`, given the rows of the other feeds holding the item and the pending update
+    /// of the item, if a feed of the name has one.
+    /// - Parameters:
+    ///   - writerHasPendingEdit: Whether the writing feed has an edit of the item pending: its own
+    ///     edits are re-applied by the write itself.
+    static func plan(
+        for copy: Data, holders: [SharedCopyHolder], pendingEdit: Data?, writerHasPendingEdit: Bool
+    ) -> Plan {
+        // The copy written is the pending edit itself (the edit was just made): no feed's base.
+        let isTheEdit = pendingEdit == copy
+        let shown = pendingEdit ?? copy
+        var plan = Plan()
+        if !writerHasPendingEdit, let pendingEdit, !isTheEdit { plan.writerShows = pendingEdit }
+        for holder in holders {
+            switch holder.pendingEdit {
+            case .update?:
+                // The base is a server copy, older than any copy written now.
+                if !isTheEdit { plan.steps.append(.replaceEditBase(holder)) }
+            case .insert?, .remove?:
+                // The app's own row until its call settles (a remove has no row, an insert no base).
+                continue
+            case nil:
+                plan.steps.append(.replaceRow(holder, payload: shown))
+            }
+        }
+        return plan
+    }
+
+    /// The copies to spread from the ones a write logged: the last copy of each id, in the order
+    /// each id was first written (a write may store one item twice: a page, then an edit of it).
+    static func latestCopies(_ logged: [EncodedItem]) -> [EncodedItem] {
+        var index: [String: Int] = [:]
+        var latest: [EncodedItem] = []
+        for copy in logged {
+            if let at = index[copy.itemID] {
+                latest[at] = copy
+            } else {
+                index[copy.itemID] = latest.count
+                latest.append(copy)
+            }
+        }
+        return latest
+    }
+}

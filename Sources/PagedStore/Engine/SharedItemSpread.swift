@@ -1,0 +1,72 @@
+import Foundation
+
+/// Writes the copies a feed's write stored into every other feed holding the same shared items, in
+/// the same transaction, as ``SharedCopyRule`` decides; each feed written this way gets its own
+/// recorded change (a reload at its own row), so that its open lists follow.
+enum SharedItemSpread {
+    /// What spreading a write's copies did.
+    struct Spread {
+        /// What each other feed's rows went through, for the change record.
+        var written: [RecordedWrite] = []
+        /// Whether rows of the writing feed now show another feed's pending edit instead of the
+        /// copy the write stored: its window must be read again.
+        var rewroteWriterRows = false
+    }
+
+    /// Spreads `copies` from the feed `writer` to the feeds sharing their items as `type`.
+    static func spread(
+        _ copies: [EncodedItem], sharedAs type: String, from writer: Int64, in store: PageStore
+    ) throws -> Spread {
+        var result = Spread()
+        var touched: [Int64: Touched] = [:]
+        var order: [Int64] = []
+        let pending = try store.pendingSharedUpdates(sharedAs: type)
+        for copy in SharedCopyRule.latestCopies(copies) {
+            let holders = try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer)
+            let edit = pending[copy.itemID]
+            let plan = SharedCopyRule.plan(
+                for: copy.payload, holders: holders, pendingEdit: edit?.edited,
+                writerHasPendingEdit: edit?.feeds.contains(writer) ?? false)
+            if let shown = plan.writerShows {
+                let rewritten = try store.replaceSharedCopy(
+                    copy.itemID, showing: shown, section: copy.section, in: writer)
+                result.rewroteWriterRows = result.rewroteWriterRows || rewritten
+            }
+            for step in plan.steps {
+                switch step {
+                case .replaceEditBase(let holder):
+                    try store.replacePendingBase(copy, in: holder.feedID)
+                case .replaceRow(let holder, let payload):
+                    guard
+                        try store.replaceSharedCopy(
+                            copy.itemID, showing: payload, section: copy.section, in: holder.feedID,
+                            at: holder.position),
+                        let feed = try touched[holder.feedID]?.before ?? store.feed(id: holder.feedID)
+                    else { continue }
+                    if touched[holder.feedID] == nil { order.append(holder.feedID) }
+                    let row = try store.rowIndex(ofPosition: holder.position, in: feed)
+                    touched[holder.feedID, default: Touched(before: feed)].rows.append((row, copy.itemID))
+                    if copy.section != nil { touched[holder.feedID]?.hasSections = true }
+                }
+            }
+        }
+        result.written = try order.compactMap { id in
+            guard let feed = touched[id] else { return nil }
+            var after = feed.before
+            after.hasSections = after.hasSections || feed.hasSections
+            try store.save(&after)
+            let rows = feed.rows.sorted { $0.row < $1.row }
+            return RecordedWrite(
+                before: feed.before, after: after,
+                change: RowChange(reloaded: rows.map(\.row), reloadedIDs: rows.map(\.id)))
+        }
+        return result
+    }
+
+    /// One other feed's rows as the spread changed them.
+    private struct Touched {
+        let before: FeedRecord
+        var rows: [(row: Int, id: String)] = []
+        var hasSections = false
+    }
+}

@@ -1,0 +1,170 @@
+package import Foundation
+
+/// The copies a write of a feed that shares its items wrote, for the engine to spread.
+package struct SharedCopyLog {
+    /// The bit of `item.flags` that marks a row of a feed that shares its items: such rows are in
+    /// the index by id (`item_shared_by_id`).
+    static let sharedFlag: Int64 = 2
+
+    /// Whether the rows written are copies to spread to the other feeds (a server page, a local or
+    /// optimistic update), rather than rows that stay this feed's own.
+    package var logging: Bool
+    /// The copies written while logging, in order.
+    package private(set) var copies: [EncodedItem] = []
+
+    /// Starts a log.
+    package init(logging: Bool) {
+        self.logging = logging
+    }
+
+    mutating func log(_ item: EncodedItem) {
+        if logging { copies.append(item) }
+    }
+
+    /// Hands the copies over and logs no more: what follows in the write stays the feed's own.
+    package mutating func take() -> [EncodedItem] {
+        logging = false
+        defer { copies = [] }
+        return copies
+    }
+}
+
+/// A row holding a copy of a shared item, in a feed other than the one writing it.
+package struct SharedCopyHolder: Sendable, Equatable {
+    /// The feed holding it.
+    package var feedID: Int64
+    /// The row's position in that feed.
+    package var position: Int64
+    /// The kind of the feed's pending edit of the item, if it has one.
+    package var pendingEdit: PendingEditRecord.Kind?
+
+    /// Describes a row holding a copy.
+    package init(feedID: Int64, position: Int64, pendingEdit: PendingEditRecord.Kind? = nil) {
+        self.feedID = feedID
+        self.position = position
+        self.pendingEdit = pendingEdit
+    }
+}
+
+/// One item in many feeds: the rows of feeds whose items share a name (``FeedItem/sharedItemType``),
+/// found by the item's id through the partial index `item_shared_by_id`.
+extension PageStore {
+    /// Records the name the feed's items are shared under (nil: its own), in `feed` too. When it
+    /// changes, the feed's rows join the index by id, or leave it.
+    /// - Returns: Whether the name changed.
+    package func setSharedType(_ type: String?, of feed: inout FeedRecord) throws(StorageError) -> Bool {
+        guard feed.sharedType != type else { return false }
+        try connection.run("UPDATE feed SET shared_type = ? WHERE id = ?", type, feed.id)
+        let flags = type == nil ? "flags & ~2" : "flags | 2"
+        try connection.run("UPDATE item SET flags = \(flags) WHERE feed_id = ?", feed.id)
+        feed.sharedType = type
+        return true
+    }
+
+    /// How the feed shares its items, for `pagedb`: the name, and how many of its rows other feeds
+    /// of the name hold too. Nil for a feed whose items are its own.
+    package func sharing(of feed: FeedRecord) throws(StorageError) -> (type: String, sharedRows: Int)? {
+        guard let type = feed.sharedType else { return nil }
+        let shared = try connection.integer(
+            """
+            SELECT count(*) FROM item AS mine WHERE mine.feed_id = ?1 AND EXISTS (
+            SELECT 1 FROM item AS other JOIN feed ON feed.id = other.feed_id WHERE other.item_id = mine.item_id
+            AND other.flags & 2 AND other.feed_id != ?1 AND feed.shared_type = ?2)
+            """, feed.id, type)
+        return (type, Int(shared ?? 0))
+    }
+
+    /// The rows of other feeds sharing their items as `type` that hold the item `itemID`.
+    package func sharedHolders(
+        of itemID: String, sharedAs type: String, except feedID: Int64
+    ) throws(StorageError) -> [SharedCopyHolder] {
+        // The partial index is used only when the query says its condition (flags & 2).
+        let sql = """
+            SELECT item.feed_id, item.position, edit.kind
+            FROM item JOIN feed ON feed.id = item.feed_id
+            LEFT JOIN pending_edit AS edit ON edit.feed_id = item.feed_id AND edit.item_id = item.item_id
+            WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 AND item.feed_id != ?3
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, itemID)
+            try statement.bind(2, type)
+            try statement.bind(3, feedID)
+            var holders: [SharedCopyHolder] = []
+            while try statement.step() {
+                holders.append(
+                    SharedCopyHolder(
+                        feedID: statement.int64(0), position: statement.int64(1),
+                        pendingEdit: statement.string(2).flatMap(PendingEditRecord.Kind.init(rawValue:))))
+            }
+            return holders
+        }
+    }
+
+    /// The feeds sharing their items as `type` that hold `itemID`, with the row's position in each.
+    package func feedsHolding(_ itemID: String, sharedAs type: String) throws(StorageError) -> [(FeedRecord, Int64)] {
+        let holders = try sharedHolders(of: itemID, sharedAs: type, except: -1)
+        var found: [(FeedRecord, Int64)] = []
+        for holder in holders {
+            if let feed = try feed(id: holder.feedID) { found.append((feed, holder.position)) }
+        }
+        return found
+    }
+
+    /// Makes the feed's row of `itemID` show `payload`, unless it holds the same payload and section
+    /// already. With `position`, the row there (found by the position index), otherwise the feed's
+    /// row of that id.
+    /// - Returns: Whether the row changed (its list shows a reload).
+    package func replaceSharedCopy(
+        _ itemID: String, showing payload: Data, section: String?, in feedID: Int64, at position: Int64? = nil
+    ) throws(StorageError) -> Bool {
+        let row = position == nil ? "item_id = ?5" : "position = ?4 AND item_id = ?5"
+        let sql = """
+            UPDATE item SET payload = ?1, section = ?2
+            WHERE feed_id = ?3 AND \(row) AND (payload IS NOT ?1 OR section IS NOT ?2)
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, payload, asText: textPayloads)
+            try statement.bind(2, section)
+            try statement.bind(3, feedID)
+            if let position { try statement.bind(4, position) }
+            try statement.bind(5, itemID)
+            try statement.step()
+            return connection.changes > 0
+        }
+    }
+
+    /// The pending optimistic updates of the feeds sharing their items as `type`, by item: what each
+    /// shows (the newest edit's, when feeds edited one item each) and the feeds that made them.
+    package func pendingSharedUpdates(
+        sharedAs type: String
+    ) throws(StorageError) -> [String: (edited: Data, feeds: Set<Int64>)] {
+        let rows = try connection.rows(
+            """
+            SELECT edit.item_id, edit.feed_id, edit.edited FROM pending_edit AS edit JOIN feed ON feed.id = edit.feed_id
+            WHERE feed.shared_type = ? AND edit.kind = 'update' AND edit.edited IS NOT NULL ORDER BY edit.created_at
+            """, type
+        ) { ($0.string(0) ?? "", $0.int64(1), $0.data(2) ?? Data()) }
+        var pending: [String: (edited: Data, feeds: Set<Int64>)] = [:]
+        for (itemID, feedID, edited) in rows {
+            pending[itemID, default: (edited, [])].edited = edited
+            pending[itemID]?.feeds.insert(feedID)
+        }
+        return pending
+    }
+
+    /// Makes `copy` the server's copy under another feed's pending edit of the item: the edit stays
+    /// shown, and a rollback restores this copy.
+    package func replacePendingBase(_ copy: EncodedItem, in feedID: Int64) throws(StorageError) {
+        try connection.run(
+            "UPDATE pending_edit SET base = ?, base_section = ? WHERE feed_id = ? AND item_id = ? AND kind = 'update'",
+            payload(copy.payload), copy.section, feedID, copy.itemID)
+    }
+
+    /// The feed with row id `id`, or nil when the cache has none.
+    package func feed(id: Int64) throws(StorageError) -> FeedRecord? {
+        try connection.withStatement(Self.feedByIDSQL) { statement throws(StorageError) in
+            try statement.bind(1, id)
+            return try statement.step() ? Self.feedRecord(statement) : nil
+        }
+    }
+}

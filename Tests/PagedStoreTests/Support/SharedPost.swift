@@ -1,0 +1,42 @@
+import PagedStore
+import PagedStoreTesting
+
+/// A post that is one item across the feeds of a store: the test item of sharing.
+struct SharedPost: FeedItem, Codable, Equatable, Hashable {
+    static let sharedItemType: String? = "post"
+    let id: String
+    var revision: Int = 0
+}
+
+/// A user whose ids collide with the posts' ("p1" is both): shared under another name.
+struct SharedUser: FeedItem, Codable, Equatable, Hashable {
+    static let sharedItemType: String? = "user"
+    let id: String
+    var revision: Int = 0
+}
+
+extension ModelServer {
+    /// This server's list as shared posts: several servers (a home timeline, a profile) list the
+    /// same posts by id.
+    var sharedSource: ScriptedSource<SharedPost> { source { SharedPost(id: $0.id, revision: $0.revision) } }
+
+    /// This server's list as users.
+    var userSource: ScriptedSource<SharedUser> { source { SharedUser(id: $0.id, revision: $0.revision) } }
+
+    /// This server's list, each post made an item of another type.
+    func source<Item: FeedItem>(_ make: @escaping @Sendable (Post) -> Item) -> ScriptedSource<Item> {
+        ScriptedSource { [self] request in
+            let page = page(for: request)
+            return Page(items: page.items.map(make), olderCursor: page.olderCursor, newerCursor: page.newerCursor)
+        }
+    }
+}
+
+extension Feed {
+    /// The feed's first snapshot, from its current one on, for which `condition` holds: waits on
+    /// its stream, so that a write another feed made is seen when it is followed, not polled.
+    func firstSnapshot(where condition: @escaping @Sendable (FeedSnapshot<Item>) -> Bool) async -> FeedSnapshot<Item>? {
+        for await snapshot in snapshots where condition(snapshot) { return snapshot }
+        return nil
+    }
+}
