@@ -8,7 +8,7 @@ import Testing
 /// Queued edits through the public API: sent by the handler of their kind, settled by its outcome
 /// (confirmed, rejected with exact rollback index paths, retryable after the server's
 /// `Retry-After`), one in flight per item, and sent exactly once by key after a relaunch.
-@Suite struct OutboxTests {
+@Suite(.timeLimit(.minutes(1))) struct OutboxTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
@@ -70,11 +70,16 @@ import Testing
             return .confirmed
         }
         try await feed.enqueue("revise", id: "p3", argument: Revision(revision: 1)) { $0.revision = 1 }
+        // The failure, once written and settled (not sending); or, on a machine so loaded that
+        // writing it took longer than the server's second, the edit already sent again.
         let failed = await store.outbox.waitFor {
-            $0.edits.first?.attempts == 1 && $0.edits.first?.phase == .retryingLater
+            $0.count == 0 || ($0.edits.first?.attempts == 1 && $0.edits.first?.phase != .sending)
         }
-        #expect(failed?.edits.first?.lastError == "HTTP 503")
-        #expect(failed?.edits.first?.phase == .retryingLater)
+        if failed?.edits.first?.phase == .retryingLater {
+            #expect(failed?.edits.first?.lastError == "HTTP 503")
+        } else if let first = calls.value.first {
+            #expect(ContinuousClock.now - first.at >= .seconds(1), "not waiting, yet its Retry-After had not passed")
+        }
         #expect(await feed.snapshot.rows[3]?.revision == 1, "kept on screen while it waits")
         await store.outbox.waitUntilEmpty()
         let attempts = calls.value
@@ -183,7 +188,7 @@ import Testing
             server.receive("\(edit.itemID)=\(edit.argument.revision)", key: edit.idempotencyKey)
             return .confirmed
         }
-        // Another item's edit goes at once: the outbox has the feed open and sends; p2's waits.
+        // Another item's edit goes at once; p2's waits for the time its failed send kept.
         let other = try #require(
             try await feed.enqueue("revise", id: "p0", argument: Revision(revision: 1)) { $0.revision = 1 })
         let waiting = await store.outbox.waitFor { $0.count == 1 }

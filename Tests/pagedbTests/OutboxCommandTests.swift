@@ -45,6 +45,86 @@ import Testing
         #expect(scratch.fingerprint(db) == before, "outbox changed the file")
     }
 
+    @Test func outboxAndShowSayWhenEachQueuedEditIsNextTried() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, key) = try await Self.cacheWithQueuedEdits(in: scratch)
+        let fresh = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(fresh.stdout.contains("NEXT TRY"))
+        #expect(Self.line(of: "like", in: fresh.stdout)?.contains("at once") == true, "no send failed yet")
+        let freshJSON = try #require(
+            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+        #expect(freshJSON.allSatisfy { $0["next_attempt_at"] is NSNull })
+
+        // What failed sends keep: the like two and a half hours ahead (a server's Retry-After), the
+        // removal's time passed (its store quit before it). Whole seconds, as JSON prints them.
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let (ahead, passed) = (Date(timeIntervalSince1970: now + 9000), Date(timeIntervalSince1970: now - 60))
+        let queue = try DatabaseQueue(path: db)
+        try queue.write { store in
+            let feed = try #require(try store.feed(key: "home"))
+            let edits = try store.pendingEdits(of: feed)
+            for (itemID, time) in [("p1", ahead), ("p2", passed)] {
+                let edit = try #require(edits.first { $0.itemID == itemID }?.queued)
+                _ = try store.recordFailedSend(
+                    of: itemID, key: edit.idempotencyKey, error: "HTTP 503", nextAttemptAt: time, in: feed)
+            }
+        }
+        queue.close()
+
+        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(Self.line(of: "like", in: table.stdout)?.contains("in 2 h") == true, "\(table.stdout)")
+        #expect(Self.line(of: "hide", in: table.stdout)?.contains("due") == true, "\(table.stdout)")
+        let json = try #require(
+            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+        let iso = ISO8601DateFormatter()
+        #expect(json.map { $0["next_attempt_at"] as? String } == [iso.string(from: ahead), iso.string(from: passed)])
+        #expect(json.first?["idempotency_key"] as? String == key?.uuidString)
+
+        let show = try PagedDBBinary.run(["show", "home", "--db", db])
+        #expect(show.stdout.contains("1 failed sends, next try in 2 h"), "\(show.stdout)")
+        #expect(show.stdout.contains("1 failed sends, next try due"), "\(show.stdout)")
+        let detail =
+            try PagedDBBinary.json(try PagedDBBinary.run(["show", "home", "--db", db, "--json"])) as? [String: Any]
+        let pending = try #require(detail?["pending_edits"] as? [[String: Any]])
+        #expect(
+            pending.map { $0["next_attempt_at"] as? String } == [iso.string(from: ahead), iso.string(from: passed)])
+    }
+
+    @Test func aFeedOpenInAnotherProcessFollowsTheRollbacksAnOutboxWritesWithoutTheFeed() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, _) = try await Self.cacheWithQueuedEdits(in: scratch)
+        let watch = try RunningPagedDB(["watch", "home", "--db", db, "--json"])
+        var lines = watch.lines.makeAsyncIterator()
+        let opened = try #require(await lines.next())
+        #expect(opened.contains(#""rows":2"#) || opened.contains(#""rows" : 2"#), "p2's removal is shown: \(opened)")
+
+        // The relaunched app registers its handlers and opens no feed; the server refuses both edits.
+        let store = try FeedStore(path: db)
+        await store.outbox.register("like", as: Like.self) { _ in .rejected(reason: "HTTP 409") }
+        await store.outbox.register("hide", as: Like.self) { _ in .rejected(reason: "HTTP 403") }
+        var changes: [[String: Any]] = []
+        while changes.last?["rows"] as? Int != 3 {
+            let line = try #require(await lines.next(), "watch ended before it showed both rollbacks")
+            changes.append(try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]))
+        }
+        #expect(changes.allSatisfy { $0["full_reload"] as? Bool == false }, "every rollback followed exactly")
+        let inserted = changes.flatMap { $0["inserted"] as? [[Int]] ?? [] }
+        #expect(inserted == [[0, 2]], "p2 back between p1 and the end")
+        #expect(changes.flatMap { $0["reloaded"] as? [[Int]] ?? [] } == [[0, 1]], "p1 back to the server's value")
+        #expect(watch.interrupt().status == 0)
+        for await status in await store.outbox.states where status.count == 0 { break }
+        store.close()
+        let items = try PagedDBBinary.run(["items", "home", "--db", db, "--json"])
+        let rows = try #require(try PagedDBBinary.json(items) as? [[String: Any]])
+        #expect(rows.map { $0["id"] as? String } == ["p0", "p1", "p2"])
+        #expect(rows.map { ($0["payload"] as? [String: Any])?["revision"] as? Int } == [0, 0, 0])
+    }
+
+    /// The line of `text` that names `word`.
+    static func line(of word: String, in text: String) -> String? {
+        text.split(separator: "\n").first { $0.contains(word) }.map(String.init)
+    }
+
     @Test func aCacheWithoutQueuedEditsSaysSo() throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")

@@ -110,30 +110,7 @@ extension Feed {
             guard let pending = applicable.first(where: { $0.itemID == storedID }),
                 key == nil || pending.queued?.idempotencyKey == key
             else { return nil }
-            try store.deletePendingEdit(itemID: storedID, in: feed)
-            if committed { return nil }
-            switch pending.kind {
-            case .update:
-                guard let base = pending.base,
-                    let stored = try store.items(withIDs: [storedID], in: feed)[storedID],
-                    try store.updateItem(
-                        EncodedItem(itemID: storedID, section: pending.baseSection, payload: base), in: &feed)
-                else { return nil }
-                return RowChange(
-                    reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [storedID])
-            case .insert:
-                guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
-                return RowChange(deleted: [removed.row])
-            case .remove:
-                // Both rows around it gone: the list was replaced, and its pages bring the item back in order.
-                guard let base = pending.base, try store.items(withIDs: [storedID], in: feed)[storedID] == nil,
-                    let row = try FeedWriter<Item>.row(for: pending, in: feed, store)
-                else { return nil }
-                let item = EncodedItem(itemID: storedID, section: pending.baseSection, payload: base)
-                // The server's row, put back: pages that no longer list it prove it deleted.
-                let position = try store.insertItem(item, atRow: row, local: false, in: &feed)
-                return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
-            }
+            return try PendingEditSettlement.settle(pending, confirmed: committed, in: store, feed: &feed)
         }
         reportDropped(dropped)
     }

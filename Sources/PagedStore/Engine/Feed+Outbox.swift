@@ -64,14 +64,6 @@ extension Feed: OutboxFeed {
         try finish(itemID, committed: confirmed, key: key)
     }
 
-    func recordFailedSend(_ itemID: String, key: UUID, error: String, nextAttemptAt: Date) throws {
-        do {
-            try writer.recordFailedSend(of: itemID, key: key, error: error, nextAttemptAt: nextAttemptAt)
-        } catch {
-            throw FeedError(error)
-        }
-    }
-
     /// The idempotency key of the item's pending edit, if it is queued.
     private func pendingKey(of itemID: String) throws -> UUID? {
         try queue.read { store in

@@ -103,8 +103,8 @@ public final class FeedStore: Sendable {
         let feed = try Feed(
             key: key, source: source, policy: policy, codec: codec, queue: queue, outbox: isReadOnly ? nil : outbox)
         if !isReadOnly {
-            // Its queued edits (from before a relaunch) go once a handler for their kind is registered.
-            // Held weakly until then: opening a feed never keeps it alive.
+            // The outcomes of its queued edits go through it while it is open, so that it forgets
+            // their changes too. Held weakly: opening a feed never keeps it alive.
             Task { [outbox, weak feed] in
                 guard let feed else { return }
                 await outbox.opened(feed)

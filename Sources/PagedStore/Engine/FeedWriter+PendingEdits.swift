@@ -59,7 +59,7 @@ extension FeedWriter {
                 guard let shown = edit.edited else { continue }
                 let item = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: shown)
                 // Kept in sight even when the rows around it are gone: the user just posted it.
-                let row = try Self.row(for: edit, in: feed, store) ?? 0
+                let row = try PendingEditSettlement.row(for: edit, in: feed, store) ?? 0
                 let position = try store.insertItem(item, atRow: row, local: true, in: &feed)
                 (edit.above, edit.below) = try store.neighbours(of: position, in: feed)
                 commit.change.addInsertion(ofNewRow: try store.rowIndex(ofPosition: position, in: feed))
@@ -73,19 +73,6 @@ extension FeedWriter {
             commit.replayedEdits = true
         }
         return (remaining, dropped)
-    }
-
-    /// The row that puts a pending edit's item back between the rows it had around it (see
-    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:)``).
-    static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
-        let named = try store.items(withIDs: [edit.above, edit.below].compactMap { $0 }, in: feed)
-        func row(of id: String?) throws -> Int? {
-            guard let position = id.flatMap({ named[$0]?.position }) else { return nil }
-            return try store.rowIndex(ofPosition: position, in: feed)
-        }
-        return PendingEditReplay.rowBetween(
-            aboveRow: try row(of: edit.above), belowRow: try row(of: edit.below), serverRow: edit.kind == .remove,
-            named: (edit.above != nil, edit.below != nil))
     }
 
     /// Encodes an item as the cache stores it.

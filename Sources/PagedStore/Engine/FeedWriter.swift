@@ -101,17 +101,6 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         }
     }
 
-    /// Counts a failed send of the item's queued edit with `key`, keeps what it said and when it may
-    /// go again; nothing when the feed or that edit is gone. The rows do not change, so no change is
-    /// recorded.
-    func recordFailedSend(of itemID: String, key: UUID, error: String, nextAttemptAt: Date) throws {
-        try transaction { store in
-            guard let feed = try store.feed(key: self.key) else { return ((), []) }
-            _ = try store.recordFailedSend(of: itemID, key: key, error: error, nextAttemptAt: nextAttemptAt, in: feed)
-            return ((), [])
-        }
-    }
-
     /// Saves the reader's place, when the file has the feed.
     func save(_ position: PageStore.SavedPosition) throws {
         try transaction { store in

@@ -11,29 +11,35 @@ import Foundation
 /// }
 /// ```
 ///
-/// Queued edits are sent when a handler for their kind is registered, when their feed opens in the
-/// store, when the app calls ``resume()`` (connectivity is back), and after a failed send with a
-/// backoff that honours the server's `Retry-After`, kept with the edit so that a relaunch waits for
-/// it too (``resume()`` does not). An item's edits go in order, one at a time;
-/// handlers run outside any transaction. A handler's ``OutboxOutcome`` settles the edit: confirmed
-/// (the next server copy wins), rejected (rolled back with index paths) or retryable (kept, its
-/// failure counted, sent again later). A handler that throws is retryable with the error's
-/// description. Until an edit settles, every refresh keeps it on top of the server's rows, and it is
-/// stored with its idempotency key, so a send cut short by a crash goes again under the same key:
-/// delivery is at least once, and a server that applies each key once applies each edit once.
+/// Queued edits are sent when a handler for their kind is registered (after a relaunch, also the
+/// edits of feeds the app has not opened), when an edit is queued, when the app calls ``resume()``
+/// (connectivity is back), and after a failed send with a backoff that honours the server's
+/// `Retry-After`, kept with the edit so that a relaunch waits for it too (``resume()`` does not).
+/// An item's edits go in order, one at a time; handlers run outside any transaction. A handler's
+/// ``OutboxOutcome`` settles the edit: confirmed (the next server copy wins), rejected (rolled back
+/// with index paths) or retryable (kept, its failure counted, sent again later). A handler that
+/// throws is retryable with the error's description. Until an edit settles, every refresh keeps it
+/// on top of the server's rows, and it is stored with its idempotency key, so a send cut short by a
+/// crash goes again under the same key: delivery is at least once, and a server that applies each
+/// key once applies each edit once.
 ///
-/// An edit is sent while its feed is open in this store: its rollback needs the feed. The outbox
-/// keeps a feed with queued edits open until they settle.
+/// An edit's feed need not be open: the outbox writes the outcome through the store's one write
+/// path, through the feed when it is open in this store, and every open list of the feed follows
+/// the write (in another store or process too, see <doc:SharingACacheWithExtensions>); a feed
+/// opened later reads the rolled-back rows. A read-only store's outbox lists the queued edits and
+/// sends none.
 public actor Outbox {
     /// A registered handler: decodes the argument and reports the outcome.
     typealias Handler = @Sendable (QueuedEditRow, _ attempt: Int) async -> OutboxOutcome
 
     nonisolated let queue: DatabaseQueue
+    /// Writes outcomes of edits whose feed is not open in this store.
+    private let writer: OutboxWriter
     private var schedule = OutboxSchedule()
     private var handlers: [String: Handler] = [:]
-    /// The open feeds, by key: held weakly, and strongly while they have queued edits.
+    /// The feeds open in this store, by key, held weakly: an outcome goes through the feed while
+    /// it is open, so that it also forgets the edit's change.
     private var feeds: [String: WeakOutboxFeed] = [:]
-    private var keptOpen: [String: any OutboxFeed] = [:]
     /// The queued edits as the file last listed them.
     private var rows: [QueuedEditRow] = []
     private var observers: [Int: AsyncStream<OutboxStatus>.Continuation] = [:]
@@ -47,6 +53,8 @@ public actor Outbox {
 
     init(queue: DatabaseQueue) {
         self.queue = queue
+        writer = OutboxWriter(queue: queue)
+        schedule.readOnly = queue.isReadOnly
     }
 
     /// Registers how edits of `kind` reach their server; a second registration of a kind replaces
@@ -56,8 +64,9 @@ public actor Outbox {
     ///   - kind: The kind the app makes edits with.
     ///   - argumentType: The type of the argument the edits are made with, decoded from JSON. An
     ///     edit whose argument does not decode as it can never be sent: it is rejected.
-    ///   - handler: Sends one edit and says what the server made of it. Throwing is a retryable
-    ///     outcome with the error's description (its `Retry-After` when it is a ``FeedError``).
+    ///   - handler: Sends one edit and says what the server made of it; it runs whether or not the
+    ///     edit's feed is open. Throwing is a retryable outcome with the error's description (its
+    ///     `Retry-After` when it is a ``FeedError``).
     public func register<Argument: Decodable & Sendable>(
         _ kind: String, as argumentType: Argument.Type = Argument.self,
         _ handler: @escaping @Sendable (OutboxEdit<Argument>) async throws -> OutboxOutcome
@@ -79,6 +88,7 @@ public actor Outbox {
                 return .retryable(reason: "\(error)", retryAfter: retryAfter)
             }
         }
+        look()
         perform(schedule.registered(kind, now: .now))
     }
 
@@ -132,11 +142,10 @@ public actor Outbox {
 
     // MARK: - Driving
 
-    /// A feed of the store opened: its queued edits may go.
+    /// A feed of the store opened: its outcomes go through it while it is open.
     func opened(_ feed: any OutboxFeed) {
         feeds[feed.key] = WeakOutboxFeed(feed: feed)
         look()
-        perform(schedule.feed(feed.key, open: true, now: .now))
     }
 
     /// A feed queued an edit: it goes now if it can.
@@ -152,11 +161,7 @@ public actor Outbox {
             // A closed or unreadable file: nothing can be sent or settled; the next look tries again.
             return
         }
-        let withEdits = Set(rows.map(\.feedKey))
-        keptOpen = keptOpen.filter { withEdits.contains($0.key) }
-        for key in withEdits where keptOpen[key] == nil {
-            if let feed = feeds[key]?.feed { keptOpen[key] = feed }
-        }
+        feeds = feeds.filter { $0.value.feed != nil }
         let entries = rows.map {
             OutboxSchedule.Entry(
                 item: .init(feedKey: $0.feedKey, itemID: $0.itemID), kind: $0.queued.kind,
@@ -181,21 +186,18 @@ public actor Outbox {
                     await self?.finished(entry, outcome)
                 }
             case .confirm(let entry):
-                settle(entry) {
-                    try await $0.settleQueuedEdit(entry.item.itemID, key: entry.idempotencyKey, confirmed: true)
-                }
+                settle(entry, confirmed: true)
             case .rollBack(let entry, _):
-                settle(entry) {
-                    try await $0.settleQueuedEdit(entry.item.itemID, key: entry.idempotencyKey, confirmed: false)
-                }
+                settle(entry, confirmed: false)
             case .recordFailure(let entry, let reason, let delay):
                 // Kept as a wall-clock time: a relaunch before it waits too.
                 let components = delay.components
                 let nextAttemptAt = Date().addingTimeInterval(
                     Double(components.seconds) + Double(components.attoseconds) / 1e18)
-                settle(entry) {
-                    try await $0.recordFailedSend(
-                        entry.item.itemID, key: entry.idempotencyKey, error: reason, nextAttemptAt: nextAttemptAt)
+                write(entry) { writer in
+                    try writer.recordFailedSend(
+                        of: entry.item.itemID, key: entry.idempotencyKey, error: reason, nextAttemptAt: nextAttemptAt,
+                        inFeed: entry.item.feedKey)
                 }
             case .wake(let delay):
                 wake?.cancel()
@@ -217,16 +219,23 @@ public actor Outbox {
         perform(schedule.woke(now: .now))
     }
 
-    /// Writes an outcome through the edit's feed (the one write path), then looks at the file again.
-    private func settle(
-        _ entry: OutboxSchedule.Entry, _ write: @escaping @Sendable (any OutboxFeed) async throws -> Void
+    /// Writes an outcome, through the edit's feed when it is open in this store (it also forgets the
+    /// edit's change), else through the outbox's writer.
+    private func settle(_ entry: OutboxSchedule.Entry, confirmed: Bool) {
+        let (itemID, key, feedKey) = (entry.item.itemID, entry.idempotencyKey, entry.item.feedKey)
+        if let feed = feeds[feedKey]?.feed {
+            write(entry) { _ in try await feed.settleQueuedEdit(itemID, key: key, confirmed: confirmed) }
+        } else {
+            write(entry) { writer in try writer.settle(itemID, key: key, confirmed: confirmed, inFeed: feedKey) }
+        }
+    }
+
+    /// Runs a write of an edit's outcome after this turn of the outbox, then looks at the file again.
+    private func write(
+        _ entry: OutboxSchedule.Entry, _ body: @escaping @Sendable (OutboxWriter) async throws -> Void
     ) {
-        let feed = feeds[entry.item.feedKey]?.feed
-        Task { [weak self] in
-            var written = false
-            if let feed {
-                written = (try? await write(feed)) != nil
-            }
+        Task { [weak self, writer] in
+            let written = (try? await body(writer)) != nil
             await self?.settled(entry.idempotencyKey, written: written)
         }
     }
@@ -253,8 +262,6 @@ protocol OutboxFeed: AnyObject, Sendable {
     nonisolated var key: String { get }
     /// Deletes the queued edit with `key` (confirmed) or rolls it back (not), if the feed still has it.
     func settleQueuedEdit(_ itemID: String, key: UUID, confirmed: Bool) async throws
-    /// Counts a failed send of the queued edit with `key`, and keeps when it may go again.
-    func recordFailedSend(_ itemID: String, key: UUID, error: String, nextAttemptAt: Date) async throws
 }
 
 /// An open feed, held without keeping it open.

@@ -22,7 +22,7 @@ public struct OutboxEdit<Argument: Sendable>: Sendable {
 public struct OutboxEditState: Sendable, Equatable, Identifiable {
     /// Where an edit stands.
     public enum Phase: Sendable, Equatable {
-        /// Waiting for its turn: a handler for its kind, its feed open, or an earlier edit of its item.
+        /// Waiting for its turn: a handler for its kind, or an earlier edit of its item.
         case waiting
         /// Its handler runs, or its outcome is being written.
         case sending

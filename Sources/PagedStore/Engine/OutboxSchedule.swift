@@ -5,8 +5,9 @@ import Foundation
 ///
 /// - Edits go oldest first, and an item's edits in order: an edit waits while an earlier edit of
 ///   its item is waiting or in flight, so at most one edit of an item is ever in flight.
-/// - An edit is sent only when a handler is registered for its kind and its feed is open in the
-///   store (its rollback needs the feed's codec and reaches the feed's lists).
+/// - An edit is sent once a handler is registered for its kind, whether its feed is open or not
+///   (its outcome is written through the store's write path, which every open list follows). A
+///   read-only store sends nothing: it could never write the outcome.
 /// - An edit in flight, or whose outcome is being written, is never sent again, even when the file
 ///   still lists it; an edit the file no longer lists (settled by another store, its feed deleted) is
 ///   forgotten and never sent again.
@@ -97,8 +98,8 @@ struct OutboxSchedule: Sendable {
     private(set) var notBefore: [UUID: ContinuousClock.Instant] = [:]
     /// The kinds with a handler.
     private(set) var handledKinds: Set<String> = []
-    /// The feeds open in the store.
-    private(set) var openFeeds: Set<String> = []
+    /// Whether the store only reads: nothing is sent.
+    var readOnly = false
 
     /// The file's queued edits, oldest first, as just read at `now` (`date` on the wall clock).
     /// An edit found for the first time waits until the next attempt the file keeps for it.
@@ -117,12 +118,6 @@ struct OutboxSchedule: Sendable {
     /// A handler was registered for `kind`.
     mutating func registered(_ kind: String, now: ContinuousClock.Instant) -> [Action] {
         handledKinds.insert(kind)
-        return next(now: now)
-    }
-
-    /// A feed of the store opened (or closed: `open` false).
-    mutating func feed(_ key: String, open: Bool, now: ContinuousClock.Instant) -> [Action] {
-        if open { openFeeds.insert(key) } else { openFeeds.remove(key) }
         return next(now: now)
     }
 
@@ -175,15 +170,14 @@ struct OutboxSchedule: Sendable {
 
     /// The edits to send now, and when to look again for one that waits for its delay.
     private mutating func next(now: ContinuousClock.Instant) -> [Action] {
+        guard !readOnly else { return [] }
         var actions: [Action] = []
         var itemsAhead = Set(inFlight.keys).union(settling.values)
         var firstDue: ContinuousClock.Instant?
         for entry in waiting {
             // An item's later edits wait behind its first one, sent or not.
             guard itemsAhead.insert(entry.item).inserted else { continue }
-            guard handledKinds.contains(entry.kind),
-                openFeeds.contains(entry.item.feedKey)
-            else { continue }
+            guard handledKinds.contains(entry.kind) else { continue }
             if let due = notBefore[entry.idempotencyKey], due > now {
                 firstDue = min(firstDue ?? due, due)
                 continue

@@ -49,4 +49,11 @@ extension PageStore {
         return try connection.run(
             sql, error, nextAttemptAt.millisecondsSince1970, feed.id, itemID, key.uuidString) > 0
     }
+
+    /// Forgets the item's queued edit with `key`, whatever its row holds.
+    package func deleteQueuedEdit(itemID: String, key: UUID, in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?", feed.id, itemID,
+            key.uuidString)
+    }
 }

@@ -11,7 +11,10 @@ extension PagedDB {
                 relaunch; its store's outbox sends it, retries it, and settles it. This lists every such \
                 edit still waiting, oldest first: the feed and item it changed, what it does to the row \
                 (update, insert or remove), the kind whose handler sends it, its idempotency key, how \
-                many sends failed and what the last one said. Edits whose server call is a closure are \
+                many sends failed, what the last one said, and when it is next tried: after a failed send a \
+                store waits (the server's Retry-After, or a backoff) and keeps the time in the file, so a \
+                relaunch waits too ("in 5 min"; "due" once that time has passed; "at once" when no send \
+                failed). Edits whose server call is a closure are \
                 not listed (see `pagedb show`). Opens the file read-only: it is never created or changed.
 
                 Examples:
@@ -32,12 +35,13 @@ extension PagedDB {
             guard !edits.isEmpty else { return print("No queued edits in this cache.") }
             print(
                 Terminal.table(
-                    ["FEED", "ITEM", "CHANGE", "KIND", "KEY", "FAILED SENDS", "QUEUED", "LAST ERROR"],
+                    ["FEED", "ITEM", "CHANGE", "KIND", "KEY", "FAILED SENDS", "NEXT TRY", "QUEUED", "LAST ERROR"],
                     edits.map { edit in
                         [
                             output.cell(edit.feedKey, 24), output.cell(edit.itemID, 24), edit.change.rawValue,
                             output.cell(edit.queued.kind, 24), edit.queued.idempotencyKey.uuidString,
-                            "\(edit.queued.attempts)", Terminal.age(edit.createdAt),
+                            "\(edit.queued.attempts)", Terminal.nextTry(edit.queued.nextAttemptAt),
+                            Terminal.age(edit.createdAt),
                             output.cell(edit.queued.lastError, 40),
                         ]
                     }))
@@ -56,6 +60,8 @@ struct QueuedEditJSON: Encodable {
     let idempotencyKey: String
     let attempts: Int
     @Nullable var lastError: String?
+    /// The earliest time of the next send after a failed one; null when none failed.
+    @Nullable var nextAttemptAt: String?
     @Nullable var createdAt: String?
 
     init(_ edit: QueuedEditRow) {
@@ -67,6 +73,7 @@ struct QueuedEditJSON: Encodable {
         idempotencyKey = edit.queued.idempotencyKey.uuidString
         attempts = edit.queued.attempts
         lastError = edit.queued.lastError
+        nextAttemptAt = Terminal.timestamp(edit.queued.nextAttemptAt)
         createdAt = Terminal.timestamp(edit.createdAt)
     }
 }

@@ -12,8 +12,10 @@ extension PagedDB {
                 still fill it, and the cursors that fill it from its top and its bottom. The saved reading \
                 position is the item the reader had on top of the screen, with its row then and now. \
                 Pending edits are optimistic local edits whose server call has not answered (or whose app \
-                quit first). A feed whose item type shares its items across feeds says the name it shares \
-                them under and how many of its rows other feeds hold too. Opens the file read-only.
+                quit first); one queued for the store's outbox also shows its kind, idempotency key, failed \
+                sends, when it is next tried and the last error. A feed whose item type shares its items \
+                across feeds says the name it shares them under and how many of its rows other feeds hold \
+                too. Opens the file read-only.
 
                 Example:
                   pagedb show home --db app-cache.sqlite
@@ -68,7 +70,8 @@ extension PagedDB {
                                 itemID: edit.itemID, kind: edit.kind.rawValue,
                                 createdAt: Terminal.timestamp(edit.createdAt), outboxKind: edit.queued?.kind,
                                 idempotencyKey: edit.queued?.idempotencyKey.uuidString,
-                                attempts: edit.queued?.attempts, lastError: edit.queued?.lastError)
+                                attempts: edit.queued?.attempts, lastError: edit.queued?.lastError,
+                                nextAttemptAt: Terminal.timestamp(edit.queued?.nextAttemptAt))
                         }))
                 return
             }
@@ -117,7 +120,7 @@ extension PagedDB {
                     if let queued = edit.queued {
                         print(
                             "    queued as \(output.cell(queued.kind, 40)), key \(queued.idempotencyKey.uuidString), "
-                                + "\(queued.attempts) failed sends"
+                                + "\(queued.attempts) failed sends, next try \(Terminal.nextTry(queued.nextAttemptAt))"
                                 + (queued.lastError.map { ", last error: \(output.cell($0, 80))" } ?? ""))
                     }
                 }

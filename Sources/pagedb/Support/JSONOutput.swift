@@ -146,6 +146,8 @@ struct FeedDetailJSON: Encodable {
         @Nullable var idempotencyKey: String?
         @Nullable var attempts: Int?
         @Nullable var lastError: String?
+        /// The earliest time of the next send after a failed one; null when none failed.
+        @Nullable var nextAttemptAt: String?
     }
 
     let pages: [PageJSON]

@@ -46,13 +46,27 @@ enum Terminal {
     /// "just now", "5 min ago", "3 h ago", "2 d ago".
     static func age(_ date: Date?, now: Date = Date()) -> String {
         guard let date else { return "never" }
-        let seconds = Int(now.timeIntervalSince(date))
-        switch seconds {
-        case ..<10: return "just now"
-        case ..<60: return "\(seconds) s ago"
-        case ..<3600: return "\(seconds / 60) min ago"
-        case ..<86400: return "\(seconds / 3600) h ago"
-        default: return "\(seconds / 86400) d ago"
+        let seconds = now.timeIntervalSince(date)
+        return seconds < 10 ? "just now" : "\(span(seconds)) ago"
+    }
+
+    /// When a queued edit is next tried: "in 40 s", "in 5 min", "in 3 h"; "due" once the time kept
+    /// after a failed send has passed, "at once" when no failed send kept one.
+    static func nextTry(_ date: Date?, now: Date = Date()) -> String {
+        guard let date else { return "at once" }
+        let seconds = date.timeIntervalSince(now)
+        return seconds > 0 ? "in \(span(seconds))" : "due"
+    }
+
+    /// "40 s", "5 min", "3 h", "2 d": a positive length of time, in whole units rounded down.
+    private static func span(_ seconds: TimeInterval) -> String {
+        // Clamped before the conversion: a date read from a file may be any value.
+        let whole = seconds.isFinite ? Int(max(min(seconds, 1e15), 0)) : 0
+        switch whole {
+        case ..<60: return "\(whole) s"
+        case ..<3600: return "\(whole / 60) min"
+        case ..<86400: return "\(whole / 3600) h"
+        default: return "\(whole / 86400) d"
         }
     }
 

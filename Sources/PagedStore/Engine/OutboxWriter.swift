@@ -1,0 +1,66 @@
+import Foundation
+
+/// The outbox's writes of a feed by its key, with no `Feed` open: settling a queued edit and
+/// counting a failed send.
+///
+/// They go through the store's one write transaction (``StoreWriter``) and the same settlement a
+/// feed uses (``PendingEditSettlement``), so a rollback is recorded in the file's change record:
+/// every open list of the feed, in this store, another store or another process, follows it as an
+/// exact change, and a feed opened later reads the rolled-back rows.
+struct OutboxWriter: Sendable {
+    let queue: DatabaseQueue
+    /// Who writes, among the open feeds of the process: nobody's list, so every list of the feed
+    /// is told.
+    let follower: Int
+
+    init(queue: DatabaseQueue) {
+        self.queue = queue
+        follower = LiveFeeds.shared.newFollower()
+    }
+
+    /// Deletes the queued edit with `key` of the item in the feed `feedKey` (confirmed) or rolls it
+    /// back (not); nothing when the feed or that edit is gone (settled elsewhere, the feed deleted).
+    ///
+    /// No codec checks the server's payload it writes back: it is the row's own bytes, and a row the
+    /// app cannot decode (a file edited by hand) is removed by the feed when it reads it. A row no
+    /// edit can come from (see ``MalformedPendingEdit``) is deleted without a rollback, as a feed
+    /// drops it.
+    func settle(_ itemID: String, key: UUID, confirmed: Bool, inFeed feedKey: String) throws {
+        try StoreWriter.transaction(in: queue, by: follower) { store in
+            guard var feed = try store.feed(key: feedKey) else { return ((), []) }
+            // As the feed's own settlement does: a rollback's server copy is spread to every feed
+            // sharing the item (the feed's row names the name its items are shared under).
+            store.sharing = feed.sharedType.map { _ in SharedCopyLog(logging: !confirmed) }
+            defer { store.sharing = nil }
+            let before = feed
+            let pending = try store.pendingEditRows(of: feed).edits.first {
+                $0.itemID == itemID && $0.queued?.idempotencyKey == key
+            }
+            guard let pending else {
+                try store.deleteQueuedEdit(itemID: itemID, key: key, in: feed)
+                return ((), [])
+            }
+            let change = try PendingEditSettlement.settle(pending, confirmed: confirmed, in: store, feed: &feed)
+            var written: [RecordedWrite] = []
+            if let type = feed.sharedType, let copies = store.sharing?.take(), !copies.isEmpty {
+                written = try SharedItemSpread.spread(copies, sharedAs: type, from: feed.id, in: store).written
+            }
+            guard change != nil || feed != before else { return ((), written) }
+            return ((), [RecordedWrite(before: before, after: feed, change: change ?? .fullReload)] + written)
+        }
+        queue.budgetKeeper?.keepWithinBudget(queue, writing: feedKey)
+    }
+
+    /// Counts a failed send of the item's queued edit with `key`, keeps what it said and when it may
+    /// go again; nothing when the feed or that edit is gone. The rows do not change, so no change is
+    /// recorded.
+    func recordFailedSend(
+        of itemID: String, key: UUID, error: String, nextAttemptAt: Date, inFeed feedKey: String
+    ) throws {
+        try StoreWriter.transaction(in: queue, by: follower) { store in
+            guard let feed = try store.feed(key: feedKey) else { return ((), []) }
+            _ = try store.recordFailedSend(of: itemID, key: key, error: error, nextAttemptAt: nextAttemptAt, in: feed)
+            return ((), [])
+        }
+    }
+}
