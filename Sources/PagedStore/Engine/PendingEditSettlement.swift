@@ -16,6 +16,9 @@ enum PendingEditSettlement {
         let itemID = pending.itemID
         try store.deletePendingEdit(itemID: itemID, in: feed)
         if confirmed { return nil }
+        // Only an update was shown in the other feeds sharing the item, which its rollback must undo
+        // there too; a removal or an insert stayed this feed's own, and so does its rollback.
+        if pending.kind != .update { store.sharing?.logging = false }
         switch pending.kind {
         case .update:
             guard let base = pending.base,

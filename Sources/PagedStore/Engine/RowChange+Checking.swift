@@ -11,13 +11,27 @@ extension RowChange {
     /// This change as a list that shows `before` and then `after` takes another writer's change:
     /// one full reload when it does not agree with the rows (``agrees(from:to:)``), and otherwise
     /// with only the ``reloadedIDs`` of rows shown in both (a change composed of several writes keeps
-    /// the ids of rows a later write deleted, and a diffable data source raises on an id it lacks).
+    /// the ids of rows a later write deleted, and a diffable data source raises on an id it lacks),
+    /// and with every id it deletes and inserts again: a change composed of one write that deleted
+    /// an item and a later one that brought it back elsewhere (with new content, as likely as not)
+    /// cannot name it, and a diffable data source keeps the cell of an id it still has.
     func checked(from before: ShownRows, to after: ShownRows) -> RowChange {
         guard agrees(from: before, to: after) else { return .fullReload }
         let shownBefore = Set(before.ids)
         let shownAfter = Set(after.ids)
         var change = self
         change.reloadedIDs = reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
+        guard !isFullReload, let mapping = Mapping(self, oldCount: before.count, newCount: after.count) else {
+            return change
+        }
+        for (offset, id) in before.ids.enumerated() where shownAfter.contains(id) {
+            let old = before.start + offset
+            if mapping.destination.indices.contains(old), mapping.destination[old] == nil,
+                !change.reloadedIDs.contains(id)
+            {
+                change.reloadedIDs.append(id)
+            }
+        }
         return change
     }
 

@@ -21,7 +21,8 @@ extension PagedDB {
                 and queued updates, inserts and removals. Prints `OPENED` once the store is open, \
                 `QUEUED key kind item mark` after each enqueue returns (the edit is then in the file), \
                 `SETTLED key outcome` when an edit leaves the outbox, and `EMPTY` once nothing is \
-                pending after the last operation; then it exits. Without --operations it never ends.
+                pending after the last operation (with --operations 0, a replay, after reading the list \
+                again: a refresh and every next page); then it exits. Without --operations it never ends.
 
                 Example:
                   pagedb outbox-writer --db /tmp/outbox.sqlite --server http://127.0.0.1:8080/mutations --seed 7
@@ -65,6 +66,16 @@ extension PagedDB {
             }
             for await status in await store.outbox.states where status.count == 0 { break }
             watcher.cancel()
+            if operations == 0 {
+                // The replay reads the list again, as the app's next look does: a rejected removal
+                // whose neighbours had both gone is put back by the page that lists it, not before.
+                await feed.refresh()
+                var pages = 0
+                while await feed.snapshot.nextPage != .endReached, pages < 100 {
+                    await feed.loadNextPage()
+                    pages += 1
+                }
+            }
             emit("EMPTY")
         }
 

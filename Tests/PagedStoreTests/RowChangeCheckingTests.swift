@@ -1,0 +1,30 @@
+import Testing
+
+@testable import PagedStore
+
+/// How a list takes a recorded change against the rows it holds.
+@Suite struct RowChangeCheckingTests {
+    typealias Rows = RowChange.ShownRows
+
+    @Test func anItemDeletedAndInsertedAgainInOneChangeIsReconfigured() {
+        // One write deleted x from the top and put y there; a later one brought x back at the bottom.
+        let change = RowChange(deleted: [0], inserted: [0, 3])
+        let checked = change.checked(
+            from: Rows(ids: ["x", "a", "b"], start: 0, count: 3),
+            to: Rows(ids: ["y", "a", "b", "x"], start: 0, count: 4))
+        #expect(checked.reloadedIDs == ["x"])
+        #expect(checked.deleted == [0] && checked.inserted == [0, 3])
+    }
+
+    @Test func anItemDeletedForGoodIsNotNamed() {
+        let checked = RowChange(deleted: [0]).checked(
+            from: Rows(ids: ["x", "a"], start: 0, count: 2), to: Rows(ids: ["a"], start: 0, count: 1))
+        #expect(checked.reloadedIDs.isEmpty)
+    }
+
+    @Test func aChangeThatContradictsTheRowsIsOneFullReload() {
+        let checked = RowChange(inserted: [0]).checked(
+            from: Rows(ids: ["a"], start: 0, count: 1), to: Rows(ids: ["b", "x"], start: 0, count: 2))
+        #expect(checked.isFullReload)
+    }
+}
