@@ -140,8 +140,9 @@ extension PageStore {
     ) throws(StorageError) -> [String: (edited: Data, feeds: Set<Int64>)] {
         let rows = try connection.rows(
             """
-            SELECT edit.item_id, edit.feed_id, edit.edited FROM pending_edit AS edit JOIN feed ON feed.id = edit.feed_id
-            WHERE feed.shared_type = ? AND edit.kind = 'update' AND edit.edited IS NOT NULL ORDER BY edit.created_at
+            SELECT edit.item_id, edit.feed_id, edit.edited FROM pending_edit AS edit
+            WHERE edit.kind = 'update' AND edit.edited IS NOT NULL
+            AND EXISTS (SELECT 1 FROM feed WHERE feed.id = edit.feed_id AND feed.shared_type = ?) ORDER BY edit.created_at
             """, type
         ) { ($0.string(0) ?? "", $0.int64(1), $0.data(2) ?? Data()) }
         var pending: [String: (edited: Data, feeds: Set<Int64>)] = [:]
@@ -168,7 +169,7 @@ extension PageStore {
         try connection.run(
             """
             UPDATE pending_edit SET base = ?, base_section = ? WHERE item_id = ? AND kind = 'remove' AND feed_id != ?
-            AND feed_id IN (SELECT id FROM feed WHERE shared_type = ?)
+            AND EXISTS (SELECT 1 FROM feed WHERE feed.id = pending_edit.feed_id AND feed.shared_type = ?)
             """, payload(copy.payload), copy.section, copy.itemID, feedID, type)
     }
 
