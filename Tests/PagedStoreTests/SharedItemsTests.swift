@@ -136,10 +136,7 @@ import Testing
                 throw Refused()
             }
         }
-        let profileIDs = try test.idsOnDisk(key: "profile")
-        withKnownIssue("a pending removal's rollback puts back an item the store removed") {
-            #expect(profileIDs == ["p0", "p2", "p3"])
-        }
+        #expect(try test.idsOnDisk(key: "profile") == ["p0", "p2", "p3"])
         #expect(try test.idsOnDisk(key: "home") == ["p0", "p2", "p3"])
     }
 

@@ -20,6 +20,8 @@ extension FeedStore {
         if isReadOnly { throw StorageError(.readOnly, message: "A read-only store cannot remove items") }
         let itemID = Item.storedID(for: id)
         return try StoreWriter.transaction(in: queue, by: LiveFeeds.shared.newFollower()) { store in
+            // A removal pending in a feed has no row here, but its rollback would put the item back.
+            try store.forgetPendingRemovalPlaces(of: itemID, sharedAs: shared)
             var written: [RecordedWrite] = []
             for (holder, _) in try store.feedsHolding(itemID, sharedAs: shared) {
                 var feed = holder

@@ -173,6 +173,19 @@ extension PageStore {
             """, payload(copy.payload), copy.section, copy.itemID, feedID, type)
     }
 
+    /// Leaves the pending removals of the item, in the feeds sharing `type`, no place to put it back:
+    /// the item was removed from every feed, and a rollback of one of them must not bring it back.
+    /// Each names the item itself as the rows around it, which are gone, as after a list was
+    /// replaced: a rollback leaves it to the pages that list it. The edits stay (a queued one is
+    /// still sent).
+    package func forgetPendingRemovalPlaces(of itemID: String, sharedAs type: String) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET above_id = item_id, below_id = item_id WHERE item_id = ? AND kind = 'remove'
+            AND EXISTS (SELECT 1 FROM feed WHERE feed.id = pending_edit.feed_id AND feed.shared_type = ?)
+            """, itemID, type)
+    }
+
     /// The feed with row id `id`, or nil when the cache has none.
     package func feed(id: Int64) throws(StorageError) -> FeedRecord? {
         try connection.withStatement(Self.feedByIDSQL) { statement throws(StorageError) in

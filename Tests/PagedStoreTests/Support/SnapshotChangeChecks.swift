@@ -37,7 +37,9 @@ enum SnapshotChangeChecks {
             return item.storedID
         }
         let missing = Set(changed).subtracting(next.change.reconfiguredIDs)
-        expect(missing.isEmpty, "changed items not reconfigured: \(missing) in \(next.change), ids \(previous.ids) -> \(next.ids)")
+        expect(
+            missing.isEmpty,
+            "changed items not reconfigured: \(missing) in \(next.change), ids \(previous.ids) -> \(next.ids)")
         return held
     }
 }
