@@ -21,16 +21,10 @@ extension RowChange {
         let shownAfter = Set(after.ids)
         var change = self
         change.reloadedIDs = reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
-        guard !isFullReload, let mapping = Mapping(self, oldCount: before.count, newCount: after.count) else {
-            return change
-        }
-        for (offset, id) in before.ids.enumerated() where shownAfter.contains(id) {
-            let old = before.start + offset
-            if mapping.destination.indices.contains(old), mapping.destination[old] == nil,
-                !change.reloadedIDs.contains(id)
-            {
-                change.reloadedIDs.append(id)
-            }
+        // Only the deleted rows are looked at: most changes delete none.
+        for row in deleted where before.ids.indices.contains(row - before.start) {
+            let id = before.ids[row - before.start]
+            if shownAfter.contains(id), !change.reloadedIDs.contains(id) { change.reloadedIDs.append(id) }
         }
         return change
     }
