@@ -23,7 +23,7 @@ extension FeedStore {
             // A removal pending in a feed has no row here, but its rollback would put the item back.
             try store.forgetPendingRemovalPlaces(of: itemID, sharedAs: shared)
             var written: [RecordedWrite] = []
-            for (holder, _) in try store.feedsHolding(itemID, sharedAs: shared) {
+            for holder in try store.feedsHolding(itemID, sharedAs: shared) {
                 var feed = holder
                 guard let removed = try store.removeItem(itemID, from: &feed) else { continue }
                 written.append(RecordedWrite(before: holder, after: feed, change: RowChange(deleted: [removed.row])))

@@ -62,7 +62,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             guard var commit = try plan(store, &feed) else {
                 return (Written(file: feed), feed == before ? [] : [recorded(before, feed, .fullReload)])
             }
-            let spread = try spreadCopies(from: commit.record, in: store)
+            let spread = try SharedItemSpread.spreadLogged(from: commit.record, in: store)
             if spread.rewroteWriterRows { commit.window = .reload }
             // The change is computed on the file's rows: exact for every feed that held them, even
             // when this one held others (another `Feed` wrote since it last looked).
@@ -78,15 +78,6 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
             return (written, [recordedWrite] + spread.written)
         }
-    }
-
-    /// Spreads the copies the plan wrote to the other feeds holding them (nothing for a type that
-    /// does not share), and logs no more: what the write does next stays this feed's own.
-    private func spreadCopies(from feed: FeedRecord, in store: PageStore) throws -> SharedItemSpread.Spread {
-        guard let type = Item.sharedItemType, let copies = store.sharing?.take(), !copies.isEmpty else {
-            return SharedItemSpread.Spread()
-        }
-        return try SharedItemSpread.spread(copies, sharedAs: type, from: feed.id, in: store)
     }
 
     /// Records a failed fetch in the feed's row, for `pagedb`.

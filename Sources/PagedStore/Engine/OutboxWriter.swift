@@ -41,10 +41,7 @@ struct OutboxWriter: Sendable {
                 return ((), [])
             }
             let change = try PendingEditSettlement.settle(pending, confirmed: confirmed, in: store, feed: &feed)
-            var written: [RecordedWrite] = []
-            if let type = feed.sharedType, let copies = store.sharing?.take(), !copies.isEmpty {
-                written = try SharedItemSpread.spread(copies, sharedAs: type, from: feed.id, in: store).written
-            }
+            let written = try SharedItemSpread.spreadLogged(from: feed, in: store).written
             guard change != nil || feed != before else { return ((), written) }
             return ((), [RecordedWrite(before: before, after: feed, change: change ?? .fullReload)] + written)
         }

@@ -13,6 +13,14 @@ enum SharedItemSpread {
         var rewroteWriterRows = false
     }
 
+    /// Spreads the copies `store` logged in this write from `feed`, when its items are shared, and
+    /// logs no more: what the write does next stays the feed's own. The one entry for every writer
+    /// (``FeedWriter``, ``OutboxWriter``).
+    static func spreadLogged(from feed: FeedRecord, in store: PageStore) throws -> Spread {
+        guard let type = feed.sharedType, let copies = store.sharing?.take(), !copies.isEmpty else { return Spread() }
+        return try spread(copies, sharedAs: type, from: feed.id, in: store)
+    }
+
     /// Spreads `copies` from the feed `writer` to the feeds sharing their items as `type`.
     static func spread(
         _ copies: [EncodedItem], sharedAs type: String, from writer: Int64, in store: PageStore
@@ -20,11 +28,13 @@ enum SharedItemSpread {
         var result = Spread()
         var touched: [Int64: Touched] = [:]
         var order: [Int64] = []
-        let pending = try store.pendingSharedUpdates(sharedAs: type)
+        let pending = try store.pendingSharedEdits(sharedAs: type)
         for copy in SharedCopyRule.latestCopies(copies) {
-            try store.replacePendingRemovalBases(copy, sharedAs: type, except: writer)
+            if pending.removals.contains(copy.itemID) {
+                try store.replacePendingRemovalBases(copy, sharedAs: type, except: writer)
+            }
             let holders = try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer)
-            let edit = pending[copy.itemID]
+            let edit = pending.updates[copy.itemID]
             let plan = SharedCopyRule.plan(
                 for: copy.payload, holders: holders, pendingEdit: edit?.edited,
                 writerHasPendingEdit: edit?.feeds.contains(writer) ?? false)

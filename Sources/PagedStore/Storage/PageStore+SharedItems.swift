@@ -29,6 +29,14 @@ package struct SharedCopyLog {
     }
 }
 
+/// The pending edits of the feeds sharing one name, as a spread needs them.
+package struct PendingSharedEdits {
+    /// The pending updates by item: what the newest shows, and the feeds that made them.
+    package var updates: [String: (edited: Data, feeds: Set<Int64>)] = [:]
+    /// The items some feed's pending removal puts back on a rollback.
+    package var removals: Set<String> = []
+}
+
 /// A row holding a copy of a shared item, in a feed other than the one writing it.
 package struct SharedCopyHolder: Sendable, Equatable {
     /// The feed holding it.
@@ -100,12 +108,11 @@ extension PageStore {
         }
     }
 
-    /// The feeds sharing their items as `type` that hold `itemID`, with the row's position in each.
-    package func feedsHolding(_ itemID: String, sharedAs type: String) throws(StorageError) -> [(FeedRecord, Int64)] {
-        let holders = try sharedHolders(of: itemID, sharedAs: type, except: -1)
-        var found: [(FeedRecord, Int64)] = []
-        for holder in holders {
-            if let feed = try feed(id: holder.feedID) { found.append((feed, holder.position)) }
+    /// The feeds sharing their items as `type` that hold `itemID`.
+    package func feedsHolding(_ itemID: String, sharedAs type: String) throws(StorageError) -> [FeedRecord] {
+        var found: [FeedRecord] = []
+        for holder in try sharedHolders(of: itemID, sharedAs: type, except: -1) {
+            if let feed = try feed(id: holder.feedID) { found.append(feed) }
         }
         return found
     }
@@ -133,22 +140,26 @@ extension PageStore {
         }
     }
 
-    /// The pending optimistic updates of the feeds sharing their items as `type`, by item: what each
-    /// shows (the newest edit's, when feeds edited one item each) and the feeds that made them.
-    package func pendingSharedUpdates(
-        sharedAs type: String
-    ) throws(StorageError) -> [String: (edited: Data, feeds: Set<Int64>)] {
+    /// The pending optimistic edits of the feeds sharing their items as `type` that a copy meets:
+    /// one read per write that spreads, since `pending_edit` has no index by item and is nearly
+    /// always empty.
+    package func pendingSharedEdits(sharedAs type: String) throws(StorageError) -> PendingSharedEdits {
         let rows = try connection.rows(
             """
-            SELECT edit.item_id, edit.feed_id, edit.edited FROM pending_edit AS edit
-            WHERE edit.kind = 'update' AND edit.edited IS NOT NULL
+            SELECT edit.item_id, edit.feed_id, edit.kind, edit.edited FROM pending_edit AS edit
+            WHERE edit.kind IN ('update', 'remove')
             AND EXISTS (SELECT 1 FROM feed WHERE feed.id = edit.feed_id AND feed.shared_type = ?) ORDER BY edit.created_at
             """, type
-        ) { ($0.string(0) ?? "", $0.int64(1), $0.data(2) ?? Data()) }
-        var pending: [String: (edited: Data, feeds: Set<Int64>)] = [:]
-        for (itemID, feedID, edited) in rows {
-            pending[itemID, default: (edited, [])].edited = edited
-            pending[itemID]?.feeds.insert(feedID)
+        ) { ($0.string(0) ?? "", $0.int64(1), $0.string(2), $0.data(3)) }
+        var pending = PendingSharedEdits()
+        for (itemID, feedID, kind, edited) in rows {
+            guard kind == "update" else {
+                pending.removals.insert(itemID)
+                continue
+            }
+            guard let edited else { continue }
+            pending.updates[itemID, default: (edited, [])].edited = edited
+            pending.updates[itemID]?.feeds.insert(feedID)
         }
         return pending
     }
