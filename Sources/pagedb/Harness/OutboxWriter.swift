@@ -72,7 +72,12 @@ extension PagedDB {
                 await feed.refresh()
                 var pages = 0
                 while await feed.snapshot.nextPage != .endReached, pages < 100 {
-                    await feed.loadNextPage()
+                    // A next page that failed before the kill waits for a retry: loading does nothing.
+                    if case .failed = await feed.snapshot.nextPage {
+                        await feed.retry()
+                    } else {
+                        await feed.loadNextPage()
+                    }
                     pages += 1
                 }
             }
