@@ -51,6 +51,11 @@ extension LoopbackServer {
                 body = json.loads(handler.rfile.read(length) or b"{}")
             except ValueError:
                 body = {}
+            if not isinstance(body, dict) or not body.get("kind") or not body.get("item"):
+                # A body cut short (its writer killed mid-send) names no edit: nobody is there to
+                # answer, and recording it would file the key under no kind and no item.
+                handler.send(400, {"key": key}, [])
+                return
             rule = mutation_rule(key)
             with lock:
                 entry = MUTATIONS.setdefault(key, {"deliveries": 0, "applied": False, "rejected": False,

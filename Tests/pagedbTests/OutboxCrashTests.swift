@@ -93,10 +93,12 @@ import Testing
                 #expect(!marks.contains(delivery.mark), "\(key): the rejected update \(delivery.mark) still shows")
             case "insert":
                 #expect(rows[delivery.item] == nil, "\(key): the rejected insert \(delivery.item) still shows")
-            default:
+            case "remove":
                 guard lastEdit[delivery.item] == delivery.order else { continue }
                 checkedRemovals += 1
                 #expect(rows[delivery.item] != nil, "\(key): the rejected removal of \(delivery.item) is not undone")
+            default:
+                Issue.record("\(key): a delivery of kind \(delivery.kind.debugDescription)")
             }
         }
         return checkedRemovals
