@@ -53,4 +53,23 @@ import Testing
             PendingEditReplay.rowBetween(aboveRow: nil, belowRow: nil, serverRow: true, named: (false, false)) == 0,
             "the feed's only row goes back as its only row")
     }
+
+    @Test func aNamedRowThatIsGoneStandsForTheRowItsOwnRemovalNamedOnTheSameSide() {
+        // b and c are removed and pending: b named a above and c below, c named b above and d below.
+        let places: [String: (above: String?, below: String?)] = ["b": ("a", "c"), "c": ("b", "d")]
+        let rows: Set<String> = ["a", "d"]
+        #expect(PendingEditReplay.standIn(for: "c", on: .above, rows: rows, removedPlaces: places) == "a")
+        #expect(PendingEditReplay.standIn(for: "b", on: .below, rows: rows, removedPlaces: places) == "d")
+        #expect(PendingEditReplay.standIn(for: "a", on: .below, rows: rows, removedPlaces: places) == "a")
+        #expect(
+            PendingEditReplay.standIn(for: "x", on: .above, rows: rows, removedPlaces: places) == nil,
+            "gone with no removal pending: the list was replaced")
+        #expect(PendingEditReplay.standIn(for: nil, on: .above, rows: rows, removedPlaces: places) == nil)
+    }
+
+    @Test func aChainOfRemovalsThatNameEachOtherEndsWithoutAStandIn() {
+        let places: [String: (above: String?, below: String?)] = ["b": ("c", nil), "c": ("b", nil), "s": ("s", "s")]
+        #expect(PendingEditReplay.standIn(for: "b", on: .above, rows: [], removedPlaces: places) == nil)
+        #expect(PendingEditReplay.standIn(for: "s", on: .below, rows: [], removedPlaces: places) == nil)
+    }
 }

@@ -45,6 +45,35 @@ enum PendingEditReplay {
         return true
     }
 
+    /// A side of the place an edit names: the row above it or the row below it.
+    enum Side {
+        case above, below
+    }
+
+    /// The row that stands for the neighbour an edit named on `side`: the named row while the feed
+    /// has it; for one whose own removal is pending, the row that removal named on the same side,
+    /// and so on; nil when the chain ends at a row that is gone (the list was replaced).
+    ///
+    /// Removals next to each other name each other's rows: a rejected one goes back next to the
+    /// closest row still shown on each side instead of waiting for a page because its neighbours
+    /// were removed too.
+    /// - Parameters:
+    ///   - rows: The ids among the chain's that the feed has rows for.
+    ///   - removedPlaces: The rows each pending removal named around its item, by item id.
+    static func standIn(
+        for named: String?, on side: Side, rows: Set<String>,
+        removedPlaces: [String: (above: String?, below: String?)]
+    ) -> String? {
+        var current = named
+        var visited: Set<String> = []
+        while let id = current, visited.insert(id).inserted {
+            if rows.contains(id) { return id }
+            guard let place = removedPlaces[id] else { return nil }
+            current = side == .above ? place.above : place.below
+        }
+        return nil
+    }
+
     /// The row that puts an item back between the rows named around it (their rows now, nil for
     /// one that is gone); nil when rows were named and both are gone (the list was replaced, and its
     /// pages bring the item back in order).

@@ -15,7 +15,13 @@ enum PendingEditSettlement {
     ) throws -> RowChange? {
         let itemID = pending.itemID
         try store.deletePendingEdit(itemID: itemID, in: feed)
-        if confirmed { return nil }
+        if confirmed {
+            // A confirmed removal's item is gone for good: the removals that named it take its place.
+            if pending.kind == .remove {
+                try store.handOnPlace(of: itemID, above: pending.above, below: pending.below, in: feed)
+            }
+            return nil
+        }
         // Only an update was shown in the other feeds sharing the item, which its rollback must undo
         // there too; a removal or an insert stayed this feed's own, and so does its rollback.
         if pending.kind != .update { store.sharing?.logging = false }
@@ -29,13 +35,21 @@ enum PendingEditSettlement {
             return RowChange(
                 reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [itemID])
         case .insert:
+            guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else { return nil }
+            let around = try store.neighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(itemID, from: &feed) else { return nil }
+            try store.handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
             return RowChange(deleted: [removed.row])
         case .remove:
-            // Both rows around it gone: the list was replaced, and its pages bring the item back in order.
-            guard let base = pending.base, try store.items(withIDs: [itemID], in: feed)[itemID] == nil,
-                let row = try row(for: pending, in: feed, store)
-            else { return nil }
+            guard let base = pending.base, try store.items(withIDs: [itemID], in: feed)[itemID] == nil else {
+                return nil
+            }
+            // No row left on either side: the list was replaced, and its pages bring the item back
+            // in order; until then the removals that named it take its place.
+            guard let row = try row(for: pending, in: feed, store) else {
+                try store.handOnPlace(of: itemID, above: pending.above, below: pending.below, in: feed)
+                return nil
+            }
             let item = EncodedItem(itemID: itemID, section: pending.baseSection, payload: base)
             // The server's row, put back: pages that no longer list it prove it deleted.
             let position = try store.insertItem(item, atRow: row, local: false, in: &feed)
@@ -43,16 +57,29 @@ enum PendingEditSettlement {
         }
     }
 
-    /// The row that puts a pending edit's item back between the rows it had around it (see
+    /// The row that puts a pending edit's item back between the rows it had around it, or the
+    /// closest rows still shown on each side when those were removed too (see
+    /// ``PendingEditReplay/standIn(for:on:rows:removedPlaces:)`` and
     /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:)``).
     static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
-        let named = try store.items(withIDs: [edit.above, edit.below].compactMap { $0 }, in: feed)
-        func row(of id: String?) throws -> Int? {
-            guard let position = id.flatMap({ named[$0]?.position }) else { return nil }
+        let namedIDs = [edit.above, edit.below].compactMap { $0 }
+        var rows = try store.items(withIDs: namedIDs, in: feed)
+        var places: [String: (above: String?, below: String?)] = [:]
+        if rows.count < namedIDs.count {
+            places = try store.pendingRemovalPlaces(in: feed)
+            places[edit.itemID] = nil
+            let chained = places.values.flatMap { [$0.above, $0.below] }.compactMap { $0 }
+            rows.merge(try store.items(withIDs: chained, in: feed)) { kept, _ in kept }
+        }
+        func row(standingFor id: String?, on side: PendingEditReplay.Side) throws -> Int? {
+            let standIn = PendingEditReplay.standIn(
+                for: id, on: side, rows: Set(rows.keys), removedPlaces: places)
+            guard let position = standIn.flatMap({ rows[$0]?.position }) else { return nil }
             return try store.rowIndex(ofPosition: position, in: feed)
         }
         return PendingEditReplay.rowBetween(
-            aboveRow: try row(of: edit.above), belowRow: try row(of: edit.below), serverRow: edit.kind == .remove,
+            aboveRow: try row(standingFor: edit.above, on: .above),
+            belowRow: try row(standingFor: edit.below, on: .below), serverRow: edit.kind == .remove,
             named: (edit.above != nil, edit.below != nil))
     }
 }

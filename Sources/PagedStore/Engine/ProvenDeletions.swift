@@ -24,11 +24,15 @@ enum ProvenDeletions {
             DeletionProof.Row(itemID: $0.itemID, position: $0.position, local: $0.local)
         }
         guard rows.count <= longest else { return [] }
+        let removals = try pendingRemovals(listedAround: listed, in: feed, store: store)
         let plan = DeletionProof.plan(
-            rows: rows, in: stretch, listed: listed, limit: items.count,
-            removals: try pendingRemovals(listedAround: listed, in: feed, store: store))
+            rows: rows, in: stretch, listed: listed, limit: items.count, removals: removals)
         if !plan.published.isEmpty { try store.markServerRows(at: plan.published, in: feed) }
-        for itemID in plan.settled { try store.deletePendingEdit(itemID: itemID, in: feed) }
+        for removal in removals where plan.settled.contains(removal.itemID) {
+            // Proved deleted: the removals that named the item take its place.
+            try store.deletePendingEdit(itemID: removal.itemID, in: feed)
+            try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
+        }
         guard !plan.deleted.isEmpty else { return [] }
         let firstRow = try store.rowCount(throughPosition: stretch.after, in: feed)
         let offsets = Dictionary(rows.enumerated().map { ($1.position, $0) }, uniquingKeysWith: { first, _ in first })

@@ -172,6 +172,34 @@ extension PageStore {
         )
     }
 
+    /// The rows each of the feed's pending removals named around its item, by item id.
+    package func pendingRemovalPlaces(
+        in feed: FeedRecord
+    ) throws(StorageError) -> [String: (above: String?, below: String?)] {
+        let sql = "SELECT item_id, above_id, below_id FROM pending_edit WHERE feed_id = ? AND kind = 'remove'"
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            var places: [String: (above: String?, below: String?)] = [:]
+            while try statement.step() {
+                guard let itemID = statement.string(0) else { continue }
+                places[itemID] = (statement.string(1), statement.string(2))
+            }
+            return places
+        }
+    }
+
+    /// Hands the place of an item that left the feed for good to the pending edits that named it:
+    /// one that named it as the row above now names the row that was above it, and likewise below.
+    /// A rollback then puts their items back next to the closest rows left, not nowhere.
+    package func handOnPlace(
+        of itemID: String, above: String?, below: String?, in feed: FeedRecord
+    ) throws(StorageError) {
+        try connection.run(
+            "UPDATE pending_edit SET above_id = ? WHERE feed_id = ? AND above_id = ?", above, feed.id, itemID)
+        try connection.run(
+            "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
+    }
+
     /// Forgets the item's pending edit.
     package func deletePendingEdit(itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run("DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ?", feed.id, itemID)

@@ -1,0 +1,64 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// Where a rejected removal puts its item back when the rows it was removed from are gone too:
+/// next to the closest rows still shown on each side, whether those rows left for good (a removal
+/// confirmed, an insert rolled back) or are themselves removed and pending.
+@Suite(.timeLimit(.minutes(1))) struct RejectedRemovalPlaceTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// A store with a feed of six posts, p0 to p5, refreshed.
+    func openFeed() async throws -> (FeedStore, Feed<Post>) {
+        let store = try test.store()
+        let feed = try test.feed(ModelServer(.posts("p", 6), pageSize: 10).source, store: store)
+        await feed.refresh()
+        return (store, feed)
+    }
+
+    @Test func anItemWhoseNeighboursWereRemovedForGoodGoesBackBetweenTheClosestRowsLeft() async throws {
+        let (store, feed) = try await openFeed()
+        try await feed.enqueue("refuse", removing: "p3", argument: Revision(revision: 0))
+        try await feed.enqueue("delete", removing: "p2", argument: Revision(revision: 0))
+        try await feed.enqueue("delete", removing: "p4", argument: Revision(revision: 0))
+        await store.outbox.register("delete", as: Revision.self) { _ in .confirmed }
+        await store.outbox.waitFor { $0.count == 1 }
+        await store.outbox.register("refuse", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await store.outbox.waitUntilEmpty()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == ["p0", "p1", "p3", "p5"])
+        #expect(snapshot.change.insertedRows == [IndexPath(indexes: [0, 2])])
+        #expect(try test.idsOnDisk() == ["p0", "p1", "p3", "p5"])
+    }
+
+    @Test func anItemWhoseNeighboursAreRemovedAndPendingGoesBackBetweenTheClosestRowsShown() async throws {
+        let (store, feed) = try await openFeed()
+        try await feed.enqueue("refuse", removing: "p3", argument: Revision(revision: 0))
+        try await feed.enqueue("delete", removing: "p2", argument: Revision(revision: 0))
+        try await feed.enqueue("delete", removing: "p4", argument: Revision(revision: 0))
+        await store.outbox.register("refuse", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await store.outbox.waitFor { $0.count == 2 }
+        #expect(await feed.snapshot.ids == ["p0", "p1", "p3", "p5"])
+
+        await store.outbox.register("delete", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await store.outbox.waitUntilEmpty()
+        #expect(Set(await feed.snapshot.ids) == Set((0..<6).map { "p\($0)" }), "every rejected removal is back")
+    }
+
+    @Test func anItemBetweenTwoRejectedInsertsGoesBackBetweenTheRowsAroundThem() async throws {
+        let (store, feed) = try await openFeed()
+        try await feed.enqueue("post", inserting: Post(id: "n1"), at: 2, argument: Revision(revision: 0))
+        try await feed.enqueue("post", inserting: Post(id: "n2"), at: 4, argument: Revision(revision: 0))
+        try await feed.enqueue("delete", removing: "p2", argument: Revision(revision: 0))
+        #expect(await feed.snapshot.ids == ["p0", "p1", "n1", "n2", "p3", "p4", "p5"])
+        await store.outbox.register("post", as: Revision.self) { _ in .rejected(reason: "HTTP 422") }
+        await store.outbox.waitFor { $0.count == 1 }
+        await store.outbox.register("delete", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await store.outbox.waitUntilEmpty()
+        #expect(await feed.snapshot.ids == ["p0", "p1", "p2", "p3", "p4", "p5"])
+    }
+}
