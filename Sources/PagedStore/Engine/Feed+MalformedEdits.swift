@@ -19,9 +19,11 @@ extension Feed {
                 applicable.append(edit)
             }
         }
-        for edit in unusable { try store.deletePendingEdit(itemID: edit.itemID, in: feed) }
+        // An item's edits stand on each other: one unusable, the item's others go with it.
+        let unusableItems = Set(unusable.map(\.itemID))
+        for itemID in unusableItems { try store.deletePendingEdits(itemID: itemID, in: feed) }
         dropped += unusable
-        return applicable
+        return applicable.filter { !unusableItems.contains($0.itemID) }
     }
 
     /// Reports each dropped pending edit as a ``FeedEvent/Kind/pendingEditDropped`` event.

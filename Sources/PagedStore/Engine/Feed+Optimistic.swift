@@ -100,18 +100,22 @@ extension Feed {
     /// Forgets a pending edit, rolling its row back unless it was committed; with `key`, only the
     /// queued edit with that idempotency key (not one made since).
     func finish(_ storedID: String, committed: Bool, key: UUID? = nil) throws {
-        optimistic.changes[storedID] = nil
         var dropped: [MalformedPendingEdit] = []
+        var settled: [PendingEditKey] = []
         let codec = self.codec
         // A rollback restores the server's copy in every feed sharing the item; a confirmed edit
         // stays shown until the next server copy.
         _ = try edit(spreading: !committed) { store, feed in
             let applicable = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
-            guard let pending = applicable.first(where: { $0.itemID == storedID }),
-                key == nil || pending.queued?.idempotencyKey == key
-            else { return nil }
-            return try PendingEditSettlement.settle(pending, confirmed: committed, in: store, feed: &feed)
+            // The item's first edit: the only one ever sent, or settled by the app.
+            let stack = PendingEditStack.stacks(applicable.filter { $0.itemID == storedID }).first ?? []
+            guard let pending = stack.first, key == nil || pending.queued?.idempotencyKey == key else { return nil }
+            let change = try PendingEditSettlement.settle(pending, confirmed: committed, in: store, feed: &feed)
+            let left = Set(try store.pendingEdits(of: feed).filter { $0.itemID == storedID }.map(PendingEditKey.init))
+            settled = stack.map(PendingEditKey.init).filter { !left.contains($0) }
+            return change
         }
+        for key in settled { optimistic.changes[key] = nil }
         reportDropped(dropped)
     }
 }

@@ -17,8 +17,12 @@ extension Feed: OutboxFeed {
     /// settles it, every refresh keeps it on top of the server's value. Rejected, it is rolled back
     /// as ``edit(id:_:commit:)`` rolls back a failed call.
     /// - Returns: The edit's idempotency key, or nil when the feed lacks the item (nothing is queued).
-    /// - Throws: ``FeedError`` when the item has an edit pending already, the item or the argument
-    ///   cannot be encoded, or the cache cannot be written.
+    ///
+    /// An item may have several edits queued (liked, then unliked, offline): they are sent in order,
+    /// each once the one before it settled. A rejected one is rolled back and the later ones stay,
+    /// shown on top of the value it restored.
+    /// - Throws: ``FeedError`` when the item has an edit made with a closure pending, or is removed
+    ///   and waiting; when the item or the argument cannot be encoded, or the cache cannot be written.
     @discardableResult
     public func enqueue<Argument: Encodable & Sendable>(
         _ kind: String, id: Item.ID, argument: Argument, _ change: @escaping @Sendable (inout Item) -> Void
@@ -60,14 +64,16 @@ extension Feed: OutboxFeed {
 
     func settleQueuedEdit(_ itemID: String, key: UUID, confirmed: Bool) throws {
         // Only the edit that was sent: not one of the item made since it settled elsewhere.
-        guard try pendingKey(of: itemID) == key else { return }
+        guard try hasQueuedEdit(key, of: itemID) else { return }
         try finish(itemID, committed: confirmed, key: key)
     }
 
-    /// The idempotency key of the item's pending edit, if it is queued.
-    private func pendingKey(of itemID: String) throws -> UUID? {
+    /// Whether the item has the queued edit with `key` pending.
+    private func hasQueuedEdit(_ key: UUID, of itemID: String) throws -> Bool {
         try queue.read { store in
-            try store.pendingEdits(of: loaded.record).first { $0.itemID == itemID }?.queued?.idempotencyKey
+            try store.pendingEdits(of: loaded.record).contains {
+                $0.itemID == itemID && $0.queued?.idempotencyKey == key
+            }
         }
     }
 

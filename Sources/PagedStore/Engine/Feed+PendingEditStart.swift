@@ -11,24 +11,25 @@ extension Feed {
         var edited: Item?
         // Shown in every feed sharing the item, as a copy that another feed's pending edit of it
         // keeps as its base.
+        var step = 0
         let found = try editDecodable(spreading: true) { store, feed in
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
-            try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
+            let next = try Self.nextEdit(of: storedID, .update, queued: queued, in: feed, store: store)
             var item = try decode(stored)
             change(&item)
             let encoded = try self.encode([item]).encoded[0]
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .update, base: stored.payload, baseSection: stored.section,
-                    edited: encoded.payload, createdAt: Date(), queued: queued),
+                    edited: encoded.payload, createdAt: next.createdAt, queued: queued, step: next.step),
                 in: feed)
             _ = try store.updateItem(encoded, in: &feed)
-            edited = item
+            (edited, step) = (item, next.step)
             return RowChange(
                 reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [storedID])
         }
         guard found, let edited else { return nil }
-        optimistic.changes[storedID] = change
+        optimistic.changes[PendingEditKey(itemID: storedID, step: step)] = change
         optimistic.mayHavePending = true
         return edited
     }
@@ -38,7 +39,7 @@ extension Feed {
     func beginInsert(_ item: Item, at row: Int, queued: QueuedEdit?) throws -> String {
         let encoded = try encode([item]).encoded[0]
         _ = try edit { store, feed in
-            try Self.refuseSecondEdit(of: encoded.itemID, in: feed, store: store)
+            _ = try Self.nextEdit(of: encoded.itemID, .insert, queued: queued, in: feed, store: store)
             let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
             let newRow = try store.rowIndex(ofPosition: position, in: feed)
             let around = try store.neighbours(of: position, in: feed)
@@ -59,15 +60,16 @@ extension Feed {
     func beginRemoval(_ storedID: String, queued: QueuedEdit?) throws -> Item? {
         var removedItem: Item?
         let found = try editDecodable { store, feed in
-            try Self.refuseSecondEdit(of: storedID, in: feed, store: store)
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
+            let next = try Self.nextEdit(of: storedID, .remove, queued: queued, in: feed, store: store)
             let around = try store.neighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
             removedItem = try decode(removed.item)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .remove, base: removed.item.payload, baseSection: removed.item.section,
-                    edited: nil, above: around.above, below: around.below, createdAt: Date(), queued: queued),
+                    edited: nil, above: around.above, below: around.below, createdAt: next.createdAt, queued: queued,
+                    step: next.step),
                 in: feed)
             return RowChange(deleted: [removed.row])
         }
@@ -76,14 +78,26 @@ extension Feed {
         return removedItem
     }
 
-    /// Refuses an edit of an item that has one pending: two pending edits of one row could not be
-    /// rolled back one without the other.
-    private static func refuseSecondEdit(of storedID: String, in feed: FeedRecord, store: PageStore) throws {
-        if try store.pendingEdits(of: feed).contains(where: { $0.itemID == storedID }) {
+    /// The step and time of a new edit of the item, after the edits it has pending; throws when
+    /// ``PendingEditStack/refusal(adding:queued:after:)`` refuses it.
+    private static func nextEdit(
+        of storedID: String, _ kind: PendingEditRecord.Kind, queued: QueuedEdit?, in feed: FeedRecord,
+        store: PageStore
+    ) throws -> (step: Int, createdAt: Date) {
+        let stack =
+            PendingEditStack.stacks(try store.pendingEdits(of: feed).filter { $0.itemID == storedID })
+            .first ?? []
+        if let refusal = PendingEditStack.refusal(adding: kind, queued: queued != nil, after: stack) {
             throw FeedError(
-                .storage,
-                message: "The item \(storedID.debugDescription) has an edit waiting for its server call; "
-                    + "wait for it before editing the item again", storageKind: .constraint)
+                .storage, message: "The item \(storedID.debugDescription) \(refusal)", storageKind: .constraint)
         }
+        guard let last = stack.last else { return (0, Date()) }
+        let (step, overflow) = last.step.addingReportingOverflow(1)
+        if overflow {
+            throw FeedError(
+                .storage, message: "The item \(storedID.debugDescription) has too many edits", storageKind: .corrupt)
+        }
+        // Never before the edit it follows, whatever the clock did: the outbox sends oldest first.
+        return (step, max(Date(), last.createdAt))
     }
 }

@@ -11,61 +11,62 @@ extension FeedWriter {
     ///   by another store (or before a relaunch) shows the value stored with it.
     /// - Returns: How many edits remain pending, and the rows that could not be applied (deleted).
     func replayPendingEdits(
-        on commit: inout FeedCommit<Item>, changes: [String: @Sendable (inout Item) -> Void], in store: PageStore
+        on commit: inout FeedCommit<Item>, changes: [PendingEditKey: @Sendable (inout Item) -> Void],
+        in store: PageStore
     ) throws -> (remaining: Int, dropped: [MalformedPendingEdit]) {
         var feed = commit.record
         var dropped: [MalformedPendingEdit] = []
         let pending = try Feed<Item>.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
         var touched = false
         var remaining = pending.count
-        for var edit in pending {
-            let stored = try store.items(withIDs: [edit.itemID], in: feed)[edit.itemID]
-            switch PendingEditReplay.step(for: edit, stored: stored) {
+        for var stack in PendingEditStack.stacks(pending) {
+            guard let combined = PendingEditStack.combined(stack) else { continue }
+            let stored = try store.items(withIDs: [combined.itemID], in: feed)[combined.itemID]
+            switch PendingEditReplay.step(for: combined, stored: stored) {
             case .keep:
                 continue
             case .reapply:
-                guard let stored, let shown = edit.edited else { continue }
-                guard var item = try? codec.decode(stored.payload) else {
+                guard let stored else { continue }
+                guard let shown = try reapply(&stack, onto: stored, changes: changes) else {
                     // The server's value there does not decode: the row goes (``Feed/apply(_:)``
-                    // removes and reports it), and its edit with it, never written over it.
+                    // removes and reports it), and its edits with it, never written over it.
                     commit.undecodable.append(
                         UndecodableRow(
-                            itemID: edit.itemID, position: stored.position,
+                            itemID: combined.itemID, position: stored.position,
                             error: "the row under a pending edit cannot be decoded"))
-                    try store.deletePendingEdit(itemID: edit.itemID, in: feed)
-                    remaining -= 1
+                    try store.deletePendingEdits(itemID: combined.itemID, in: feed)
+                    remaining -= stack.count
                     touched = true
                     continue
                 }
-                var edited = EncodedItem(itemID: edit.itemID, section: stored.section, payload: shown)
-                if let change = changes[edit.itemID] {
-                    change(&item)
-                    edited = try encode(item)
-                }
-                (edit.base, edit.baseSection, edit.edited) = (stored.payload, stored.section, edited.payload)
-                _ = try store.updateItem(edited, in: &feed)
+                _ = try store.updateItem(
+                    EncodedItem(itemID: combined.itemID, section: stored.section, payload: shown), in: &feed)
             case .removeAgain:
-                guard let stored else { continue }
+                guard let stored, var removal = stack.popLast() else { continue }
+                // The edits before the removal now stand on the server's value that came back.
+                let before = try reapply(&stack, onto: stored, changes: changes) ?? stored.payload
                 let around = try store.neighbours(of: stored.position, in: feed)
-                let named = try store.items(withIDs: [edit.above, edit.below].compactMap { $0 }, in: feed)
+                let named = try store.items(withIDs: [removal.above, removal.below].compactMap { $0 }, in: feed)
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
-                    cameBackAt: stored.position, removedBetween: edit.above.flatMap { named[$0]?.position },
-                    and: edit.below.flatMap { named[$0]?.position })
-                guard let removed = try store.removeItem(edit.itemID, from: &feed) else { continue }
-                (edit.base, edit.baseSection) = (stored.payload, stored.section)
-                if takesNewPlace { (edit.above, edit.below) = around }
+                    cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },
+                    and: removal.below.flatMap { named[$0]?.position })
+                guard let removed = try store.removeItem(combined.itemID, from: &feed) else { continue }
+                (removal.base, removal.baseSection) = (before, stored.section)
+                if takesNewPlace { (removal.above, removal.below) = around }
+                stack.append(removal)
                 if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
             case .putBack:
-                guard let shown = edit.edited else { continue }
-                let item = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: shown)
+                guard let shown = combined.edited, var insert = stack.first else { continue }
+                let item = EncodedItem(itemID: combined.itemID, section: combined.baseSection, payload: shown)
                 // Kept in sight even when the rows around it are gone: the user just posted it.
-                let row = try PendingEditSettlement.row(for: edit, in: feed, store) ?? 0
+                let row = try PendingEditSettlement.row(for: insert, in: feed, store) ?? 0
                 let position = try store.insertItem(item, atRow: row, local: true, in: &feed)
-                (edit.above, edit.below) = try store.neighbours(of: position, in: feed)
+                (insert.above, insert.below) = try store.neighbours(of: position, in: feed)
+                stack[0] = insert
                 commit.change.addInsertion(ofNewRow: try store.rowIndex(ofPosition: position, in: feed))
             }
             touched = true
-            try store.savePendingEdit(edit, in: feed)
+            for edit in stack { try store.savePendingEdit(edit, in: feed) }
         }
         if touched {
             commit.record = feed
@@ -73,6 +74,33 @@ extension FeedWriter {
             commit.replayedEdits = true
         }
         return (remaining, dropped)
+    }
+
+    /// Applies the stack's updates again on top of the server's new value of their row, in order,
+    /// each on the value the one before it left: its change when this feed made it, else what it
+    /// changed (see ``PayloadRebase``); the first keeps the server's value as its base.
+    /// - Returns: The value the row shows, or nil when the server's value does not decode under an
+    ///   edit whose change must run on it.
+    private func reapply(
+        _ stack: inout [PendingEditRecord], onto stored: StoredItem,
+        changes: [PendingEditKey: @Sendable (inout Item) -> Void]
+    ) throws -> Data? {
+        var value = stored.payload
+        for index in stack.indices where stack[index].kind == .update {
+            let edit = stack[index]
+            var shown = edit.edited.map { edited in
+                edit.base.map { PayloadRebase.rebase(edited, from: $0, onto: value) } ?? edited
+            }
+            if let change = changes[PendingEditKey(edit)] {
+                guard var item = try? codec.decode(value) else { return nil }
+                change(&item)
+                shown = try encode(item).payload
+            }
+            (stack[index].base, stack[index].baseSection) = (value, stored.section)
+            stack[index].edited = shown
+            value = shown ?? value
+        }
+        return value
     }
 
     /// Encodes an item as the cache stores it.

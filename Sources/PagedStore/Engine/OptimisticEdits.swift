@@ -1,12 +1,28 @@
 /// What a feed keeps in memory of its optimistic edits: the changes to re-apply on top of a server
 /// value that lands while an edit is pending. The edits themselves are in the cache (`pending_edit`).
 struct OptimisticEdits<Item: Sendable>: Sendable {
-    /// The change each pending update made, by stored id; absent after a relaunch (the edited value
-    /// stored with the edit is shown instead).
-    var changes: [String: @Sendable (inout Item) -> Void] = [:]
+    /// The change each pending update made, by its item's stored id and its step among the item's
+    /// edits; absent after a relaunch (the edit's stored change is carried instead, see
+    /// ``PayloadRebase``).
+    var changes: [PendingEditKey: @Sendable (inout Item) -> Void] = [:]
     /// Whether the cache may hold pending edits for this feed: unknown (true) until first read, so a
     /// feed with none pays one read, then nothing per commit.
     var mayHavePending = true
+}
+
+/// One pending edit of a feed: its item's stored id and its step among the item's edits.
+struct PendingEditKey: Hashable, Sendable {
+    var itemID: String
+    var step: Int
+
+    init(itemID: String, step: Int) {
+        self.itemID = itemID
+        self.step = step
+    }
+
+    init(_ edit: PendingEditRecord) {
+        self.init(itemID: edit.itemID, step: edit.step)
+    }
 }
 
 extension RowChange {

@@ -10,11 +10,16 @@ enum PendingEditSettlement {
     /// Deletes `pending` and, unless it was `confirmed`, rolls its row back to the server's value.
     /// - Returns: The change to the feed's rows, or nil when the rows did not change (confirmed, or
     ///   nothing left to roll back).
+    ///
+    /// `pending` is its item's first edit; the item's later edits stay pending. A confirmed edit
+    /// leaves them as they are (each stands on the value it showed). A rejected update's rollback
+    /// shows them carried onto the value it restores (see ``PendingEditStack/rebased(_:onto:section:)``);
+    /// a rejected insert takes them with it, never sent: they edit an item the server never had.
     static func settle(
         _ pending: PendingEditRecord, confirmed: Bool, in store: PageStore, feed: inout FeedRecord
     ) throws -> RowChange? {
         let itemID = pending.itemID
-        try store.deletePendingEdit(itemID: itemID, in: feed)
+        try store.deletePendingEdit(pending, in: feed)
         if confirmed {
             // A confirmed removal's item is gone for good: the removals that named it take its place.
             if pending.kind == .remove {
@@ -25,6 +30,10 @@ enum PendingEditSettlement {
         // Only an update was shown in the other feeds sharing the item, which its rollback must undo
         // there too; a removal or an insert stayed this feed's own, and so does its rollback.
         if pending.kind != .update { store.sharing?.logging = false }
+        let rest = try store.pendingEdits(of: feed).filter { $0.itemID == itemID }
+        if !rest.isEmpty {
+            return try rollBack(pending, under: PendingEditStack.stacks(rest).first ?? [], in: store, feed: &feed)
+        }
         switch pending.kind {
         case .update:
             guard let base = pending.base,
@@ -55,6 +64,30 @@ enum PendingEditSettlement {
             let position = try store.insertItem(item, atRow: row, local: false, in: &feed)
             return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
         }
+    }
+
+    /// Rolls back a rejected first edit whose item has later edits pending: an update's later edits
+    /// show carried onto the server's value it restores; an insert's go with it.
+    private static func rollBack(
+        _ pending: PendingEditRecord, under rest: [PendingEditRecord], in store: PageStore, feed: inout FeedRecord
+    ) throws -> RowChange? {
+        let itemID = pending.itemID
+        guard pending.kind == .update else {
+            try store.deletePendingEdits(itemID: itemID, in: feed)
+            guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else { return nil }
+            let around = try store.neighbours(of: stored.position, in: feed)
+            guard let removed = try store.removeItem(itemID, from: &feed) else { return nil }
+            try store.handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
+            return RowChange(deleted: [removed.row])
+        }
+        let rebased = PendingEditStack.rebased(rest, onto: pending.base, section: pending.baseSection)
+        for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
+        guard let shown = rebased.shown, let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
+            stored.payload != shown,
+            try store.updateItem(EncodedItem(itemID: itemID, section: pending.baseSection, payload: shown), in: &feed)
+        else { return nil }
+        return RowChange(
+            reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [itemID])
     }
 
     /// The row that puts a pending edit's item back between the rows it had around it, or the

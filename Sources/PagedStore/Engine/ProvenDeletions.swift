@@ -30,7 +30,7 @@ enum ProvenDeletions {
         if !plan.published.isEmpty { try store.markServerRows(at: plan.published, in: feed) }
         for removal in removals where plan.settled.contains(removal.itemID) {
             // Proved deleted: the removals that named the item take its place.
-            try store.deletePendingEdit(itemID: removal.itemID, in: feed)
+            try store.deletePendingRemoval(itemID: removal.itemID, in: feed)
             try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
         }
         guard !plan.deleted.isEmpty else { return [] }

@@ -26,7 +26,7 @@ extension UndecodableRow {
             guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
                 let item = try store.removeItem(row.itemID, from: &feed)
             else { continue }
-            try store.deletePendingEdit(itemID: row.itemID, in: feed)
+            try store.deletePendingEdits(itemID: row.itemID, in: feed)
             removed.append((item.row, row))
         }
         if !removed.isEmpty, feed.rowCount == 0 { try store.clearFeed(&feed) }

@@ -21,10 +21,11 @@ extension PageStore {
             "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
         guard tables == 1, try hasOutboxColumns() else { return [] }
         let outbox = Self.outboxColumns(true, nextAttempt: try hasNextAttemptColumn(), table: "pending_edit")
+        let step = try hasStepColumn() ? "pending_edit.step" : "0"
         let sql = """
             SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at, \(outbox)
             FROM pending_edit JOIN feed ON feed.id = pending_edit.feed_id
-            WHERE pending_edit.outbox_kind IS NOT NULL ORDER BY pending_edit.created_at, feed.key, pending_edit.item_id
+            WHERE pending_edit.outbox_kind IS NOT NULL ORDER BY pending_edit.created_at, feed.key, pending_edit.item_id, \(step)
             """
         return try connection.rows(sql) { statement -> QueuedEditRow? in
             guard let feedKey = statement.string(0), let itemID = statement.string(1),

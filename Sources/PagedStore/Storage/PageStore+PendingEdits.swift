@@ -22,6 +22,8 @@ package struct PendingEditRecord: Sendable, Equatable {
     package var createdAt: Date
     /// How the outbox sends the edit; nil for an edit whose server call is a closure.
     package var queued: QueuedEdit? = nil
+    /// The edit's place among its item's pending edits, from 0 (only edits made by kind stack).
+    package var step: Int = 0
 }
 
 /// What the outbox keeps of an edit made by kind, beside the edit itself.
@@ -68,7 +70,8 @@ extension PageStore {
             "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'pending_edit'")
         guard tables == 1 else { return ([], []) }
         return try pendingEditRows(
-            of: feed, outboxColumns: try hasOutboxColumns(), nextAttemptColumn: try hasNextAttemptColumn())
+            of: feed, outboxColumns: try hasOutboxColumns(), nextAttemptColumn: try hasNextAttemptColumn(),
+            stepColumn: try hasStepColumn())
     }
 
     /// Whether the file's `pending_edit` has the outbox's columns (a file `pagedb` reads without
@@ -83,6 +86,12 @@ extension PageStore {
     package func hasNextAttemptColumn() throws(StorageError) -> Bool {
         try connection.int64(
             "SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'next_attempt_at'") == 1
+    }
+
+    /// Whether the file's `pending_edit` numbers an item's edits (a file `pagedb` reads without
+    /// migrating it may predate it: each item has one edit there).
+    package func hasStepColumn() throws(StorageError) -> Bool {
+        try connection.int64("SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'step'") == 1
     }
 
     /// The outbox's columns of `pending_edit` as the file has them, NULL (or 0 attempts) for those it
@@ -105,12 +114,13 @@ extension PageStore {
     /// can come from (a file edited by hand, a faulty writer) with what is wrong with them. A
     /// malformed row is never applied: it could only write something other than the server's value.
     package func pendingEditRows(
-        of feed: FeedRecord, outboxColumns: Bool = true, nextAttemptColumn: Bool = true
+        of feed: FeedRecord, outboxColumns: Bool = true, nextAttemptColumn: Bool = true, stepColumn: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let outbox = Self.outboxColumns(outboxColumns, nextAttempt: nextAttemptColumn)
+        let step = stepColumn ? "step" : "0"
         let sql = """
-            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox)
-            FROM pending_edit WHERE feed_id = ? ORDER BY created_at, item_id
+            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), \(step)
+            FROM pending_edit WHERE feed_id = ? ORDER BY created_at, item_id, \(step)
             """
         let rows = try connection.rows(sql, feed.id, row: Self.pendingEditRow)
         return (rows.compactMap(\.edit), rows.compactMap(\.malformed))
@@ -130,7 +140,8 @@ extension PageStore {
         let edit = PendingEditRecord(
             itemID: itemID, kind: kind, base: base, baseSection: statement.string(3), edited: edited,
             above: statement.string(5), below: statement.string(6),
-            createdAt: Date(millisecondsSince1970: statement.int64(7)), queued: queuedEdit(statement, from: 8))
+            createdAt: Date(millisecondsSince1970: statement.int64(7)), queued: queuedEdit(statement, from: 8),
+            step: Int(clamping: statement.int64(14)))
         return (edit, nil)
     }
 
@@ -147,17 +158,17 @@ extension PageStore {
         )
     }
 
-    /// Writes a pending edit, replacing the item's previous one.
+    /// Writes a pending edit, replacing the one at its item's step.
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
-            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, kind, base, base_section, edited, above_id, below_id,
-                created_at, outbox_kind, argument, idempotency_key, attempts, last_error, next_attempt_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited, above_id,
+                below_id, created_at, outbox_kind, argument, idempotency_key, attempts, last_error, next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         let queued = edit.queued
         try connection.run(
-            sql, feed.id, edit.itemID, edit.kind.rawValue, payload(edit.base), edit.baseSection, payload(edit.edited),
-            edit.above, edit.below, edit.createdAt.millisecondsSince1970, queued?.kind,
+            sql, feed.id, edit.itemID, Int64(edit.step), edit.kind.rawValue, payload(edit.base), edit.baseSection,
+            payload(edit.edited), edit.above, edit.below, edit.createdAt.millisecondsSince1970, queued?.kind,
             queued.map { String(decoding: $0.argument, as: UTF8.self) }, queued?.idempotencyKey.uuidString,
             Int64(queued?.attempts ?? 0), queued?.lastError, queued?.nextAttemptAt?.millisecondsSince1970)
     }
@@ -200,8 +211,21 @@ extension PageStore {
             "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
     }
 
-    /// Forgets the item's pending edit.
-    package func deletePendingEdit(itemID: String, in feed: FeedRecord) throws(StorageError) {
+    /// Forgets every pending edit of the item.
+    package func deletePendingEdits(itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run("DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ?", feed.id, itemID)
+    }
+
+    /// Forgets the item's pending removal, the edits before it staying.
+    package func deletePendingRemoval(itemID: String, in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND kind = 'remove'", feed.id, itemID)
+    }
+
+    /// Forgets one pending edit, the item's others staying.
+    package func deletePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND step = ?", feed.id, edit.itemID,
+            Int64(edit.step))
     }
 }

@@ -91,6 +91,8 @@ extension PageStore {
             SELECT item.feed_id, item.position, edit.kind
             FROM item JOIN feed ON feed.id = item.feed_id
             LEFT JOIN pending_edit AS edit ON edit.feed_id = item.feed_id AND edit.item_id = item.item_id
+                AND edit.step = (SELECT min(step) FROM pending_edit AS first
+                    WHERE first.feed_id = item.feed_id AND first.item_id = item.item_id)
             WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 AND item.feed_id != ?3
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
@@ -148,7 +150,8 @@ extension PageStore {
             """
             SELECT edit.item_id, edit.feed_id, edit.kind, edit.edited FROM pending_edit AS edit
             WHERE edit.kind IN ('update', 'remove')
-            AND EXISTS (SELECT 1 FROM feed WHERE feed.id = edit.feed_id AND feed.shared_type = ?) ORDER BY edit.created_at
+            AND EXISTS (SELECT 1 FROM feed WHERE feed.id = edit.feed_id AND feed.shared_type = ?)
+            ORDER BY edit.created_at, edit.step
             """, type
         ) { ($0.string(0) ?? "", $0.int64(1), $0.string(2), $0.data(3)) }
         var pending = PendingSharedEdits()
@@ -164,12 +167,14 @@ extension PageStore {
         return pending
     }
 
-    /// Makes `copy` the server's copy under another feed's pending edit of the item: the edit stays
+    /// Makes `copy` the server's copy under another feed's first pending edit of the item: the edits stay
     /// shown, and a rollback restores this copy.
     package func replacePendingBase(_ copy: EncodedItem, in feedID: Int64) throws(StorageError) {
         try connection.run(
-            "UPDATE pending_edit SET base = ?, base_section = ? WHERE feed_id = ? AND item_id = ? AND kind = 'update'",
-            payload(copy.payload), copy.section, feedID, copy.itemID)
+            """
+            UPDATE pending_edit SET base = ?1, base_section = ?2 WHERE feed_id = ?3 AND item_id = ?4 AND kind = 'update'
+            AND step = (SELECT min(step) FROM pending_edit WHERE feed_id = ?3 AND item_id = ?4)
+            """, payload(copy.payload), copy.section, feedID, copy.itemID)
     }
 
     /// Makes `copy` what the pending removals of the item in other feeds sharing `type` put back on

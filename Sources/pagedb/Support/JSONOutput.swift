@@ -17,50 +17,11 @@ struct Nullable<Value: Encodable>: Encodable {
     }
 }
 
-/// Any JSON value, for what `pagedb` passes through without a schema of its own: item payloads and
-/// the stored feed policy.
-enum JSONValue: Encodable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    /// The value of a stored payload: its JSON, or the text itself when it is not JSON.
+extension JSONValue {
+    /// The value of a stored payload, for what `pagedb` passes through without a schema of its own
+    /// (item payloads, the stored feed policy): its JSON, or the text itself when it is not JSON.
     init(payload: Data) {
-        if let object = try? JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed]) {
-            self.init(object)
-        } else {
-            self = .string(String(decoding: payload, as: UTF8.self))
-        }
-    }
-
-    /// Converts what `JSONSerialization` returns.
-    init(_ value: Any) {
-        switch value {
-        case let number as NSNumber where String(cString: number.objCType) == "c": self = .bool(number.boolValue)
-        case let number as NSNumber where String(cString: number.objCType) == "d": self = .number(number.doubleValue)
-        case let number as NSNumber: self = .integer(number.int64Value)
-        case let text as String: self = .string(text)
-        case let array as [Any]: self = .array(array.map(JSONValue.init))
-        case let object as [String: Any]: self = .object(object.mapValues(JSONValue.init))
-        default: self = .null
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .integer(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        }
+        self = JSONValue.decode(payload) ?? .string(String(decoding: payload, as: UTF8.self))
     }
 }
 

@@ -1,0 +1,70 @@
+import Foundation
+
+/// The rules of an item's pending edits made one after another (liked, then unliked, offline): which
+/// edit may follow which, what the item shows, and what a rejection leaves of the later ones.
+///
+/// Each edit keeps the value before it (``PendingEditRecord/base``: the server's for the first) and
+/// the value after it (``PendingEditRecord/edited``); the item shows the last one's. The outbox sends
+/// an item's edits in order, one at a time, so only the first is ever settled. Pure: the edits come
+/// in, edits come out, and ``PendingEditSettlement`` and ``FeedWriter`` write them.
+enum PendingEditStack {
+    /// The feed's pending edits by item, each item's in step order, items in the order of their first.
+    static func stacks(_ edits: [PendingEditRecord]) -> [[PendingEditRecord]] {
+        var order: [String] = []
+        var byItem: [String: [PendingEditRecord]] = [:]
+        for edit in edits {
+            if byItem[edit.itemID] == nil { order.append(edit.itemID) }
+            byItem[edit.itemID, default: []].append(edit)
+        }
+        return order.compactMap { byItem[$0]?.sorted { $0.step < $1.step } }
+    }
+
+    /// Why an edit of `kind` may not follow `stack` (the item's pending edits), or nil when it may.
+    ///
+    /// Only edits made by kind stack: the outbox sends them in order, while an edit made with a
+    /// closure is settled by its own call, whose order against another's nobody knows. An insert
+    /// can only be first (the item exists), and nothing follows a removal (the item is not shown).
+    static func refusal(adding kind: PendingEditRecord.Kind, queued: Bool, after stack: [PendingEditRecord]) -> String?
+    {
+        guard let last = stack.last else { return nil }
+        if !queued || stack.contains(where: { $0.queued == nil }) {
+            return "has an edit waiting for its server call; wait for it before editing the item again"
+        }
+        if last.kind == .remove { return "is removed, waiting for its server call" }
+        if kind == .insert { return "is in the feed already" }
+        return nil
+    }
+
+    /// The one edit a stack amounts to: a removal when its last edit removes the item, an insert
+    /// when its first inserts it, an update otherwise; it shows the last edit's value, and keeps the
+    /// first edit's base and the places its insert or removal named.
+    static func combined(_ stack: [PendingEditRecord]) -> PendingEditRecord? {
+        guard var combined = stack.first, let last = stack.last else { return nil }
+        if last.kind == .remove {
+            combined.kind = .remove
+            (combined.above, combined.below) = (last.above, last.below)
+        }
+        combined.edited = last.edited
+        return combined
+    }
+
+    /// The edits that follow a rejected first edit, each carried onto the value before it as it is
+    /// now: the first of them onto `base` (the rejected edit's), each next onto the value the one
+    /// before it now shows (see ``PayloadRebase``).
+    /// - Returns: The edits, and the value the item now shows (nil when the last removes it).
+    static func rebased(
+        _ rest: [PendingEditRecord], onto base: Data?, section: String?
+    ) -> (edits: [PendingEditRecord], shown: Data?) {
+        var value = base
+        var edits: [PendingEditRecord] = []
+        for var edit in rest {
+            if edit.kind == .update, let edited = edit.edited, let before = edit.base, let value {
+                edit.edited = PayloadRebase.rebase(edited, from: before, onto: value)
+            }
+            (edit.base, edit.baseSection) = (value, section)
+            value = edit.kind == .remove ? nil : edit.edited
+            edits.append(edit)
+        }
+        return (edits, value)
+    }
+}

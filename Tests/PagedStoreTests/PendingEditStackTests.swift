@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// The rules of an item's stacked edits, alone: which edit may follow which, what a stack amounts
+/// to, and what a rejected first edit leaves of the others.
+@Suite struct PendingEditStackTests {
+    func edit(
+        _ kind: PendingEditRecord.Kind, _ item: String = "a", step: Int = 0, base: String? = nil,
+        edited: String? = nil, queued: Bool = true
+    ) -> PendingEditRecord {
+        PendingEditRecord(
+            itemID: item, kind: kind, base: base.map { Data($0.utf8) }, baseSection: nil,
+            edited: edited.map { Data($0.utf8) }, createdAt: Date(timeIntervalSince1970: 0),
+            queued: queued ? QueuedEdit(kind: "k", argument: Data("{}".utf8), idempotencyKey: UUID()) : nil,
+            step: step)
+    }
+
+    @Test func editsAreGroupedByItemInStepOrderAndItemsInTheOrderOfTheirFirst() {
+        let stacks = PendingEditStack.stacks([
+            edit(.update, "b", step: 1), edit(.update, "a", step: 0), edit(.update, "b", step: 0),
+        ])
+        #expect(stacks.map { $0.map(\.itemID) } == [["b", "b"], ["a"]])
+        #expect(stacks[0].map(\.step) == [0, 1])
+    }
+
+    @Test func onlyQueuedEditsStackAndNothingFollowsARemovalNorPrecedesAnInsert() {
+        #expect(PendingEditStack.refusal(adding: .update, queued: false, after: []) == nil)
+        #expect(PendingEditStack.refusal(adding: .update, queued: true, after: [edit(.update)]) == nil)
+        #expect(PendingEditStack.refusal(adding: .remove, queued: true, after: [edit(.insert)]) == nil)
+        #expect(PendingEditStack.refusal(adding: .update, queued: false, after: [edit(.update)]) != nil)
+        #expect(PendingEditStack.refusal(adding: .update, queued: true, after: [edit(.update, queued: false)]) != nil)
+        #expect(PendingEditStack.refusal(adding: .update, queued: true, after: [edit(.remove)]) != nil)
+        #expect(PendingEditStack.refusal(adding: .insert, queued: true, after: [edit(.update)]) != nil)
+    }
+
+    @Test func aStackIsARemovalWhenItsLastRemovesAnInsertWhenItsFirstInsertsElseAnUpdate() {
+        let updates = PendingEditStack.combined([
+            edit(.update, base: "s", edited: "1"), edit(.update, step: 1, base: "1", edited: "2"),
+        ])
+        #expect(updates?.kind == .update)
+        #expect(updates?.base == Data("s".utf8))
+        #expect(updates?.edited == Data("2".utf8))
+        #expect(PendingEditStack.combined([edit(.insert, edited: "i"), edit(.update, step: 1)])?.kind == .insert)
+        var removal = edit(.remove, step: 1, base: "1")
+        removal.above = "x"
+        let removed = PendingEditStack.combined([edit(.update, base: "s", edited: "1"), removal])
+        #expect(removed?.kind == .remove)
+        #expect(removed?.above == "x")
+        #expect(removed?.edited == nil)
+        #expect(PendingEditStack.combined([]) == nil)
+    }
+
+    @Test func theEditsAfterARejectedOneStandOnTheValueItRestores() {
+        let rest = [
+            edit(.update, step: 1, base: #"{"a":1,"b":0}"#, edited: #"{"a":1,"b":1}"#),
+            edit(.remove, step: 2, base: #"{"a":1,"b":1}"#),
+        ]
+        let rebased = PendingEditStack.rebased(rest, onto: Data(#"{"a":0,"b":0}"#.utf8), section: "s")
+        #expect(rebased.shown == nil, "the last removes the item")
+        #expect(rebased.edits[0].base == Data(#"{"a":0,"b":0}"#.utf8))
+        #expect(JSONValue.decode(rebased.edits[0].edited ?? Data()) == JSONValue.decode(Data(#"{"a":0,"b":1}"#.utf8)))
+        #expect(rebased.edits[1].base == rebased.edits[0].edited)
+        #expect(rebased.edits.map(\.baseSection) == ["s", "s"])
+        let updateOnly = PendingEditStack.rebased(
+            Array(rest.prefix(1)), onto: Data(#"{"a":0,"b":0}"#.utf8), section: nil)
+        #expect(updateOnly.shown == updateOnly.edits[0].edited)
+    }
+}

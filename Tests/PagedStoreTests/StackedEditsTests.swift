@@ -1,0 +1,166 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// Several queued edits of one item (liked, then unliked, offline): sent in order, one at a time,
+/// each once; the last shows; a rejected one is rolled back under the later ones, which stay shown
+/// on top of the value it restored, also after a relaunch.
+@Suite(.timeLimit(.minutes(1))) struct StackedEditsTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// A post with two things a reader changes: the test item of edits that touch different fields.
+    struct Note: FeedItem, Codable, Equatable {
+        let id: String
+        var liked = false
+        var starred = false
+        var revision = 0
+    }
+
+    struct Liked: Codable, Sendable {
+        var liked: Bool
+    }
+
+    /// A feed of four notes, n0 to n3, refreshed, in a store of its own (a relaunch opens another).
+    func openNotes(_ server: ModelServer) async throws -> (FeedStore, Feed<Note>) {
+        let store = try test.store()
+        let source = server.source { Note(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
+        let feed = try store.feed("notes", source: source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        return (store, feed)
+    }
+
+    @Test func aLikeThenAnUnlikeMadeOfflineAreSentInOrderEachOnceAndTheLastShows() async throws {
+        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
+        try await feed.enqueue("like", id: "n1", argument: Liked(liked: false)) { $0.liked = false }
+        #expect(await store.outbox.status.count == 2)
+        #expect(await feed.snapshot.rows[1]?.liked == false)
+
+        let server = MutationServer()
+        await store.outbox.register("like", as: Liked.self) { edit in
+            _ = server.receive("\(edit.itemID) liked=\(edit.argument.liked)", key: edit.idempotencyKey)
+            return .confirmed
+        }
+        await store.outbox.waitUntilEmpty()
+        #expect(server.sentMutations == ["n1 liked=true", "n1 liked=false"])
+        #expect(await feed.snapshot.rows[1]?.liked == false)
+        #expect(try await feed.pendingEdits().isEmpty)
+    }
+
+    @Test func aRejectedFirstEditIsRolledBackUnderTheLaterOnesAfterARelaunch() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        do {
+            let (_, feed) = try await openNotes(server)
+            try await feed.enqueue("like", id: "n2", argument: Liked(liked: true)) { $0.liked = true }
+            try await feed.enqueue("star", id: "n2", argument: Liked(liked: true)) { $0.starred = true }
+            #expect(await feed.snapshot.rows[2] == Note(id: "n2", liked: true, starred: true))
+        }
+        // Relaunched: the changes' closures are gone; what each edit changed is in the file.
+        let (store, feed) = try await openNotes(server)
+        let sent = Locked<[String]>([])
+        await store.outbox.register("like", as: Liked.self) { _ in
+            sent.mutate { $0.append("like") }
+            return .rejected(reason: "HTTP 403")
+        }
+        await store.outbox.waitFor { $0.count == 1 }
+        #expect(await feed.snapshot.rows[2] == Note(id: "n2", liked: false, starred: true))
+        #expect(await feed.snapshot.change.reloadedRows == [IndexPath(indexes: [0, 2])])
+        await store.outbox.register("star", as: Liked.self) { _ in
+            sent.mutate { $0.append("star") }
+            return .confirmed
+        }
+        await store.outbox.waitUntilEmpty()
+        #expect(sent.value == ["like", "star"])
+        #expect(await feed.snapshot.rows[2] == Note(id: "n2", liked: false, starred: true))
+    }
+
+    @Test func aRefreshKeepsEveryPendingEditOnTopOfTheServersNewValue() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        let (_, feed) = try await openNotes(server)
+        try await feed.enqueue("like", id: "n0", argument: Liked(liked: true)) { $0.liked = true }
+        try await feed.enqueue("star", id: "n0", argument: Liked(liked: true)) { $0.starred = true }
+        server.items[0].revision = 7
+        await feed.refresh()
+        #expect(await feed.snapshot.rows[0] == Note(id: "n0", liked: true, starred: true, revision: 7))
+
+        // After a relaunch too, by what each edit changed.
+        server.items[0].revision = 8
+        let (_, relaunched) = try await openNotes(server)
+        #expect(await relaunched.snapshot.rows[0] == Note(id: "n0", liked: true, starred: true, revision: 8))
+    }
+
+    @Test func aRejectedInsertTakesTheEditsMadeOnItWithItUnsent() async throws {
+        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        try await feed.enqueue("post", inserting: Note(id: "draft"), at: 0, argument: Liked(liked: false))
+        try await feed.enqueue("like", id: "draft", argument: Liked(liked: true)) { $0.liked = true }
+        #expect(await feed.snapshot.rows[0] == Note(id: "draft", liked: true))
+        let sent = Locked<[String]>([])
+        await store.outbox.register("like", as: Liked.self) { _ in
+            sent.mutate { $0.append("like") }
+            return .confirmed
+        }
+        await store.outbox.register("post", as: Liked.self) { _ in
+            sent.mutate { $0.append("post") }
+            return .rejected(reason: "HTTP 422")
+        }
+        await store.outbox.waitUntilEmpty()
+        #expect(sent.value == ["post"])
+        #expect(await feed.snapshot.ids == ["n0", "n1", "n2", "n3"])
+        #expect(await feed.snapshot.change.deletedRows == [IndexPath(indexes: [0, 0])])
+    }
+
+    @Test func aRemovalAfterAnUpdateIsSentLastAndKeepsTheItemRemovedWhenTheUpdateIsRejected() async throws {
+        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
+        try await feed.enqueue("delete", removing: "n1", argument: Liked(liked: false))
+        #expect(await feed.snapshot.ids == ["n0", "n2", "n3"])
+        #expect(
+            try await feed.enqueue("like", id: "n1", argument: Liked(liked: false)) { $0.liked = false } == nil,
+            "a removed item takes no edit")
+        let sent = Locked<[String]>([])
+        await store.outbox.register("delete", as: Liked.self) { _ in
+            sent.mutate { $0.append("delete") }
+            return .rejected(reason: "HTTP 403")
+        }
+        await store.outbox.register("like", as: Liked.self) { _ in
+            sent.mutate { $0.append("like") }
+            return .rejected(reason: "HTTP 403")
+        }
+        await store.outbox.waitUntilEmpty()
+        #expect(sent.value == ["like", "delete"])
+        #expect(await feed.snapshot.ids == ["n0", "n1", "n2", "n3"], "both rejected: the server's item is back")
+        #expect(await feed.snapshot.rows[1] == Note(id: "n1"))
+    }
+
+    @Test func onlyEditsMadeByKindStack() async throws {
+        let (_, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
+        await #expect(throws: FeedError.self, "a closure edit's order against a queued one is nobody's") {
+            try await feed.edit(id: "n1") {
+                $0.starred = true
+            } commit: { _ in
+            }
+        }
+        let (held, release) = AsyncStream.makeStream(of: Void.self)
+        let closureEdit = Task {
+            try await feed.edit(id: "n2") {
+                $0.starred = true
+            } commit: { _ in
+                for await _ in held { break }
+            }
+        }
+        while try await feed.pendingEdits().count < 2 { await Task.yield() }
+        await #expect(throws: FeedError.self) {
+            try await feed.enqueue("like", id: "n2", argument: Liked(liked: true)) { $0.liked = true }
+        }
+        await #expect(throws: FeedError.self, "the item is in the feed") {
+            try await feed.enqueue("post", inserting: Note(id: "n1"), at: 0, argument: Liked(liked: false))
+        }
+        release.finish()
+        _ = try await closureEdit.value
+    }
+}
