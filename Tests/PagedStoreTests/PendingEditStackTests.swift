@@ -52,19 +52,32 @@ import Testing
         #expect(PendingEditStack.combined([]) == nil)
     }
 
-    @Test func theEditsAfterARejectedOneStandOnTheValueItRestores() {
+    @Test func theEditsAfterARejectedOneStandOnTheValueItRestores() throws {
         let rest = [
             edit(.update, step: 1, base: #"{"a":1,"b":0}"#, edited: #"{"a":1,"b":1}"#),
             edit(.remove, step: 2, base: #"{"a":1,"b":1}"#),
         ]
-        let rebased = PendingEditStack.rebased(rest, onto: Data(#"{"a":0,"b":0}"#.utf8), section: "s")
+        let rebased = try PendingEditStack.rebased(rest, onto: Data(#"{"a":0,"b":0}"#.utf8), section: "s")
         #expect(rebased.shown == nil, "the last removes the item")
         #expect(rebased.edits[0].base == Data(#"{"a":0,"b":0}"#.utf8))
         #expect(JSONValue.decode(rebased.edits[0].edited ?? Data()) == JSONValue.decode(Data(#"{"a":0,"b":1}"#.utf8)))
         #expect(rebased.edits[1].base == rebased.edits[0].edited)
         #expect(rebased.edits.map(\.baseSection) == ["s", "s"])
-        let updateOnly = PendingEditStack.rebased(
+        let updateOnly = try PendingEditStack.rebased(
             Array(rest.prefix(1)), onto: Data(#"{"a":0,"b":0}"#.utf8), section: nil)
         #expect(updateOnly.shown == updateOnly.edits[0].edited)
+    }
+
+    @Test func anEditsOwnChangeWhenKnownIsCarriedInsteadOfWhatItChanged() throws {
+        // +1 to a counter: what it changed is "count is 2", its change is "one more".
+        let rest = [edit(.update, step: 1, base: #"{"count":1}"#, edited: #"{"count":2}"#)]
+        let rebased = PendingEditStack.rebased(rest, onto: Data(#"{"count":5}"#.utf8), section: nil) { _, value in
+            guard case .object(let object)? = JSONValue.decode(value), case .integer(let count)? = object["count"]
+            else {
+                return nil
+            }
+            return JSONValue.object(["count": .integer(count + 1)]).encoded()
+        }
+        #expect(rebased.shown == Data(#"{"count":6}"#.utf8))
     }
 }

@@ -72,7 +72,10 @@ extension ReferenceModelTests {
         let committed: Committed?
         let key: UUID?
         var edited: Int?
-        switch Int.random(in: 0..<3, using: &random) {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 3:
+            return try await stackedUpdates(
+                feed, store, snapshot, answers: answers, server: server, step: step, using: &random)
         case 0:
             guard let id else { return QueuedStep() }
             check = .update(id)

@@ -163,4 +163,31 @@ import Testing
         release.finish()
         _ = try await closureEdit.value
     }
+
+    @Test func aRejectedLaterEditRollsBackToWhatTheConfirmedOneShowed() async throws {
+        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
+        try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
+        await store.outbox.register("like", as: Liked.self) { _ in .confirmed }
+        await store.outbox.register("star", as: Liked.self) { _ in .rejected(reason: "HTTP 403") }
+        await store.outbox.waitUntilEmpty()
+        #expect(await feed.snapshot.rows[1] == Note(id: "n1", liked: true))
+    }
+
+    @Test func aLaterEditMadeWhileTheFirstIsSentRollsBackToWhatTheFirstShowed() async throws {
+        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let call = HeldCall()
+        await store.outbox.register("like", as: Liked.self) { _ in
+            try await call.outcome()
+            return .confirmed
+        }
+        await store.outbox.register("star", as: Liked.self) { _ in .rejected(reason: "HTTP 403") }
+        try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
+        await store.outbox.waitFor { $0.edits.first?.phase == .sending }
+        try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
+        await feed.refresh()
+        call.finish(succeeding: true)
+        await store.outbox.waitUntilEmpty()
+        #expect(await feed.snapshot.rows[1] == Note(id: "n1", liked: true))
+    }
 }

@@ -44,11 +44,23 @@ import Testing
         try #require(replay.status == 0 && replay.stdout.contains("EMPTY"), "the replay settles: \(replay.stderr)")
 
         let log = try await server.mutationLog()
-        let lost = queued.filter { log[$0.key] == nil }
+        // The edits made on an item whose insert was rejected go with it, never sent: the server
+        // never had the item.
+        let rejectedInserts = Set(log.values.filter { $0.kind == "insert" && $0.rejected }.map(\.item))
+        let unsent = queued.filter { log[$0.key] == nil }
+        let lost = unsent.filter { !rejectedInserts.contains($0.item) }
         #expect(lost.isEmpty, "queued edits the server never received: \(lost.prefix(5).map(\.key))")
         for edit in queued {
             guard let delivery = log[edit.key] else { continue }
             #expect(delivery.applied != delivery.rejected, "\(edit.key) is either applied once or rejected")
+        }
+        // An item's edits reach the server in the order they were made, each after the one before.
+        let byItem = Dictionary(grouping: queued.compactMap { edit in log[edit.key].map { (edit, $0.order) } }) {
+            $0.0.item
+        }
+        for (item, edits) in byItem {
+            let orders = edits.map(\.1)
+            #expect(orders == orders.sorted(), "\(item)'s edits reached the server out of order")
         }
         let queue = try DatabaseQueue(path: db)
         #expect(try queue.read { try $0.queuedEdits() }.isEmpty, "the outbox is empty")
@@ -65,7 +77,8 @@ import Testing
             "outbox crash: \(Self.kills) kills, \(queued.count) edits queued, \(log.count) keys received "
                 + "(\(unacknowledged) sent before their QUEUED line), \(deliveries) deliveries, "
                 + "\(duplicates) duplicates deduplicated by key, \(retried) retryable answers, \(rejected) rejected "
-                + "(\(checkedRemovals) rejected removals checked back), lost \(lost.count)")
+                + "(\(checkedRemovals) rejected removals checked back), \(unsent.count - lost.count) dropped with "
+                + "their rejected insert, lost \(lost.count)")
         #expect(queued.count > Self.kills, "the writer queued edits between kills")
     }
 

@@ -103,6 +103,8 @@ extension Feed {
         var dropped: [MalformedPendingEdit] = []
         var settled: [PendingEditKey] = []
         let codec = self.codec
+        // The later edits this feed made go again with their own changes on what a rollback restores.
+        let carry = writer.carry(optimistic.changes)
         // A rollback restores the server's copy in every feed sharing the item; a confirmed edit
         // stays shown until the next server copy.
         _ = try edit(spreading: !committed) { store, feed in
@@ -110,7 +112,8 @@ extension Feed {
             // The item's first edit: the only one ever sent, or settled by the app.
             let stack = PendingEditStack.stacks(applicable.filter { $0.itemID == storedID }).first ?? []
             guard let pending = stack.first, key == nil || pending.queued?.idempotencyKey == key else { return nil }
-            let change = try PendingEditSettlement.settle(pending, confirmed: committed, in: store, feed: &feed)
+            let change = try PendingEditSettlement.settle(
+                pending, confirmed: committed, in: store, feed: &feed, carry: carry)
             let left = Set(try store.pendingEdits(of: feed).filter { $0.itemID == storedID }.map(PendingEditKey.init))
             settled = stack.map(PendingEditKey.init).filter { !left.contains($0) }
             return change

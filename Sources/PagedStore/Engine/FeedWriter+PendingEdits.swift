@@ -76,31 +76,36 @@ extension FeedWriter {
         return (remaining, dropped)
     }
 
-    /// Applies the stack's updates again on top of the server's new value of their row, in order,
-    /// each on the value the one before it left: its change when this feed made it, else what it
-    /// changed (see ``PayloadRebase``); the first keeps the server's value as its base.
-    /// - Returns: The value the row shows, or nil when the server's value does not decode under an
-    ///   edit whose change must run on it.
+    /// Applies the stack's edits again on top of the server's new value of their row, in order (see
+    /// ``PendingEditStack/rebased(_:onto:section:carry:)``); the first keeps that value as its base.
+    /// - Returns: The value the row shows (the last update's), or nil when the server's value does
+    ///   not decode under an edit whose change must run on it.
     private func reapply(
         _ stack: inout [PendingEditRecord], onto stored: StoredItem,
         changes: [PendingEditKey: @Sendable (inout Item) -> Void]
     ) throws -> Data? {
-        var value = stored.payload
-        for index in stack.indices where stack[index].kind == .update {
-            let edit = stack[index]
-            var shown = edit.edited.map { edited in
-                edit.base.map { PayloadRebase.rebase(edited, from: $0, onto: value) } ?? edited
-            }
-            if let change = changes[PendingEditKey(edit)] {
-                guard var item = try? codec.decode(value) else { return nil }
-                change(&item)
-                shown = try encode(item).payload
-            }
-            (stack[index].base, stack[index].baseSection) = (value, stored.section)
-            stack[index].edited = shown
-            value = shown ?? value
+        do {
+            let rebased = try PendingEditStack.rebased(
+                stack, onto: stored.payload, section: stored.section, carry: carry(changes))
+            stack = rebased.edits
+            return stack.last { $0.kind == .update }?.edited ?? stored.payload
+        } catch is UndecodableUnderEdit {
+            return nil
         }
-        return value
+    }
+
+    /// How an edit's change goes on a value: its change, when this feed made it (since it opened),
+    /// on the value decoded; nil for an edit whose change is not known here.
+    /// - Throws: ``UndecodableUnderEdit`` when the value does not decode; an encoding error.
+    func carry(
+        _ changes: [PendingEditKey: @Sendable (inout Item) -> Void]
+    ) -> (PendingEditRecord, Data) throws -> Data? {
+        { [codec] edit, value in
+            guard let change = changes[PendingEditKey(edit)] else { return nil }
+            guard var item = try? codec.decode(value) else { throw UndecodableUnderEdit() }
+            change(&item)
+            return try encode(item).payload
+        }
     }
 
     /// Encodes an item as the cache stores it.
@@ -112,3 +117,6 @@ extension FeedWriter {
         }
     }
 }
+
+/// A value an edit's change must run on that does not decode.
+struct UndecodableUnderEdit: Error {}

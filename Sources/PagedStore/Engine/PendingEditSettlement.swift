@@ -13,10 +13,13 @@ enum PendingEditSettlement {
     ///
     /// `pending` is its item's first edit; the item's later edits stay pending. A confirmed edit
     /// leaves them as they are (each stands on the value it showed). A rejected update's rollback
-    /// shows them carried onto the value it restores (see ``PendingEditStack/rebased(_:onto:section:)``);
+    /// shows them carried onto the value it restores (see ``PendingEditStack/rebased(_:onto:section:carry:)``);
     /// a rejected insert takes them with it, never sent: they edit an item the server never had.
+    /// - Parameter carry: How a later edit's change goes on a value, when the feed that made it knows
+    ///   (see ``PendingEditStack/rebased(_:onto:section:carry:)``).
     static func settle(
-        _ pending: PendingEditRecord, confirmed: Bool, in store: PageStore, feed: inout FeedRecord
+        _ pending: PendingEditRecord, confirmed: Bool, in store: PageStore, feed: inout FeedRecord,
+        carry: (PendingEditRecord, Data) throws -> Data? = { _, _ in nil }
     ) throws -> RowChange? {
         let itemID = pending.itemID
         try store.deletePendingEdit(pending, in: feed)
@@ -32,7 +35,8 @@ enum PendingEditSettlement {
         if pending.kind != .update { store.sharing?.logging = false }
         let rest = try store.pendingEdits(of: feed).filter { $0.itemID == itemID }
         if !rest.isEmpty {
-            return try rollBack(pending, under: PendingEditStack.stacks(rest).first ?? [], in: store, feed: &feed)
+            let stack = PendingEditStack.stacks(rest).first ?? []
+            return try rollBack(pending, under: stack, in: store, feed: &feed, carry: carry)
         }
         switch pending.kind {
         case .update:
@@ -69,7 +73,8 @@ enum PendingEditSettlement {
     /// Rolls back a rejected first edit whose item has later edits pending: an update's later edits
     /// show carried onto the server's value it restores; an insert's go with it.
     private static func rollBack(
-        _ pending: PendingEditRecord, under rest: [PendingEditRecord], in store: PageStore, feed: inout FeedRecord
+        _ pending: PendingEditRecord, under rest: [PendingEditRecord], in store: PageStore, feed: inout FeedRecord,
+        carry: (PendingEditRecord, Data) throws -> Data?
     ) throws -> RowChange? {
         let itemID = pending.itemID
         guard pending.kind == .update else {
@@ -80,7 +85,8 @@ enum PendingEditSettlement {
             try store.handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
             return RowChange(deleted: [removed.row])
         }
-        let rebased = PendingEditStack.rebased(rest, onto: pending.base, section: pending.baseSection)
+        guard let base = pending.base else { return nil }
+        let rebased = try PendingEditStack.rebased(rest, onto: base, section: pending.baseSection, carry: carry)
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
         guard let shown = rebased.shown, let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
             stored.payload != shown,

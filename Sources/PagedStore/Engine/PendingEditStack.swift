@@ -48,23 +48,28 @@ enum PendingEditStack {
         return combined
     }
 
-    /// The edits that follow a rejected first edit, each carried onto the value before it as it is
-    /// now: the first of them onto `base` (the rejected edit's), each next onto the value the one
-    /// before it now shows (see ``PayloadRebase``).
+    /// Edits carried onto a new value before the first of them: `base` (a rejected edit's, or the
+    /// server's new value of the row), each next onto the value the one before it now shows. An
+    /// update's change is what `carry` makes of it on that value (the change itself, when the feed
+    /// that made it is open), else what it changed (see ``PayloadRebase``); a removal keeps the
+    /// value as what its rollback puts back.
     /// - Returns: The edits, and the value the item now shows (nil when the last removes it).
     static func rebased(
-        _ rest: [PendingEditRecord], onto base: Data?, section: String?
-    ) -> (edits: [PendingEditRecord], shown: Data?) {
-        var value = base
-        var edits: [PendingEditRecord] = []
-        for var edit in rest {
-            if edit.kind == .update, let edited = edit.edited, let before = edit.base, let value {
-                edit.edited = PayloadRebase.rebase(edited, from: before, onto: value)
+        _ edits: [PendingEditRecord], onto base: Data, section: String?,
+        carry: (PendingEditRecord, Data) throws -> Data? = { _, _ in nil }
+    ) rethrows -> (edits: [PendingEditRecord], shown: Data?) {
+        var value: Data? = base
+        var rebased: [PendingEditRecord] = []
+        for var edit in edits {
+            if edit.kind == .update, let edited = edit.edited, let value {
+                edit.edited =
+                    try carry(edit, value) ?? edit.base.map { PayloadRebase.rebase(edited, from: $0, onto: value) }
+                    ?? edited
             }
             (edit.base, edit.baseSection) = (value, section)
             value = edit.kind == .remove ? nil : edit.edited
-            edits.append(edit)
+            rebased.append(edit)
         }
-        return (edits, value)
+        return (rebased, value)
     }
 }

@@ -116,7 +116,9 @@ extension PagedDB {
                     acknowledge(key, .remove, id, mark)
                 }
             } catch {
-                // An item with an edit pending already refuses another: the harness picks again next step.
+                // Nothing it makes should be refused (an edit of a removed item queues nothing); one that is
+                // is told, and the harness goes on with its next step.
+                FileHandle.standardError.write(Data("REFUSED \(error)\n".utf8))
             }
         }
 
