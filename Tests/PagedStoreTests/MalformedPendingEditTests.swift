@@ -96,6 +96,32 @@ import Testing
         #expect(await reopened.snapshot.ids == server.items.map(\.id), "the server's pages bring it back")
     }
 
+    @Test(arguments: [("remove", "update"), ("update", "insert")])
+    func anItemsEditsInAnOrderNoEditsLeaveAreDroppedAndNamedByVerify(_ kinds: (String, String)) async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        try await test.feed(server.source).refresh()
+        try DatabaseQueue(path: test.path).write { store in
+            let feed = try #require(try store.feed(key: "home"))
+            let stored = try #require(try store.items(withIDs: ["p1"], in: feed)["p1"])
+            for (step, kind) in [kinds.0, kinds.1].enumerated() {
+                try store.savePendingEdit(
+                    PendingEditRecord(
+                        itemID: "p1", kind: .update, base: stored.payload,
+                        edited: try JSONEncoder().encode(Post(id: "p1", revision: 9)), createdAt: Date(),
+                        queued: QueuedEdit(kind: "like", argument: Data("{}".utf8), idempotencyKey: UUID()), step: step),
+                    in: feed)
+                try store.connection.execute("UPDATE pending_edit SET kind = '\(kind)' WHERE step = \(step)")
+            }
+        }
+        let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
+        #expect(violations.contains { $0.rule == "pending_edit" && $0.detail.contains("p1") }, "\(violations)")
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        #expect(await feed.snapshot.rows[1] == Post(id: "p1"), "the server's value")
+        #expect(try pendingRows() == 0, "the item's edits are dropped")
+    }
+
     /// Writes the planted row for `p1` of the feed "home", as sqlite3 would.
     func plant(_ planted: Planted) throws {
         try DatabaseQueue(path: test.path).write { store in

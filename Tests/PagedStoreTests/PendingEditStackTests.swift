@@ -81,3 +81,14 @@ import Testing
         #expect(rebased.shown == Data(#"{"count":6}"#.utf8))
     }
 }
+
+extension PendingEditStackTests {
+    @Test func editsInAnOrderNoEditsLeaveAreNamed() {
+        #expect(PendingEditStack.problem(of: [edit(.update)]) == nil)
+        #expect(PendingEditStack.problem(of: [edit(.update, queued: false)]) == nil)
+        #expect(PendingEditStack.problem(of: [edit(.insert), edit(.update, step: 1), edit(.remove, step: 2)]) == nil)
+        #expect(PendingEditStack.problem(of: [edit(.update), edit(.update, step: 1, queued: false)]) != nil)
+        #expect(PendingEditStack.problem(of: [edit(.update), edit(.insert, step: 1)]) != nil)
+        #expect(PendingEditStack.problem(of: [edit(.remove), edit(.update, step: 1)]) != nil)
+    }
+}

@@ -45,6 +45,31 @@ import Testing
         #expect(scratch.fingerprint(db) == before, "outbox changed the file")
     }
 
+    @Test func anItemsLaterEditIsListedAfterTheOneItWaitsFor() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, key) = try await Self.cacheWithQueuedEdits(in: scratch)
+        let store = try FeedStore(path: db)
+        let feed = try store.feed(
+            "home", source: ScriptedSource<MultiProcessTests.Revised>(), policy: FeedPolicy(refreshOnOpen: .never))
+        let later = try #require(
+            try await feed.enqueue("like", id: "p1", argument: Like(on: false)) { $0.revision -= 1 })
+        store.close()
+
+        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(table.stdout.contains("3 queued edits."))
+        #expect(Self.line(of: later.uuidString, in: table.stdout)?.contains("after the edit before it") == true)
+        let edits = try #require(
+            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+        #expect(edits.map { $0["idempotency_key"] as? String }.last == later.uuidString)
+        #expect(edits.map { $0["waits_for"] as? String } == [nil, nil, key?.uuidString])
+        let shown = try PagedDBBinary.run(["show", "--db", db, "home"])
+        #expect(shown.stdout.contains("next try after the edit before it"))
+        let detail = try #require(
+            try PagedDBBinary.json(try PagedDBBinary.run(["show", "--db", db, "home", "--json"])) as? [String: Any])
+        let pending = try #require(detail["pending_edits"] as? [[String: Any]])
+        #expect(pending.map { $0["waits_for"] as? String } == [nil, nil, key?.uuidString])
+    }
+
     @Test func outboxAndShowSayWhenEachQueuedEditIsNextTried() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let (db, key) = try await Self.cacheWithQueuedEdits(in: scratch)

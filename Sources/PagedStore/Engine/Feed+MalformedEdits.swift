@@ -19,6 +19,11 @@ extension Feed {
                 applicable.append(edit)
             }
         }
+        for stack in PendingEditStack.stacks(applicable) {
+            if let problem = PendingEditStack.problem(of: stack), let first = stack.first {
+                unusable.append(MalformedPendingEdit(itemID: first.itemID, problem: problem))
+            }
+        }
         // An item's edits stand on each other: one unusable, the item's others go with it.
         let unusableItems = Set(unusable.map(\.itemID))
         for itemID in unusableItems { try store.deletePendingEdits(itemID: itemID, in: feed) }

@@ -35,6 +35,17 @@ enum PendingEditStack {
         return nil
     }
 
+    /// What is wrong with an item's edits as a file holds them (edited by hand, a faulty writer), or
+    /// nil when edits made one after another can leave them so: an edit made with a closure is
+    /// alone, an insert only first, a removal only last.
+    static func problem(of stack: [PendingEditRecord]) -> String? {
+        guard stack.count > 1 else { return nil }
+        if stack.contains(where: { $0.queued == nil }) { return "one of several edits, made with a closure" }
+        if stack.dropFirst().contains(where: { $0.kind == .insert }) { return "an insert after another edit" }
+        if stack.dropLast().contains(where: { $0.kind == .remove }) { return "an edit after a removal" }
+        return nil
+    }
+
     /// The one edit a stack amounts to: a removal when its last edit removes the item, an insert
     /// when its first inserts it, an update otherwise; it shows the last edit's value, and keeps the
     /// first edit's base and the places its insert or removal named.

@@ -108,8 +108,13 @@ extension PageStore {
         if feed.endReached, feed.oldestCursor != nil {
             found.append(("end_reached", "the feed has ended but still has an older cursor"))
         }
-        for edit in try pendingEditRowsIfMigrated(of: feed).malformed {
+        let pending = try pendingEditRowsIfMigrated(of: feed)
+        for edit in pending.malformed {
             found.append(("pending_edit", "the pending edit of \(edit.itemID.debugDescription) is \(edit.problem)"))
+        }
+        for stack in PendingEditStack.stacks(pending.edits) {
+            guard let problem = PendingEditStack.problem(of: stack), let first = stack.first else { continue }
+            found.append(("pending_edit", "a pending edit of \(first.itemID.debugDescription) is \(problem)"))
         }
         return found
     }

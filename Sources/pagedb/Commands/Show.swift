@@ -39,6 +39,7 @@ extension PagedDB {
                     try store.sharing(of: record)
                 )
             }
+            let waitsFor = EditOrder.waitsFor(edits, item: \.itemID) { $0.queued?.idempotencyKey }
             if output.json {
                 try Terminal.printJSON(
                     FeedDetailJSON(
@@ -65,13 +66,14 @@ extension PagedDB {
                                 itemID: saved.itemID, row: row, savedRow: saved.row, offset: saved.offset,
                                 savedAt: Terminal.timestamp(saved.savedAt))
                         },
-                        pendingEdits: edits.map { edit in
+                        pendingEdits: zip(edits, waitsFor).map { edit, before in
                             .init(
                                 itemID: edit.itemID, kind: edit.kind.rawValue,
                                 createdAt: Terminal.timestamp(edit.createdAt), outboxKind: edit.queued?.kind,
                                 idempotencyKey: edit.queued?.idempotencyKey.uuidString,
                                 attempts: edit.queued?.attempts, lastError: edit.queued?.lastError,
-                                nextAttemptAt: Terminal.timestamp(edit.queued?.nextAttemptAt))
+                                nextAttemptAt: Terminal.timestamp(edit.queued?.nextAttemptAt),
+                                waitsFor: before?.uuidString)
                         }))
                 return
             }
@@ -115,12 +117,13 @@ extension PagedDB {
             }
             if !edits.isEmpty {
                 print("\nPending edits (waiting for their server call):")
-                for edit in edits {
+                for (edit, before) in zip(edits, waitsFor) {
                     print("  \(edit.kind.rawValue) \(output.cell(edit.itemID, 40)), \(Terminal.age(edit.createdAt))")
                     if let queued = edit.queued {
+                        let nextTry = EditOrder.nextTry(waitingFor: before, nextAttemptAt: queued.nextAttemptAt)
                         print(
                             "    queued as \(output.cell(queued.kind, 40)), key \(queued.idempotencyKey.uuidString), "
-                                + "\(queued.attempts) failed sends, next try \(Terminal.nextTry(queued.nextAttemptAt))"
+                                + "\(queued.attempts) failed sends, next try \(nextTry)"
                                 + (queued.lastError.map { ", last error: \(output.cell($0, 80))" } ?? ""))
                     }
                 }

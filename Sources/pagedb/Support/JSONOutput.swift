@@ -109,6 +109,8 @@ struct FeedDetailJSON: Encodable {
         @Nullable var lastError: String?
         /// The earliest time of the next send after a failed one; null when none failed.
         @Nullable var nextAttemptAt: String?
+        /// The idempotency key of the edit of the same item it waits for; null for an item's first.
+        @Nullable var waitsFor: String?
     }
 
     let pages: [PageJSON]
