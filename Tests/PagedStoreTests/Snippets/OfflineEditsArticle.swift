@@ -31,6 +31,12 @@ func like(_ post: Post, in feed: Feed<Post>) async throws {
     }
 }
 
+func toggleLike(of post: Post, liked: Bool, in feed: Feed<Post>) async throws {
+    try await feed.enqueue("like", id: post.id, argument: LikeArgument(liked: liked)) { post in
+        post.revision += liked ? 1 : -1
+    }
+}
+
 func connectivityCameBack(_ store: FeedStore) async {
     await store.outbox.resume()
 }
