@@ -84,7 +84,7 @@ import Testing
 
     /// Checks that no edit the server rejected shows in the file: a rejected update's mark is on no
     /// row, a rejected insert's item is gone, and a rejected removal's item is back (when it was the
-    /// item's last edit). Returns how many removals it checked.
+    /// item's last removal). Returns how many removals it checked.
     func checkRejectedEditsAreRolledBack(
         _ log: [String: MutationDelivery], in queue: DatabaseQueue
     ) throws -> Int {
@@ -96,9 +96,12 @@ import Testing
             }
         }
         let marks = Set(rows.values)
-        // An item's last edit: a later one may have removed it for good.
-        var lastEdit: [String: Int] = [:]
-        for delivery in log.values { lastEdit[delivery.item] = max(lastEdit[delivery.item] ?? 0, delivery.order) }
+        // An item's last removal: a later one, confirmed, may have removed it for good (an item's
+        // edits reach the server in order, so the order of first deliveries is theirs).
+        var lastRemoval: [String: Int] = [:]
+        for delivery in log.values where delivery.kind == "remove" {
+            lastRemoval[delivery.item] = max(lastRemoval[delivery.item] ?? 0, delivery.order)
+        }
         var checkedRemovals = 0
         for (key, delivery) in log where delivery.rejected {
             switch delivery.kind {
@@ -107,7 +110,7 @@ import Testing
             case "insert":
                 #expect(rows[delivery.item] == nil, "\(key): the rejected insert \(delivery.item) still shows")
             case "remove":
-                guard lastEdit[delivery.item] == delivery.order else { continue }
+                guard lastRemoval[delivery.item] == delivery.order else { continue }
                 checkedRemovals += 1
                 #expect(rows[delivery.item] != nil, "\(key): the rejected removal of \(delivery.item) is not undone")
             default:
