@@ -17,9 +17,10 @@ extension PagedDB {
             abstract: "Queue edits for a server and settle them, acknowledging each (reliability harness).",
             discussion: """
                 Opens the feed `outbox` (items from an in-process list), registers handlers that POST each \
-                queued edit to --server with its idempotency key, and makes random refreshes, next pages \
-                and queued updates, inserts and removals. Prints `OPENED` once the store is open, \
-                `QUEUED key kind item mark` after each enqueue returns (the edit is then in the file), \
+                queued edit to --server with its idempotency key, and makes random refreshes, next pages, \
+                resumes (connectivity back) and queued updates, inserts and removals. Prints `OPENED` \
+                once the store is open, `QUEUED key kind item mark` after each enqueue returns (the edit \
+                is then in the file), \
                 `SETTLED key outcome` when an edit leaves the outbox, and `EMPTY` once nothing is \
                 pending after the last operation (with --operations 0, a replay, after reading the list \
                 again: a refresh and every next page); then it exits. Without --operations it never ends.
@@ -61,7 +62,7 @@ extension PagedDB {
             var random = SplitMix64(seed: seed)
             var done = 0
             while operations.map({ done < $0 }) ?? true {
-                await step(feed, number: done, using: &random)
+                await step(feed, store.outbox, number: done, using: &random)
                 done += 1
             }
             for await status in await store.outbox.states where status.count == 0 { break }
@@ -85,13 +86,18 @@ extension PagedDB {
         }
 
         /// One random operation: a page, or a queued edit acknowledged with its key.
-        private func step(_ feed: Feed<OutboxItem>, number: Int, using random: inout SplitMix64) async {
+        private func step(
+            _ feed: Feed<OutboxItem>, _ outbox: PagedStore.Outbox, number: Int, using random: inout SplitMix64
+        ) async {
             let snapshot = await feed.snapshot
             let ids = snapshot.rows.indices.compactMap { snapshot.rows.id(at: $0) }
             let mark = "s\(seed)-\(number)"
             let argument = OutboxMark(mark: mark)
             do {
-                switch random.next() % 6 {
+                switch random.next() % 7 {
+                case 6:
+                    // Connectivity back (it flaps): every edit waiting for its retry's delay goes now.
+                    await outbox.resume()
                 case 0: await feed.loadNextPage()
                 case 1: await feed.refresh()
                 case 2, 3:
