@@ -5,10 +5,10 @@ import Foundation
 extension FeedWriter {
     /// Re-applies the feed's pending edits on top of what `commit` wrote, in the caller's
     /// transaction, and adjusts its change to match: an update whose row got a new server value
-    /// shows that value with the edit's change applied again, a removed item the write brought back
-    /// goes again, and an inserted item the write dropped goes back.
-    /// - Parameter changes: The change each update of this store made, by stored id; an edit made
-    ///   by another store (or before a relaunch) shows the value stored with it.
+    /// shows that value with the item's edits applied again in order, a removed item the write
+    /// brought back goes again, and an inserted item the write dropped goes back.
+    /// - Parameter changes: The change each update of this store made, by item and step; an edit
+    ///   made by another store (or before a relaunch) carries what it changed (``PayloadRebase``).
     /// - Returns: How many edits remain pending, and the rows that could not be applied (deleted).
     func replayPendingEdits(
         on commit: inout FeedCommit<Item>, changes: [PendingEditKey: @Sendable (inout Item) -> Void],
