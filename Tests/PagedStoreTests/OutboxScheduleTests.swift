@@ -49,6 +49,22 @@ import Testing
         #expect(schedule.settled(first.idempotencyKey, written: true, now: now) == [.send(second)])
     }
 
+    @Test func anItemsLaterEditWaitsWhileItsFirstIsRetriedOrItsOutcomeCouldNotBeWritten() {
+        let (first, second) = (Self.entry("a"), Self.entry("a"))
+        var (schedule, _) = schedule([first])
+        // The later edit is queued while the first's failure is being written: a look meanwhile.
+        _ = schedule.finished(first, .retryable(reason: "offline", retryAfter: nil), now: now)
+        #expect(schedule.found([first, second], now: now, date: date).isEmpty)
+        #expect(schedule.settled(first.idempotencyKey, written: true, now: now) == [.wake(after: .seconds(1))])
+        #expect(schedule.woke(now: now + .seconds(1)) == [.send(first)], "the first goes again, not the second")
+
+        _ = schedule.finished(first, .confirmed, now: now)
+        #expect(schedule.settled(first.idempotencyKey, written: false, now: now) == [.wake(after: .seconds(1))])
+        #expect(schedule.woke(now: now + .seconds(1)) == [.send(first)], "still in the file: it goes again first")
+        _ = schedule.finished(first, .confirmed, now: now)
+        #expect(schedule.settled(first.idempotencyKey, written: true, now: now) == [.send(second)])
+    }
+
     @Test func anEditBeingSettledIsNotSentAgainWhileTheFileStillListsIt() {
         let edit = Self.entry("a")
         var (schedule, _) = schedule([edit])
@@ -115,7 +131,7 @@ import Testing
         let edit = Self.entry("a")
         var (schedule, _) = schedule([edit])
         _ = schedule.finished(edit, .confirmed, now: now)
-        #expect(schedule.settled(edit.idempotencyKey, written: false, now: now).isEmpty)
+        #expect(schedule.settled(edit.idempotencyKey, written: false, now: now) == [.wake(after: .seconds(1))])
         #expect(schedule.found([edit], now: now, date: date) == [.wake(after: .seconds(1))])
         #expect(schedule.woke(now: now + .seconds(1)) == [.send(edit)])
     }

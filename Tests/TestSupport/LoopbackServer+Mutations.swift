@@ -17,9 +17,14 @@ public struct MutationDelivery: Decodable, Sendable {
     public let retryable: Int
     /// Deliveries of a key already applied, answered 200 without applying it again.
     public let duplicates: Int
-    /// Which key this was to arrive: 0 for the first. An item's edits are sent one at a time, each
-    /// after the one before settled, so this orders them.
+    /// Which key this was to arrive: 0 for the first.
     public let order: Int
+    /// The place of the key's first delivery among all deliveries, from 0: an item's edits are sent
+    /// one at a time, each after the one before settled, so an edit's first delivery comes after
+    /// the last delivery of the edit before it.
+    public let firstDelivery: Int
+    /// The place of the key's last delivery among all deliveries, from 0.
+    public let lastDelivery: Int
     /// The edit's kind, as its first delivery sent it.
     public let kind: String
     /// The item the edit changed.
@@ -40,6 +45,7 @@ extension LoopbackServer {
     static let mutationRoutes = #"""
         import hashlib
         MUTATIONS = {}
+        DELIVERIES = [0]
 
         def mutation_rule(key):
             return hashlib.sha256(key.encode()).digest()[0] % 10
@@ -58,12 +64,16 @@ extension LoopbackServer {
                 return
             rule = mutation_rule(key)
             with lock:
+                delivery = DELIVERIES[0]
+                DELIVERIES[0] += 1
                 entry = MUTATIONS.setdefault(key, {"deliveries": 0, "applied": False, "rejected": False,
                                                    "retryable": 0, "duplicates": 0, "order": len(MUTATIONS),
+                                                   "first_delivery": delivery,
                                                    "kind": str(body.get("kind", "")),
                                                    "item": str(body.get("item", "")),
                                                    "mark": str(body.get("mark", ""))})
                 entry["deliveries"] += 1
+                entry["last_delivery"] = delivery
                 first = entry["deliveries"] == 1
                 if rule < 2:
                     entry["rejected"] = True
@@ -101,6 +111,8 @@ extension LoopbackServer {
     /// Every idempotency key `/mutations` received so far, with what it made of each.
     public func mutationLog() async throws -> [String: MutationDelivery] {
         let (data, _) = try await URLSession.shared.data(from: url("mutations/log"))
-        return try JSONDecoder().decode([String: MutationDelivery].self, from: data)
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode([String: MutationDelivery].self, from: data)
     }
 }

@@ -91,9 +91,13 @@ struct OutboxSchedule: Sendable {
     private(set) var waiting: [Entry] = []
     /// The edits whose handler runs, by item.
     private(set) var inFlight: [ItemKey: UUID] = [:]
-    /// The edits whose outcome is being written, with their items: the file lists them until it
-    /// is, and their items' later edits wait for it.
-    private(set) var settling: [UUID: ItemKey] = [:]
+    /// The edits whose outcome is being written: the file lists them until it is, and their items'
+    /// later edits wait for it.
+    private(set) var settling: [UUID: Entry] = [:]
+    /// The edits being settled that stay queued (a retryable outcome): still the first of their
+    /// items while the file lists them, so a look meanwhile keeps them waiting, ahead of the later
+    /// edits of their items.
+    private(set) var staying: Set<UUID> = []
     /// When each edit that failed may be sent again.
     private(set) var notBefore: [UUID: ContinuousClock.Instant] = [:]
     /// The kinds with a handler.
@@ -109,7 +113,7 @@ struct OutboxSchedule: Sendable {
             guard let at = entry.nextAttemptAt, notBefore[entry.idempotencyKey] == nil else { continue }
             notBefore[entry.idempotencyKey] = now + retry.wait(until: at, from: date)
         }
-        waiting = entries.filter { settling[$0.idempotencyKey] == nil }
+        waiting = entries.filter { settling[$0.idempotencyKey] == nil || staying.contains($0.idempotencyKey) }
         let listed = Set(entries.map(\.idempotencyKey))
         notBefore = notBefore.filter { listed.contains($0.key) }
         return next(now: now)
@@ -153,18 +157,27 @@ struct OutboxSchedule: Sendable {
             action = .recordFailure(entry, reason: reason, after: delay)
             stays = true
         }
-        if !stays {
+        if stays {
+            staying.insert(entry.idempotencyKey)
+        } else {
             waiting.removeAll { $0.idempotencyKey == entry.idempotencyKey }
         }
-        settling[entry.idempotencyKey] = entry.item
+        settling[entry.idempotencyKey] = entry
         return [action] + next(now: now)
     }
 
     /// The outcome of the edit with `key` is written (or could not be: `written` false, and the
     /// edit waits for a retry's delay before it goes again).
     mutating func settled(_ key: UUID, written: Bool, now: ContinuousClock.Instant) -> [Action] {
-        settling[key] = nil
-        if !written, notBefore[key] == nil { notBefore[key] = now + retry.delay(afterFailures: 1, retryAfter: nil) }
+        staying.remove(key)
+        guard let entry = settling.removeValue(forKey: key) else { return next(now: now) }
+        if !written {
+            if notBefore[key] == nil { notBefore[key] = now + retry.delay(afterFailures: 1, retryAfter: nil) }
+            // Still in the file: still its item's first edit, ahead of the later ones.
+            if !waiting.contains(where: { $0.idempotencyKey == key }) {
+                waiting.insert(entry, at: waiting.firstIndex { $0.item == entry.item } ?? waiting.endIndex)
+            }
+        }
         return next(now: now)
     }
 
@@ -172,7 +185,7 @@ struct OutboxSchedule: Sendable {
     private mutating func next(now: ContinuousClock.Instant) -> [Action] {
         guard !readOnly else { return [] }
         var actions: [Action] = []
-        var itemsAhead = Set(inFlight.keys).union(settling.values)
+        var itemsAhead = Set(inFlight.keys).union(settling.values.map(\.item))
         var firstDue: ContinuousClock.Instant?
         for entry in waiting {
             // An item's later edits wait behind its first one, sent or not.
