@@ -29,7 +29,8 @@ extension Feed {
                 reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [storedID])
         }
         guard found, let edited else { return nil }
-        optimistic.changes[PendingEditKey(itemID: storedID, step: step)] = change
+        optimistic.changes[PendingEditKey(itemID: storedID, step: step, idempotencyKey: queued?.idempotencyKey)] =
+            change
         optimistic.mayHavePending = true
         return edited
     }

@@ -22,7 +22,7 @@ extension FeedWriter {
         for var stack in PendingEditStack.stacks(pending) {
             guard let combined = PendingEditStack.combined(stack) else { continue }
             let stored = try store.items(withIDs: [combined.itemID], in: feed)[combined.itemID]
-            switch PendingEditReplay.step(for: combined, stored: stored) {
+            switch PendingEditStack.step(for: stack, combined: combined, stored: stored) {
             case .keep:
                 continue
             case .reapply:
@@ -84,10 +84,13 @@ extension FeedWriter {
         _ stack: inout [PendingEditRecord], onto stored: StoredItem,
         changes: [PendingEditKey: @Sendable (inout Item) -> Void]
     ) throws -> Data? {
+        // An insert stays as it was: the server's copy of the item it posted is what the rest go on.
+        let inserts = stack.prefix { $0.kind == .insert }
         do {
             let rebased = try PendingEditStack.rebased(
-                stack, onto: stored.payload, section: stored.section, carry: carry(changes))
-            stack = rebased.edits
+                Array(stack.dropFirst(inserts.count)), onto: stored.payload, section: stored.section,
+                carry: carry(changes))
+            stack = inserts + rebased.edits
             return stack.last { $0.kind == .update }?.edited ?? stored.payload
         } catch is UndecodableUnderEdit {
             return nil

@@ -5,6 +5,8 @@ package enum JSONValue: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
+    /// An integer above `Int64.max`, kept exact (a 64-bit unsigned id).
+    case unsigned(UInt64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -31,6 +33,8 @@ package enum JSONValue: Codable, Equatable, Sendable {
             self = .bool(bool)
         } else if let integer = try? container.decode(Int64.self) {
             self = .integer(integer)
+        } else if let unsigned = try? container.decode(UInt64.self) {
+            self = .unsigned(unsigned)
         } else if let number = try? container.decode(Double.self) {
             self = .number(number)
         } else if let string = try? container.decode(String.self) {
@@ -48,6 +52,7 @@ package enum JSONValue: Codable, Equatable, Sendable {
         case .null: try container.encodeNil()
         case .bool(let bool): try container.encode(bool)
         case .integer(let integer): try container.encode(integer)
+        case .unsigned(let unsigned): try container.encode(unsigned)
         case .number(let number): try container.encode(number)
         case .string(let string): try container.encode(string)
         case .array(let array): try container.encode(array)

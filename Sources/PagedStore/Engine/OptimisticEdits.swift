@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a feed keeps in memory of its optimistic edits: the changes to re-apply on top of a server
 /// value that lands while an edit is pending. The edits themselves are in the cache (`pending_edit`).
 struct OptimisticEdits<Item: Sendable>: Sendable {
@@ -10,18 +12,22 @@ struct OptimisticEdits<Item: Sendable>: Sendable {
     var mayHavePending = true
 }
 
-/// One pending edit of a feed: its item's stored id and its step among the item's edits.
+/// One pending edit of a feed: its item's stored id, its step among the item's edits, and for an
+/// edit made by kind its idempotency key, so that the change of an edit settled by another store
+/// is never taken for the change of the next edit at its step.
 struct PendingEditKey: Hashable, Sendable {
     var itemID: String
     var step: Int
+    var idempotencyKey: UUID?
 
-    init(itemID: String, step: Int) {
+    init(itemID: String, step: Int, idempotencyKey: UUID?) {
         self.itemID = itemID
         self.step = step
+        self.idempotencyKey = idempotencyKey
     }
 
     init(_ edit: PendingEditRecord) {
-        self.init(itemID: edit.itemID, step: edit.step)
+        self.init(itemID: edit.itemID, step: edit.step, idempotencyKey: edit.queued?.idempotencyKey)
     }
 }
 

@@ -79,7 +79,12 @@ enum PendingEditSettlement {
         let itemID = pending.itemID
         guard pending.kind == .update else {
             try store.deletePendingEdits(itemID: itemID, in: feed)
-            guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else { return nil }
+            guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else {
+                // Removed again meanwhile: the edits that named it take the place its removal named.
+                let place = rest.last { $0.kind == .remove }
+                try store.handOnPlace(of: itemID, above: place?.above, below: place?.below, in: feed)
+                return nil
+            }
             let around = try store.neighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(itemID, from: &feed) else { return nil }
             try store.handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)

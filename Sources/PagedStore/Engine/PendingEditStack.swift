@@ -46,6 +46,20 @@ enum PendingEditStack {
         return nil
     }
 
+    /// What the stack needs after a write left its item's row as `stored` (see
+    /// ``PendingEditReplay/step(for:stored:)``, given `combined`): as the one edit it amounts to,
+    /// except that updates made on an insert the server now lists go again on the server's copy.
+    static func step(
+        for stack: [PendingEditRecord], combined: PendingEditRecord, stored: StoredItem?
+    ) -> PendingEditReplay.Step {
+        if combined.kind == .insert, let stored, let shown = combined.edited, stored.payload != shown,
+            stack.contains(where: { $0.kind == .update })
+        {
+            return .reapply
+        }
+        return PendingEditReplay.step(for: combined, stored: stored)
+    }
+
     /// The one edit a stack amounts to: a removal when its last edit removes the item, an insert
     /// when its first inserts it, an update otherwise; it shows the last edit's value, and keeps the
     /// first edit's base and the places its insert or removal named.

@@ -14,7 +14,8 @@ package struct QueuedEditRow: Sendable, Equatable {
 
 /// Reading the outbox of the whole file, and recording failed sends.
 extension PageStore {
-    /// Every feed's pending edits made by kind, oldest first; none when the file predates the outbox
+    /// Every feed's pending edits made by kind: items oldest first (by their first edit), each item's
+    /// in step order, whatever times an edited file gives them; none when the file predates the outbox
     /// (`pagedb` reading an older file without migrating it).
     package func queuedEdits() throws(StorageError) -> [QueuedEditRow] {
         let tables = try connection.int64(
@@ -25,7 +26,9 @@ extension PageStore {
         let sql = """
             SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at, \(outbox)
             FROM pending_edit JOIN feed ON feed.id = pending_edit.feed_id
-            WHERE pending_edit.outbox_kind IS NOT NULL ORDER BY pending_edit.created_at, feed.key, pending_edit.item_id, \(step)
+            WHERE pending_edit.outbox_kind IS NOT NULL
+            ORDER BY min(pending_edit.created_at) OVER (PARTITION BY pending_edit.feed_id, pending_edit.item_id),
+                feed.key, pending_edit.item_id, \(step)
             """
         return try connection.rows(sql) { statement -> QueuedEditRow? in
             guard let feedKey = statement.string(0), let itemID = statement.string(1),
