@@ -11,6 +11,9 @@
 --   base   now the value before this edit: the server's for the first, the previous edit's `edited`
 --          for the others (a rollback of the first puts the server's back and replays the others on
 --          top of it)
+--   edited_section   the section of `edited` (the item's section key after the edit): an edit that
+--          moved the item to another section keeps it there when it goes again on another value; an
+--          existing row takes its base's
 CREATE TABLE pending_edit_stacked (
     feed_id INTEGER NOT NULL REFERENCES feed (id) ON DELETE CASCADE,
     item_id TEXT NOT NULL,
@@ -19,6 +22,7 @@ CREATE TABLE pending_edit_stacked (
     base ANY,
     base_section TEXT,
     edited ANY,
+    edited_section TEXT,
     above_id TEXT,
     below_id TEXT,
     created_at INTEGER NOT NULL,
@@ -30,10 +34,10 @@ CREATE TABLE pending_edit_stacked (
     next_attempt_at INTEGER,
     PRIMARY KEY (feed_id, item_id, step)
 ) STRICT, WITHOUT ROWID;
-INSERT INTO pending_edit_stacked (feed_id, item_id, step, kind, base, base_section, edited, above_id, below_id,
-    created_at, outbox_kind, argument, idempotency_key, attempts, last_error, next_attempt_at)
-SELECT feed_id, item_id, 0, kind, base, base_section, edited, above_id, below_id, created_at, outbox_kind,
-    argument, idempotency_key, attempts, last_error, next_attempt_at
+INSERT INTO pending_edit_stacked (feed_id, item_id, step, kind, base, base_section, edited, edited_section,
+    above_id, below_id, created_at, outbox_kind, argument, idempotency_key, attempts, last_error, next_attempt_at)
+SELECT feed_id, item_id, 0, kind, base, base_section, edited, base_section, above_id, below_id, created_at,
+    outbox_kind, argument, idempotency_key, attempts, last_error, next_attempt_at
 FROM pending_edit;
 DROP TABLE pending_edit;
 ALTER TABLE pending_edit_stacked RENAME TO pending_edit;

@@ -65,7 +65,7 @@ import Testing
         #expect(rebased.edits.map(\.baseSection) == ["s", "s"])
         let updateOnly = try PendingEditStack.rebased(
             Array(rest.prefix(1)), onto: Data(#"{"a":0,"b":0}"#.utf8), section: nil)
-        #expect(updateOnly.shown == updateOnly.edits[0].edited)
+        #expect(updateOnly.shown?.payload == updateOnly.edits[0].edited)
     }
 
     @Test func anEditsOwnChangeWhenKnownIsCarriedInsteadOfWhatItChanged() throws {
@@ -76,9 +76,9 @@ import Testing
             else {
                 return nil
             }
-            return JSONValue.object(["count": .integer(count + 1)]).encoded()
+            return JSONValue.object(["count": .integer(count + 1)]).encoded().map { ($0, nil) }
         }
-        #expect(rebased.shown == Data(#"{"count":6}"#.utf8))
+        #expect(rebased.shown?.payload == Data(#"{"count":6}"#.utf8))
     }
 }
 
@@ -90,5 +90,17 @@ extension PendingEditStackTests {
         #expect(PendingEditStack.problem(of: [edit(.update), edit(.update, step: 1, queued: false)]) != nil)
         #expect(PendingEditStack.problem(of: [edit(.update), edit(.insert, step: 1)]) != nil)
         #expect(PendingEditStack.problem(of: [edit(.remove), edit(.update, step: 1)]) != nil)
+    }
+
+    @Test func anEditThatMovedTheItemToAnotherSectionKeepsItThereAndOneThatDidNotFollowsTheNewValue() throws {
+        var moved = edit(.update, step: 1, base: #"{"s":"A"}"#, edited: #"{"s":"B"}"#)
+        (moved.baseSection, moved.editedSection) = ("A", "B")
+        var stayed = edit(.update, step: 2, base: #"{"s":"B","n":0}"#, edited: #"{"s":"B","n":1}"#)
+        (stayed.baseSection, stayed.editedSection) = ("B", "B")
+        let rebased = try PendingEditStack.rebased([moved], onto: Data(#"{"s":"A","r":5}"#.utf8), section: "A")
+        #expect(rebased.shown?.section == "B")
+        #expect(rebased.edits[0].editedSection == "B")
+        let followed = try PendingEditStack.rebased([stayed], onto: Data(#"{"s":"C","n":0}"#.utf8), section: "C")
+        #expect(followed.shown?.section == "C", "it did not move the item: the new value's section")
     }
 }

@@ -60,8 +60,9 @@ import Testing
         #expect(Self.line(of: later.uuidString, in: table.stdout)?.contains("after the edit before it") == true)
         let edits = try #require(
             try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
-        #expect(edits.map { $0["idempotency_key"] as? String }.last == later.uuidString)
-        #expect(edits.map { $0["waits_for"] as? String } == [nil, nil, key?.uuidString])
+        // Items in the order of their first edits, each item's edits together, in order.
+        #expect(edits.map { $0["idempotency_key"] as? String }[1] == later.uuidString)
+        #expect(edits.map { $0["waits_for"] as? String } == [nil, key?.uuidString, nil])
         let shown = try PagedDBBinary.run(["show", "--db", db, "home"])
         #expect(shown.stdout.contains("next try after the edit before it"))
         let detail = try #require(

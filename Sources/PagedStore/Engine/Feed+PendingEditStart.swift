@@ -21,7 +21,8 @@ extension Feed {
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .update, base: stored.payload, baseSection: stored.section,
-                    edited: encoded.payload, createdAt: next.createdAt, queued: queued, step: next.step),
+                    edited: encoded.payload, createdAt: next.createdAt, queued: queued, step: next.step,
+                    editedSection: encoded.section),
                 in: feed)
             _ = try store.updateItem(encoded, in: &feed)
             (edited, step) = (item, next.step)
@@ -48,7 +49,7 @@ extension Feed {
                 PendingEditRecord(
                     itemID: encoded.itemID, kind: .insert, base: nil, baseSection: encoded.section,
                     edited: encoded.payload, above: around.above, below: around.below, createdAt: Date(),
-                    queued: queued),
+                    queued: queued, editedSection: encoded.section),
                 in: feed)
             return RowChange(inserted: [newRow])
         }

@@ -40,18 +40,18 @@ extension FeedWriter {
                     continue
                 }
                 _ = try store.updateItem(
-                    EncodedItem(itemID: combined.itemID, section: stored.section, payload: shown), in: &feed)
+                    EncodedItem(itemID: combined.itemID, section: shown.section, payload: shown.payload), in: &feed)
             case .removeAgain:
                 guard let stored, var removal = stack.popLast() else { continue }
                 // The edits before the removal now stand on the server's value that came back.
-                let before = try reapply(&stack, onto: stored, changes: changes) ?? stored.payload
+                let before = try reapply(&stack, onto: stored, changes: changes) ?? (stored.payload, stored.section)
                 let around = try store.neighbours(of: stored.position, in: feed)
                 let named = try store.items(withIDs: [removal.above, removal.below].compactMap { $0 }, in: feed)
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },
                     and: removal.below.flatMap { named[$0]?.position })
                 guard let removed = try store.removeItem(combined.itemID, from: &feed) else { continue }
-                (removal.base, removal.baseSection) = (before, stored.section)
+                (removal.base, removal.baseSection) = (before.payload, before.section)
                 if takesNewPlace { (removal.above, removal.below) = around }
                 stack.append(removal)
                 if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
@@ -83,7 +83,7 @@ extension FeedWriter {
     private func reapply(
         _ stack: inout [PendingEditRecord], onto stored: StoredItem,
         changes: [PendingEditKey: @Sendable (inout Item) -> Void]
-    ) throws -> Data? {
+    ) throws -> PendingEditStack.Shown? {
         // An insert stays as it was: the server's copy of the item it posted is what the rest go on.
         let inserts = stack.prefix { $0.kind == .insert }
         do {
@@ -91,7 +91,8 @@ extension FeedWriter {
                 Array(stack.dropFirst(inserts.count)), onto: stored.payload, section: stored.section,
                 carry: carry(changes))
             stack = inserts + rebased.edits
-            return stack.last { $0.kind == .update }?.edited ?? stored.payload
+            let last = stack.last { $0.kind == .update }
+            return last?.edited.map { ($0, last?.editedSection) } ?? (stored.payload, stored.section)
         } catch is UndecodableUnderEdit {
             return nil
         }
@@ -102,12 +103,13 @@ extension FeedWriter {
     /// - Throws: ``UndecodableUnderEdit`` when the value does not decode; an encoding error.
     func carry(
         _ changes: [PendingEditKey: @Sendable (inout Item) -> Void]
-    ) -> (PendingEditRecord, Data) throws -> Data? {
+    ) -> PendingEditStack.Carry {
         { [codec] edit, value in
             guard let change = changes[PendingEditKey(edit)] else { return nil }
             guard var item = try? codec.decode(value) else { throw UndecodableUnderEdit() }
             change(&item)
-            return try encode(item).payload
+            let encoded = try encode(item)
+            return (encoded.payload, encoded.section)
         }
     }
 

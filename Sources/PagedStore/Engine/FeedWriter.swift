@@ -60,7 +60,12 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             }
             let before = feed
             guard var commit = try plan(store, &feed) else {
-                return (Written(file: feed), feed == before ? [] : [recorded(before, feed, .fullReload)])
+                // The feed's own rows stayed, but the copies it logged still go to the feeds sharing them
+                // (a rollback of an update under a pending removal of the item).
+                let spread = try SharedItemSpread.spreadLogged(from: feed, in: store)
+                return (
+                    Written(file: feed), (feed == before ? [] : [recorded(before, feed, .fullReload)]) + spread.written
+                )
             }
             let spread = try SharedItemSpread.spreadLogged(from: commit.record, in: store)
             if spread.rewroteWriterRows { commit.window = .reload }

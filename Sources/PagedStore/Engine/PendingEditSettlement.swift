@@ -19,7 +19,7 @@ enum PendingEditSettlement {
     ///   (see ``PendingEditStack/rebased(_:onto:section:carry:)``).
     static func settle(
         _ pending: PendingEditRecord, confirmed: Bool, in store: PageStore, feed: inout FeedRecord,
-        carry: (PendingEditRecord, Data) throws -> Data? = { _, _ in nil }
+        carry: PendingEditStack.Carry = { _, _ in nil }
     ) throws -> RowChange? {
         let itemID = pending.itemID
         try store.deletePendingEdit(pending, in: feed)
@@ -74,7 +74,7 @@ enum PendingEditSettlement {
     /// show carried onto the server's value it restores; an insert's go with it.
     private static func rollBack(
         _ pending: PendingEditRecord, under rest: [PendingEditRecord], in store: PageStore, feed: inout FeedRecord,
-        carry: (PendingEditRecord, Data) throws -> Data?
+        carry: PendingEditStack.Carry
     ) throws -> RowChange? {
         let itemID = pending.itemID
         guard pending.kind == .update else {
@@ -93,9 +93,13 @@ enum PendingEditSettlement {
         guard let base = pending.base else { return nil }
         let rebased = try PendingEditStack.rebased(rest, onto: base, section: pending.baseSection, carry: carry)
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
+        if rebased.shown == nil {
+            // Removed here meanwhile: the other feeds sharing the item still show the rejected update,
+            // and take the server's copy it restores.
+            store.sharing?.log(EncodedItem(itemID: itemID, section: pending.baseSection, payload: base))
+        }
         guard let shown = rebased.shown, let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
-            stored.payload != shown,
-            try store.updateItem(EncodedItem(itemID: itemID, section: pending.baseSection, payload: shown), in: &feed)
+            try store.updateItem(EncodedItem(itemID: itemID, section: shown.section, payload: shown.payload), in: &feed)
         else { return nil }
         return RowChange(
             reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [itemID])

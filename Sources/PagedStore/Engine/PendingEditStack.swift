@@ -73,26 +73,37 @@ enum PendingEditStack {
         return combined
     }
 
+    /// A value an edit shows: its payload and the section it puts the item in.
+    typealias Shown = (payload: Data, section: String?)
+
+    /// How a feed carries an edit's change onto a value: its change run on the value (when the feed
+    /// that made it is open), or nil when it does not know the change.
+    typealias Carry = (PendingEditRecord, Data) throws -> Shown?
+
     /// Edits carried onto a new value before the first of them: `base` (a rejected edit's, or the
     /// server's new value of the row), each next onto the value the one before it now shows. An
-    /// update's change is what `carry` makes of it on that value (the change itself, when the feed
-    /// that made it is open), else what it changed (see ``PayloadRebase``); a removal keeps the
-    /// value as what its rollback puts back.
+    /// update's change is what `carry` makes of it on that value, else what it changed (see
+    /// ``PayloadRebase``), and it keeps the item in the section it moved it to, if it moved it; a
+    /// removal keeps the value as what its rollback puts back.
     /// - Returns: The edits, and the value the item now shows (nil when the last removes it).
     static func rebased(
-        _ edits: [PendingEditRecord], onto base: Data, section: String?,
-        carry: (PendingEditRecord, Data) throws -> Data? = { _, _ in nil }
-    ) rethrows -> (edits: [PendingEditRecord], shown: Data?) {
-        var value: Data? = base
+        _ edits: [PendingEditRecord], onto base: Data, section: String?, carry: Carry = { _, _ in nil }
+    ) rethrows -> (edits: [PendingEditRecord], shown: Shown?) {
+        var value: Shown? = (base, section)
         var rebased: [PendingEditRecord] = []
         for var edit in edits {
-            if edit.kind == .update, let edited = edit.edited, let value {
-                edit.edited =
-                    try carry(edit, value) ?? edit.base.map { PayloadRebase.rebase(edited, from: $0, onto: value) }
-                    ?? edited
+            if edit.kind == .update, let edited = edit.edited, let before = value {
+                let moved = edit.editedSection != edit.baseSection
+                let carried =
+                    try carry(edit, before.payload)
+                    ?? (
+                        edit.base.map { PayloadRebase.rebase(edited, from: $0, onto: before.payload) } ?? edited,
+                        moved ? edit.editedSection : before.section
+                    )
+                (edit.edited, edit.editedSection) = (carried.payload, carried.section)
             }
-            (edit.base, edit.baseSection) = (value, section)
-            value = edit.kind == .remove ? nil : edit.edited
+            (edit.base, edit.baseSection) = (value?.payload, value?.section)
+            value = edit.kind == .remove ? nil : edit.edited.map { ($0, edit.editedSection) }
             rebased.append(edit)
         }
         return (rebased, value)

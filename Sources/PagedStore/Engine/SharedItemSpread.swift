@@ -46,7 +46,7 @@ enum SharedItemSpread {
             for step in plan.steps {
                 switch step {
                 case .replaceEditBase(let holder):
-                    try store.replacePendingBase(copy, in: holder.feedID)
+                    try rebasePendingEdits(of: copy, inFeed: holder.feedID, store)
                 case .replaceRow(let holder, let payload):
                     guard
                         try store.replaceSharedCopy(
@@ -72,6 +72,18 @@ enum SharedItemSpread {
                 change: RowChange(reloaded: rows.map(\.row), reloadedIDs: rows.map(\.id)))
         }
         return result
+    }
+
+    /// Makes `copy` the server's copy under another feed's pending edits of the item: each goes again
+    /// on it by what it changed (see ``PendingEditStack/rebased(_:onto:section:carry:)``), so that a
+    /// rollback of any of them restores this copy, not an older one. The edits stay shown until that
+    /// feed's next write shows them on the copy.
+    private static func rebasePendingEdits(of copy: EncodedItem, inFeed feedID: Int64, _ store: PageStore) throws {
+        guard let feed = try store.feed(id: feedID) else { return }
+        let edits = try store.pendingEdits(of: feed).filter { $0.itemID == copy.itemID }
+        guard let stack = PendingEditStack.stacks(edits).first, stack.first?.kind == .update else { return }
+        let rebased = try PendingEditStack.rebased(stack, onto: copy.payload, section: copy.section)
+        for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
     }
 
     /// One other feed's rows as the spread changed them.

@@ -24,6 +24,8 @@ package struct PendingEditRecord: Sendable, Equatable {
     package var queued: QueuedEdit? = nil
     /// The edit's place among its item's pending edits, from 0 (only edits made by kind stack).
     package var step: Int = 0
+    /// The section of `edited`: the item's section key after the edit.
+    package var editedSection: String? = nil
 }
 
 /// What the outbox keeps of an edit made by kind, beside the edit itself.
@@ -117,9 +119,10 @@ extension PageStore {
         of feed: FeedRecord, outboxColumns: Bool = true, nextAttemptColumn: Bool = true, stepColumn: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let outbox = Self.outboxColumns(outboxColumns, nextAttempt: nextAttemptColumn)
-        let step = stepColumn ? "step" : "0"
+        let (step, editedSection) = stepColumn ? ("step", "edited_section") : ("0", "base_section")
         let sql = """
-            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), \(step)
+            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), \(step),
+                \(editedSection)
             FROM pending_edit WHERE feed_id = ? ORDER BY created_at, item_id, \(step)
             """
         let rows = try connection.rows(sql, feed.id, row: Self.pendingEditRow)
@@ -141,7 +144,7 @@ extension PageStore {
             itemID: itemID, kind: kind, base: base, baseSection: statement.string(3), edited: edited,
             above: statement.string(5), below: statement.string(6),
             createdAt: Date(millisecondsSince1970: statement.int64(7)), queued: queuedEdit(statement, from: 8),
-            step: Int(clamping: statement.int64(14)))
+            step: Int(clamping: statement.int64(14)), editedSection: statement.string(15))
         return (edit, nil)
     }
 
@@ -161,14 +164,16 @@ extension PageStore {
     /// Writes a pending edit, replacing the one at its item's step.
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
-            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited, above_id,
-                below_id, created_at, outbox_kind, argument, idempotency_key, attempts, last_error, next_attempt_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited,
+                edited_section, above_id, below_id, created_at, outbox_kind, argument, idempotency_key, attempts,
+                last_error, next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         let queued = edit.queued
         try connection.run(
             sql, feed.id, edit.itemID, Int64(edit.step), edit.kind.rawValue, payload(edit.base), edit.baseSection,
-            payload(edit.edited), edit.above, edit.below, edit.createdAt.millisecondsSince1970, queued?.kind,
+            payload(edit.edited), edit.editedSection, edit.above, edit.below, edit.createdAt.millisecondsSince1970,
+            queued?.kind,
             queued.map { String(decoding: $0.argument, as: UTF8.self) }, queued?.idempotencyKey.uuidString,
             Int64(queued?.attempts ?? 0), queued?.lastError, queued?.nextAttemptAt?.millisecondsSince1970)
     }

@@ -167,16 +167,6 @@ extension PageStore {
         return pending
     }
 
-    /// Makes `copy` the server's copy under another feed's first pending edit of the item: the edits stay
-    /// shown, and a rollback restores this copy.
-    package func replacePendingBase(_ copy: EncodedItem, in feedID: Int64) throws(StorageError) {
-        try connection.run(
-            """
-            UPDATE pending_edit SET base = ?1, base_section = ?2 WHERE feed_id = ?3 AND item_id = ?4 AND kind = 'update'
-            AND step = (SELECT min(step) FROM pending_edit WHERE feed_id = ?3 AND item_id = ?4)
-            """, payload(copy.payload), copy.section, feedID, copy.itemID)
-    }
-
     /// Makes `copy` what the pending removals of the item in other feeds sharing `type` put back on
     /// a rollback: those feeds have no row of the item, so no holder names them.
     package func replacePendingRemovalBases(
