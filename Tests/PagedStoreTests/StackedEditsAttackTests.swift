@@ -12,13 +12,6 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    struct Note: FeedItem, Codable, Equatable {
-        let id: String
-        var liked = false
-        var starred = false
-        var revision = 0
-    }
-
     /// A note shared under one name across feeds.
     struct SharedNote: FeedItem, Codable, Equatable {
         static let sharedItemType: String? = "note"
@@ -35,10 +28,6 @@ import Testing
         var starred = false
         var revision = 0
         var serial: UInt64 = 9_223_372_036_854_775_809
-    }
-
-    struct Liked: Codable, Sendable {
-        var liked: Bool
     }
 
     /// An outcome the test hands to a held handler.
@@ -58,6 +47,19 @@ import Testing
 
     /// Calls of handlers, with the most calls of one item at once.
     final class Calls: @unchecked Sendable {
+        /// Registers on `store` a handler of `kind` for edits of `item` that counts its calls and
+        /// answers what `outcome` says.
+        func register<Argument: Decodable & Sendable>(
+            _ kind: String, as argument: Argument.Type, of item: String, on store: FeedStore,
+            _ outcome: @escaping @Sendable () async -> OutboxOutcome
+        ) async {
+            await store.outbox.register(kind, as: argument) { _ in
+                self.begin(item, kind)
+                defer { self.end(item) }
+                return await outcome()
+            }
+        }
+
         let sent = Locked<[String]>([])
         let inFlight = Locked<[String: Int]>([:])
         let mostAtOnce = Locked(0)
@@ -72,21 +74,6 @@ import Testing
         func end(_ item: String) { inFlight.mutate { $0[item, default: 0] -= 1 } }
     }
 
-    func noteSource(_ server: ModelServer) -> ScriptedSource<Note> {
-        server.source { Note(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
-    }
-
-    func openNotes(
-        _ server: ModelServer, store: FeedStore? = nil, refresh: Bool = true
-    ) async throws
-        -> (FeedStore, Feed<Note>)
-    {
-        let store = try store ?? test.store()
-        let feed = try store.feed("notes", source: noteSource(server), policy: FeedPolicy(refreshOnOpen: .never))
-        if refresh { await feed.refresh() }
-        return (store, feed)
-    }
-
     func violations() throws -> [InvariantViolation] {
         try DatabaseQueue(path: test.path).read { try $0.verify() }
     }
@@ -97,7 +84,7 @@ import Testing
     /// is older than the first: the outbox orders by `created_at`, the feed by `step`.
     func plantOlderLaterEdit(_ server: ModelServer) async throws {
         do {
-            let (_, feed) = try await openNotes(server)
+            let (_, feed) = try await test.openNotes(server)
             try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
             try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         }
@@ -131,7 +118,7 @@ import Testing
     @Test func anItemsEditsGoInStepOrderEvenWhenTheFileSaysTheLaterOneIsOlderWithItsFeedOpen() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         try await plantOlderLaterEdit(server)
-        let (store, feed) = try await openNotes(server, refresh: false)
+        let (store, feed) = try await test.openNotes(server, refresh: false)
         let sent = Locked<[String]>([])
         for kind in ["like", "star"] {
             await store.outbox.register(kind, as: Liked.self) { _ in
@@ -153,7 +140,7 @@ import Testing
         let sent = await firstSends(stream, limit: 4)
         #expect(sent == ["like", "star"], "sent \(sent)")
         await store.outbox.waitUntilEmpty()
-        let (_, feed) = try await openNotes(server, store: store, refresh: false)
+        let (_, feed) = try await test.openNotes(server, store: store, refresh: false)
         #expect(await feed.snapshot.rows[1] == Note(id: "n1", liked: true, starred: true))
         #expect(try violations().isEmpty)
     }
@@ -165,7 +152,7 @@ import Testing
     /// other store) is replayed with it on a refresh.
     @Test func anEditSettledByAnotherStoreLeavesNoChangeThatAReplayAppliesToTheNextEditAtItsStep() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let (_, mine) = try await openNotes(server)
+        let (_, mine) = try await test.openNotes(server)
         try await mine.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
 
         // A second store (an extension) sends it, with no feed open: the outbox's own writer settles it.
@@ -173,7 +160,7 @@ import Testing
         await other.outbox.register("like", as: Liked.self) { _ in .confirmed }
         await other.outbox.waitUntilEmpty()
         // The other store then stars the note: its first pending edit again, step 0.
-        let (_, theirs) = try await openNotes(server, store: other, refresh: false)
+        let (_, theirs) = try await test.openNotes(server, store: other, refresh: false)
         try await theirs.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
 
         server.items[1].revision = 7
@@ -252,7 +239,7 @@ import Testing
             try json.decode($0.dropFirst())
         }
         func open(_ store: FeedStore) async throws -> Feed<Note> {
-            try store.feed("notes", source: noteSource(server), policy: FeedPolicy(refreshOnOpen: .never), codec: codec)
+            try store.feed("notes", source: server.noteSource, policy: FeedPolicy(refreshOnOpen: .never), codec: codec)
         }
         do {
             let feed = try await open(try test.store())
@@ -272,7 +259,7 @@ import Testing
     @Test func twoUpdatesRefreshedThenTheFirstRejectedAfterARelaunchShowTheSecondOnTheRefreshedValue() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         do {
-            let (_, feed) = try await openNotes(server)
+            let (_, feed) = try await test.openNotes(server)
             try await feed.enqueue("like", id: "n2", argument: Liked(liked: true)) { $0.liked = true }
             try await feed.enqueue("star", id: "n2", argument: Liked(liked: true)) { $0.starred = true }
             server.items[2].revision = 7
@@ -280,20 +267,12 @@ import Testing
             #expect(await feed.snapshot.rows[2] == Note(id: "n2", liked: true, starred: true, revision: 7))
         }
         server.items[2].revision = 8  // changed again, not yet fetched
-        let (store, feed) = try await openNotes(server, refresh: false)
+        let (store, feed) = try await test.openNotes(server, refresh: false)
         let calls = Calls()
-        await store.outbox.register("like", as: Liked.self) { _ in
-            calls.begin("n2", "like")
-            defer { calls.end("n2") }
-            return .rejected(reason: "HTTP 403")
-        }
+        await calls.register("like", as: Liked.self, of: "n2", on: store) { .rejected(reason: "HTTP 403") }
         await store.outbox.waitFor { $0.count == 1 }
         #expect(await feed.snapshot.rows[2] == Note(id: "n2", starred: true, revision: 7))
-        await store.outbox.register("star", as: Liked.self) { _ in
-            calls.begin("n2", "star")
-            defer { calls.end("n2") }
-            return .confirmed
-        }
+        await calls.register("star", as: Liked.self, of: "n2", on: store) { .confirmed }
         await store.outbox.waitUntilEmpty()
         #expect(calls.sent.value == ["like", "star"])
         #expect(await feed.snapshot.rows[2] == Note(id: "n2", starred: true, revision: 7))
@@ -306,20 +285,12 @@ import Testing
         async throws
     {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let (store, feed) = try await openNotes(server)
+        let (store, feed) = try await test.openNotes(server)
         let recorder = await SnapshotRecorder(feed)
         let held = HeldOutcome()
         let calls = Calls()
-        await store.outbox.register("like", as: Liked.self) { _ in
-            calls.begin("n1", "like")
-            defer { calls.end("n1") }
-            return await held.outcome()
-        }
-        await store.outbox.register("delete", as: Liked.self) { _ in
-            calls.begin("n1", "delete")
-            defer { calls.end("n1") }
-            return .rejected(reason: "HTTP 403")
-        }
+        await calls.register("like", as: Liked.self, of: "n1", on: store) { await held.outcome() }
+        await calls.register("delete", as: Liked.self, of: "n1", on: store) { .rejected(reason: "HTTP 403") }
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         await store.outbox.waitFor { $0.edits.first?.phase == .sending }
         try await feed.enqueue("delete", removing: "n1", argument: Liked(liked: false))
@@ -343,7 +314,7 @@ import Testing
 
     @Test func anInsertEditedThenRemovedIsSentInOrderAndARejectedRemovalPutsTheEditedDraftBack() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let (store, feed) = try await openNotes(server)
+        let (store, feed) = try await test.openNotes(server)
         let recorder = await SnapshotRecorder(feed)
         try await feed.enqueue("post", inserting: Note(id: "draft"), at: 1, argument: Liked(liked: false))
         try await feed.enqueue("like", id: "draft", argument: Liked(liked: true)) { $0.liked = true }
@@ -377,7 +348,7 @@ import Testing
     // MARK: - Many edits
 
     @Test func manyStackedEditsOfOneItemAreSentInOrderOnceEachOneAtATime() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         let count = 120
         for i in 0..<count {
             try await feed.enqueue("rev", id: "n1", argument: Revision(revision: i)) { $0.revision = 1000 + i }
@@ -401,19 +372,15 @@ import Testing
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         let count = 60
         do {
-            let (_, feed) = try await openNotes(server)
+            let (_, feed) = try await test.openNotes(server)
             try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
             for i in 1..<count {
                 try await feed.enqueue("rev", id: "n1", argument: Revision(revision: i)) { $0.revision = 1000 + i }
             }
         }
-        let (store, feed) = try await openNotes(server, refresh: false)
+        let (store, feed) = try await test.openNotes(server, refresh: false)
         let calls = Calls()
-        await store.outbox.register("like", as: Liked.self) { _ in
-            calls.begin("n1", "like")
-            defer { calls.end("n1") }
-            return .rejected(reason: "HTTP 403")
-        }
+        await calls.register("like", as: Liked.self, of: "n1", on: store) { .rejected(reason: "HTTP 403") }
         await store.outbox.register("rev", as: Revision.self) { edit in
             calls.begin("n1", "\(edit.argument.revision)")
             defer { calls.end("n1") }
@@ -428,19 +395,11 @@ import Testing
     // MARK: - settlePendingEdit on a stack
 
     @Test func settlingAStackedItemsFirstEditByHandWhileItIsSentSendsNothingTwice() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         let held = HeldOutcome()
         let calls = Calls()
-        await store.outbox.register("like", as: Liked.self) { _ in
-            calls.begin("n1", "like")
-            defer { calls.end("n1") }
-            return await held.outcome()
-        }
-        await store.outbox.register("star", as: Liked.self) { _ in
-            calls.begin("n1", "star")
-            defer { calls.end("n1") }
-            return .confirmed
-        }
+        await calls.register("like", as: Liked.self, of: "n1", on: store) { await held.outcome() }
+        await calls.register("star", as: Liked.self, of: "n1", on: store) { .confirmed }
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         await store.outbox.waitFor { $0.edits.first?.phase == .sending }
         try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
@@ -505,7 +464,7 @@ import Testing
     /// inserted item must keep the update shown on top of it.
     @Test func anUpdateStackedOnAnInsertStaysShownWhenARefreshListsTheInsertedItem() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let (store, feed) = try await openNotes(server)
+        let (store, feed) = try await test.openNotes(server)
         let held = HeldOutcome()
         await store.outbox.register("post", as: Liked.self) { _ in await held.outcome() }
         try await feed.enqueue("post", inserting: Note(id: "nd"), at: 0, argument: Liked(liked: false))
@@ -532,7 +491,7 @@ import Testing
         ))
     func twoStoresSendingOneFileSendAnItemsEditsOneAtATimeEachOnce() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let (first, feed) = try await openNotes(server)
+        let (first, feed) = try await test.openNotes(server)
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         let second = try test.store()
@@ -640,26 +599,18 @@ import Testing
         let store = try test.store()
         let held = HeldOutcome()
         let calls = Calls()
-        await store.outbox.register("like", as: Liked.self) { _ in
-            calls.begin("n1", "like")
-            defer { calls.end("n1") }
-            return await held.outcome()
-        }
+        await calls.register("like", as: Liked.self, of: "n1", on: store) { await held.outcome() }
         do {
-            let (_, feed) = try await openNotes(server, store: store)
+            let (_, feed) = try await test.openNotes(server, store: store)
             try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
             await store.outbox.waitFor { $0.edits.first?.phase == .sending }
             try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         }
         held.answer(.rejected(reason: "HTTP 403"))
         await store.outbox.waitFor { $0.count == 1 }
-        let (_, feed) = try await openNotes(server, store: store, refresh: false)
+        let (_, feed) = try await test.openNotes(server, store: store, refresh: false)
         #expect(await feed.snapshot.rows[1] == Note(id: "n1", starred: true))
-        await store.outbox.register("star", as: Liked.self) { _ in
-            calls.begin("n1", "star")
-            defer { calls.end("n1") }
-            return .confirmed
-        }
+        await calls.register("star", as: Liked.self, of: "n1", on: store) { .confirmed }
         await store.outbox.waitUntilEmpty()
         #expect(calls.sent.value == ["like", "star"])
         #expect(await feed.snapshot.rows[1] == Note(id: "n1", starred: true))
@@ -670,14 +621,14 @@ import Testing
     @Test func anEditedFileWithALowerStepOnTheLaterEditSendsInTheFeedsOrder() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         do {
-            let (_, feed) = try await openNotes(server)
+            let (_, feed) = try await test.openNotes(server)
             try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
             try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         }
         try DatabaseQueue(path: test.path).write { store in
             try store.connection.execute("UPDATE pending_edit SET step = -1 WHERE step = 1")
         }
-        let (store, feed) = try await openNotes(server, refresh: false)
+        let (store, feed) = try await test.openNotes(server, refresh: false)
         let calls = Calls()
         for kind in ["like", "star"] {
             await store.outbox.register(kind, as: Liked.self) { _ in
@@ -700,9 +651,9 @@ import Testing
     /// the one opened last.
     @Test func anEditSettledThroughAnotherListOfTheFeedLeavesNoChangeThatAReplayApplies() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let (store, first) = try await openNotes(server)
+        let (store, first) = try await test.openNotes(server)
         try await first.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
-        let (_, second) = try await openNotes(server, store: store, refresh: false)
+        let (_, second) = try await test.openNotes(server, store: store, refresh: false)
         // The second list queues an edit of another item: the outbox now settles through it.
         try await second.enqueue("bookmark", id: "n0", argument: Liked(liked: true)) { $0.starred = true }
         await store.outbox.register("like", as: Liked.self) { _ in .confirmed }
@@ -753,7 +704,7 @@ import Testing
                 }
             }
         }
-        var (store, feed) = try await openNotes(server)
+        var (store, feed) = try await test.openNotes(server)
         await register(store)
         var recorder = await SnapshotRecorder(feed)
         var recorders: [(SnapshotRecorder<Note>, Feed<Note>)] = []
@@ -806,7 +757,7 @@ import Testing
                     }
                     log.append("relaunch leaving  \(left)")
                     if retainOldStores { recorders.append((recorder, feed)) } else { store.close() }
-                    (store, feed) = try await openNotes(server, refresh: random.next() % 2 == 0)
+                    (store, feed) = try await test.openNotes(server, refresh: random.next() % 2 == 0)
                     await register(store)
                     recorder = await SnapshotRecorder(feed)
                 }
@@ -845,7 +796,7 @@ import Testing
     }
 
     @Test func anEditWhoseHandlerRunsIsListedAsSending() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         let held = HeldOutcome()
         let (called, calling) = AsyncStream.makeStream(of: Void.self)
         await store.outbox.register("like", as: Liked.self) { _ in
@@ -866,7 +817,7 @@ import Testing
     /// shown. (Each settlement reads and decodes every pending edit of the feed: a stack of n costs
     /// about n² decodes, 500 edits about 4 s each way in a debug build.)
     @Test func manyStackedEditsOfOneItemQueueAndDrain() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         let count = 200
         for i in 0..<count {
             try await feed.enqueue("rev", id: "n1", argument: Revision(revision: i)) { $0.revision = 1000 + i }

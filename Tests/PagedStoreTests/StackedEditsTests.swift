@@ -12,29 +12,8 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// A post with two things a reader changes: the test item of edits that touch different fields.
-    struct Note: FeedItem, Codable, Equatable {
-        let id: String
-        var liked = false
-        var starred = false
-        var revision = 0
-    }
-
-    struct Liked: Codable, Sendable {
-        var liked: Bool
-    }
-
-    /// A feed of four notes, n0 to n3, refreshed, in a store of its own (a relaunch opens another).
-    func openNotes(_ server: ModelServer) async throws -> (FeedStore, Feed<Note>) {
-        let store = try test.store()
-        let source = server.source { Note(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
-        let feed = try store.feed("notes", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        await feed.refresh()
-        return (store, feed)
-    }
-
     @Test func aLikeThenAnUnlikeMadeOfflineAreSentInOrderEachOnceAndTheLastShows() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: false)) { $0.liked = false }
         #expect(await store.outbox.status.count == 2)
@@ -54,13 +33,13 @@ import Testing
     @Test func aRejectedFirstEditIsRolledBackUnderTheLaterOnesAfterARelaunch() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         do {
-            let (_, feed) = try await openNotes(server)
+            let (_, feed) = try await test.openNotes(server)
             try await feed.enqueue("like", id: "n2", argument: Liked(liked: true)) { $0.liked = true }
             try await feed.enqueue("star", id: "n2", argument: Liked(liked: true)) { $0.starred = true }
             #expect(await feed.snapshot.rows[2] == Note(id: "n2", liked: true, starred: true))
         }
         // Relaunched: the changes' closures are gone; what each edit changed is in the file.
-        let (store, feed) = try await openNotes(server)
+        let (store, feed) = try await test.openNotes(server)
         let sent = Locked<[String]>([])
         await store.outbox.register("like", as: Liked.self) { _ in
             sent.mutate { $0.append("like") }
@@ -80,7 +59,7 @@ import Testing
 
     @Test func aRefreshKeepsEveryPendingEditOnTopOfTheServersNewValue() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let (_, feed) = try await openNotes(server)
+        let (_, feed) = try await test.openNotes(server)
         try await feed.enqueue("like", id: "n0", argument: Liked(liked: true)) { $0.liked = true }
         try await feed.enqueue("star", id: "n0", argument: Liked(liked: true)) { $0.starred = true }
         server.items[0].revision = 7
@@ -89,12 +68,12 @@ import Testing
 
         // After a relaunch too, by what each edit changed.
         server.items[0].revision = 8
-        let (_, relaunched) = try await openNotes(server)
+        let (_, relaunched) = try await test.openNotes(server)
         #expect(await relaunched.snapshot.rows[0] == Note(id: "n0", liked: true, starred: true, revision: 8))
     }
 
     @Test func aRejectedInsertTakesTheEditsMadeOnItWithItUnsent() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         try await feed.enqueue("post", inserting: Note(id: "draft"), at: 0, argument: Liked(liked: false))
         try await feed.enqueue("like", id: "draft", argument: Liked(liked: true)) { $0.liked = true }
         #expect(await feed.snapshot.rows[0] == Note(id: "draft", liked: true))
@@ -114,7 +93,7 @@ import Testing
     }
 
     @Test func aRemovalAfterAnUpdateIsSentLastAndKeepsTheItemRemovedWhenTheUpdateIsRejected() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await feed.enqueue("delete", removing: "n1", argument: Liked(liked: false))
         #expect(await feed.snapshot.ids == ["n0", "n2", "n3"])
@@ -137,7 +116,7 @@ import Testing
     }
 
     @Test func onlyEditsMadeByKindStack() async throws {
-        let (_, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (_, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         await #expect(throws: FeedError.self, "a closure edit's order against a queued one is nobody's") {
             try await feed.edit(id: "n1") {
@@ -165,7 +144,7 @@ import Testing
     }
 
     @Test func aRejectedLaterEditRollsBackToWhatTheConfirmedOneShowed() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await feed.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         await store.outbox.register("like", as: Liked.self) { _ in .confirmed }
@@ -175,7 +154,7 @@ import Testing
     }
 
     @Test func aLaterEditMadeWhileTheFirstIsSentRollsBackToWhatTheFirstShowed() async throws {
-        let (store, feed) = try await openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         let call = HeldCall()
         await store.outbox.register("like", as: Liked.self) { _ in
             try await call.outcome()
