@@ -8,15 +8,15 @@ import Foundation
 /// through the outbox alone.
 enum PendingEditSettlement {
     /// Deletes `pending` and, unless it was `confirmed`, rolls its row back to the server's value.
-    /// - Returns: The change to the feed's rows, or nil when the rows did not change (confirmed, or
-    ///   nothing left to roll back).
     ///
     /// `pending` is its item's first edit; the item's later edits stay pending. A confirmed edit
     /// leaves them as they are (each stands on the value it showed). A rejected update's rollback
-    /// shows them carried onto the value it restores (see ``PendingEditStack/rebased(_:onto:section:carry:)``);
-    /// a rejected insert takes them with it, never sent: they edit an item the server never had.
+    /// shows them carried onto the value it restores; a rejected insert takes them with it, never
+    /// sent: they edit an item the server never had.
     /// - Parameter carry: How a later edit's change goes on a value, when the feed that made it knows
     ///   (see ``PendingEditStack/rebased(_:onto:section:carry:)``).
+    /// - Returns: The change to the feed's rows, or nil when the rows did not change (confirmed, or
+    ///   nothing left to roll back).
     static func settle(
         _ pending: PendingEditRecord, confirmed: Bool, in store: PageStore, feed: inout FeedRecord,
         carry: PendingEditStack.Carry = { _, _ in nil }
@@ -48,11 +48,7 @@ enum PendingEditSettlement {
             return RowChange(
                 reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [itemID])
         case .insert:
-            guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else { return nil }
-            let around = try store.neighbours(of: stored.position, in: feed)
-            guard let removed = try store.removeItem(itemID, from: &feed) else { return nil }
-            try store.handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
-            return RowChange(deleted: [removed.row])
+            return try removeInserted(itemID, removedAt: nil, in: store, feed: &feed)
         case .remove:
             guard let base = pending.base, try store.items(withIDs: [itemID], in: feed)[itemID] == nil else {
                 return nil
@@ -79,16 +75,7 @@ enum PendingEditSettlement {
         let itemID = pending.itemID
         guard pending.kind == .update else {
             try store.deletePendingEdits(itemID: itemID, in: feed)
-            guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else {
-                // Removed again meanwhile: the edits that named it take the place its removal named.
-                let place = rest.last { $0.kind == .remove }
-                try store.handOnPlace(of: itemID, above: place?.above, below: place?.below, in: feed)
-                return nil
-            }
-            let around = try store.neighbours(of: stored.position, in: feed)
-            guard let removed = try store.removeItem(itemID, from: &feed) else { return nil }
-            try store.handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
-            return RowChange(deleted: [removed.row])
+            return try removeInserted(itemID, removedAt: rest.last { $0.kind == .remove }, in: store, feed: &feed)
         }
         guard let base = pending.base else { return nil }
         let rebased = try PendingEditStack.rebased(rest, onto: base, section: pending.baseSection, carry: carry)
@@ -103,6 +90,23 @@ enum PendingEditSettlement {
         else { return nil }
         return RowChange(
             reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [itemID])
+    }
+
+    /// Removes a rejected insert's row and hands its place to the edits that named it; when it was
+    /// removed again meanwhile (`removal`), they take the place that removal named.
+    private static func removeInserted(
+        _ itemID: String, removedAt removal: PendingEditRecord?, in store: PageStore, feed: inout FeedRecord
+    ) throws -> RowChange? {
+        guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else {
+            if let removal {
+                try store.handOnPlace(of: itemID, above: removal.above, below: removal.below, in: feed)
+            }
+            return nil
+        }
+        let around = try store.neighbours(of: stored.position, in: feed)
+        guard let removed = try store.removeItem(itemID, from: &feed) else { return nil }
+        try store.handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
+        return RowChange(deleted: [removed.row])
     }
 
     /// The row that puts a pending edit's item back between the rows it had around it, or the
