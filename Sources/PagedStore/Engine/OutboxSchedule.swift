@@ -98,6 +98,9 @@ struct OutboxSchedule: Sendable {
     /// items while the file lists them, so a look meanwhile keeps them waiting, ahead of the later
     /// edits of their items.
     private(set) var staying: Set<UUID> = []
+    /// The edits being settled that a look at the file meanwhile no longer found (another store
+    /// settled them): a write of their outcome that fails does not bring them back.
+    private(set) var gone: Set<UUID> = []
     /// When each edit that failed may be sent again.
     private(set) var notBefore: [UUID: ContinuousClock.Instant] = [:]
     /// The kinds with a handler.
@@ -115,6 +118,7 @@ struct OutboxSchedule: Sendable {
         }
         waiting = entries.filter { settling[$0.idempotencyKey] == nil || staying.contains($0.idempotencyKey) }
         let listed = Set(entries.map(\.idempotencyKey))
+        gone.formUnion(settling.keys.filter { !listed.contains($0) })
         notBefore = notBefore.filter { listed.contains($0.key) }
         return next(now: now)
     }
@@ -170,8 +174,13 @@ struct OutboxSchedule: Sendable {
     /// edit waits for a retry's delay before it goes again).
     mutating func settled(_ key: UUID, written: Bool, now: ContinuousClock.Instant) -> [Action] {
         staying.remove(key)
+        let wasGone = gone.remove(key) != nil
         guard let entry = settling.removeValue(forKey: key) else { return next(now: now) }
-        if !written {
+        if wasGone {
+            // Forgotten; its item's next edit waits for the next look at the file to say it is next.
+            waiting.removeAll { $0.idempotencyKey == key }
+            return next(now: now, holding: entry.item)
+        } else if !written {
             if notBefore[key] == nil { notBefore[key] = now + retry.delay(afterFailures: 1, retryAfter: nil) }
             // Still in the file: still its item's first edit, ahead of the later ones.
             if !waiting.contains(where: { $0.idempotencyKey == key }) {
@@ -182,10 +191,10 @@ struct OutboxSchedule: Sendable {
     }
 
     /// The edits to send now, and when to look again for one that waits for its delay.
-    private mutating func next(now: ContinuousClock.Instant) -> [Action] {
+    private mutating func next(now: ContinuousClock.Instant, holding held: ItemKey? = nil) -> [Action] {
         guard !readOnly else { return [] }
         var actions: [Action] = []
-        var itemsAhead = Set(inFlight.keys).union(settling.values.map(\.item))
+        var itemsAhead = Set(inFlight.keys).union(settling.values.map(\.item)).union(held.map { [$0] } ?? [])
         var firstDue: ContinuousClock.Instant?
         for entry in waiting {
             // An item's later edits wait behind its first one, sent or not.
