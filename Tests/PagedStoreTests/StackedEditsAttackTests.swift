@@ -74,10 +74,6 @@ import Testing
         func end(_ item: String) { inFlight.mutate { $0[item, default: 0] -= 1 } }
     }
 
-    func violations() throws -> [InvariantViolation] {
-        try DatabaseQueue(path: test.path).read { try $0.verify() }
-    }
-
     // MARK: - Outbox order against an edited file
 
     /// An edited file (or a clock change before the rows were written) whose later edit of an item
@@ -142,7 +138,7 @@ import Testing
         await store.outbox.waitUntilEmpty()
         let (_, feed) = try await test.openNotes(server, store: store, refresh: false)
         #expect(await feed.snapshot.rows[1] == Note(id: "n1", liked: true, starred: true))
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     // MARK: - A change closure outliving its edit
@@ -201,7 +197,7 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(snapshot.ids == ["p0", "p1", "p2", "p3", "p4", "p5"], "p2 must go back between p1 and p3")
         #expect(try test.idsOnDisk() == ["p0", "p1", "p2", "p3", "p4", "p5"])
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     // MARK: - Rebase by JSON
@@ -278,7 +274,7 @@ import Testing
         #expect(await feed.snapshot.rows[2] == Note(id: "n2", starred: true, revision: 7))
         await feed.refresh()
         #expect(await feed.snapshot.rows[2] == Note(id: "n2", revision: 8))
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     @Test func aRemovalMadeWhileTheUpdateIsInFlightThenARefreshThenBothRejectedBringsTheServersValueBack()
@@ -309,7 +305,7 @@ import Testing
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
             SnapshotChangeChecks.check(from: previous, to: next, "snapshot \(next.sequence)")
         }
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     @Test func anInsertEditedThenRemovedIsSentInOrderAndARejectedRemovalPutsTheEditedDraftBack() async throws {
@@ -342,7 +338,7 @@ import Testing
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
             SnapshotChangeChecks.check(from: previous, to: next, "snapshot \(next.sequence)")
         }
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     // MARK: - Many edits
@@ -365,7 +361,7 @@ import Testing
         #expect(calls.sent.value == (0..<count).map(String.init))
         #expect(calls.mostAtOnce.value == 1)
         #expect(await feed.snapshot.rows[1]?.revision == 1000 + count - 1)
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     @Test func manyStackedEditsWhoseFirstIsRejectedAfterARelaunchKeepTheLastOnTheRestoredValue() async throws {
@@ -411,7 +407,7 @@ import Testing
         #expect(calls.sent.value == ["like", "star"])
         #expect(calls.mostAtOnce.value == 1)
         #expect(await feed.snapshot.rows[1] == Note(id: "n1", starred: true))
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     // MARK: - Shared items
@@ -433,7 +429,7 @@ import Testing
         #expect(await home.snapshot.rows[1] == expected)
         #expect(await profile.firstSnapshot { $0.rows[1] == expected } != nil)
         #expect(try test.itemsOnDisk(of: SharedNote.self, key: "profile")[1] == expected)
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     /// Another feed's own edit of a shared item made on top of a copy showing this feed's pending
@@ -480,7 +476,7 @@ import Testing
             "the pending like is not shown: \(String(describing: shown))")
         #expect(try await feed.pendingEdits().count == 2)
         held.answer(.confirmed)
-        _ = try violations()
+        _ = try test.violations()
     }
 
     /// Two writable stores on one file, each with the handlers (an app and its extension): an
@@ -518,14 +514,6 @@ import Testing
     }
 
     /// The section column of a row against the section its payload says.
-    func sectionOnDisk(of itemID: String) throws -> (column: String?, payload: String?) {
-        try DatabaseQueue(path: test.path).read { store in
-            guard let feed = try store.feed(key: "home"),
-                let stored = try store.items(withIDs: [itemID], in: feed)[itemID]
-            else { return (nil, nil) }
-            return (stored.section, try ItemCodec<Post>.json.decode(stored.payload).section)
-        }
-    }
 
     /// A later edit that moves the item to another section, shown over a rejected first edit: the
     /// row's section must be the later edit's, not the rejected edit's base section.
@@ -536,18 +524,12 @@ import Testing
         await feed.refresh()
         try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 1)) { $0.revision = 1 }
         try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
-        #expect(try sectionOnDisk(of: "p3") == ("B", "B"))
+        #expect(try test.sectionOnDisk(of: "p3") == ("B", "B"))
         await store.outbox.register("rev", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
         await store.outbox.waitFor { $0.count == 1 }
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 0, section: "B"))
-        let disk = try sectionOnDisk(of: "p3")
-        #expect(
-            disk.column == disk.payload,
-            "the row's section column \(String(describing: disk.column)) but its payload says \(String(describing: disk.payload))"
-        )
-        #expect(snapshot.sectionedIDs == [["p0", "p1", "p2"], ["p3"]])
-        #expect(try violations().isEmpty)
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
     }
 
     /// The same after a refresh: the edits go again on the server's new value, and the row must keep
@@ -562,12 +544,7 @@ import Testing
         await feed.refresh()
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 5, section: "B"))
-        let disk = try sectionOnDisk(of: "p3")
-        #expect(
-            disk.column == disk.payload,
-            "the row's section column \(String(describing: disk.column)) but its payload says \(String(describing: disk.payload))"
-        )
-        #expect(snapshot.sectionedIDs == [["p0", "p1", "p2"], ["p3"]])
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
     }
 
     /// A like spread to another feed sharing the item, then the item removed in this feed: the like
@@ -614,7 +591,7 @@ import Testing
         await store.outbox.waitUntilEmpty()
         #expect(calls.sent.value == ["like", "star"])
         #expect(await feed.snapshot.rows[1] == Note(id: "n1", starred: true))
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     /// An edited file whose steps disagree with the times: the feed orders an item's edits by step.
@@ -791,7 +768,7 @@ import Testing
                 SnapshotChangeChecks.check(from: previous, to: next, "seed \(seed) snapshot \(next.sequence)")
             }
         }
-        #expect(try violations().isEmpty, "seed \(seed)")
+        #expect(try test.violations().isEmpty, "seed \(seed)")
         #expect(try await feed.pendingEdits().isEmpty)
     }
 

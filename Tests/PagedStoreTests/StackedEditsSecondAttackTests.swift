@@ -220,28 +220,6 @@ import Testing
 
     // MARK: - Sections
 
-    func sectionOnDisk(of itemID: String) throws -> (column: String?, payload: String?) {
-        try DatabaseQueue(path: test.path).read { store in
-            guard let feed = try store.feed(key: "home"),
-                let stored = try store.items(withIDs: [itemID], in: feed)[itemID]
-            else { return (nil, nil) }
-            return (stored.section, try ItemCodec<Post>.json.decode(stored.payload).section)
-        }
-    }
-
-    func violations() throws -> [InvariantViolation] {
-        try DatabaseQueue(path: test.path).read { try $0.verify() }
-    }
-
-    func expectConsistent(_ id: String, _ snapshot: FeedSnapshot<Post>, _ sectioned: [[String]]) throws {
-        let disk = try sectionOnDisk(of: id)
-        #expect(
-            disk.column == disk.payload,
-            "column \(String(describing: disk.column)) payload \(String(describing: disk.payload))")
-        #expect(snapshot.sectionedIDs == sectioned)
-        #expect(try violations().isEmpty)
-    }
-
     /// An edit that only changed the revision follows the server's move of the item on a refresh.
     @Test func anEditThatDidNotMoveTheItemFollowsAServerMoveOnARefresh() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
@@ -253,7 +231,7 @@ import Testing
         await feed.refresh()
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 7, section: "C"))
-        try expectConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
         #expect(snapshot.sections.map(\.key) == ["A", "C"])
     }
 
@@ -272,7 +250,7 @@ import Testing
         await feed.refresh()
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 8, section: "C"))
-        try expectConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
     }
 
     /// An edit that moved the item keeps it where it moved it after a relaunch and a server change,
@@ -291,7 +269,7 @@ import Testing
         await feed.refresh()
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 7, section: "B"))
-        try expectConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2"], ["p3"]])
     }
 
     /// A move rolled back under a later edit that did not move the item: the item goes back to the
@@ -307,7 +285,7 @@ import Testing
         await store.outbox.waitFor { $0.count == 1 }
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 7, section: "A"))
-        try expectConsistent("p3", snapshot, [["p0", "p1", "p2", "p3"]])
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2", "p3"]])
     }
 
     /// The same after a relaunch (no closures) and a refresh in between.
@@ -328,7 +306,7 @@ import Testing
         await store.outbox.waitFor { $0.count == 1 }
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 7, section: "A"))
-        try expectConsistent("p3", snapshot, [["p0", "p1", "p2", "p3"]])
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2", "p3"]])
     }
 
     /// A move then a move back: the second edit's section wins over the rejected first's, and a
@@ -347,7 +325,7 @@ import Testing
         await store.outbox.waitFor { $0.count == 1 }
         let snapshot = await feed.snapshot
         #expect(snapshot.rows[3] == Post(id: "p3", revision: 0, section: "A"))
-        try expectConsistent("p3", snapshot, [["p0", "p1", "p2", "p3"]])
+        try test.expectSectionsConsistent("p3", snapshot, [["p0", "p1", "p2", "p3"]])
     }
 
     // MARK: - Outbox listing order
@@ -405,7 +383,7 @@ import Testing
         }
         #expect(await home.snapshot.rows[1]?.revision == 8)
         #expect(await other.snapshot.rows[1]?.revision == 5)
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     // MARK: - Shared items
@@ -446,7 +424,7 @@ import Testing
         #expect(homeList.rejectedChanges.isEmpty, "\(homeList.rejectedChanges)")
         #expect(profileList.rejectedChanges.isEmpty, "\(profileList.rejectedChanges)")
         #expect(profileList.seen.reloadsFromFile == 0, "\(profileList.seen)")
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     /// A like then a removal of a shared note in home, with the profile in another store: the like
@@ -483,7 +461,7 @@ import Testing
             #expect(list.rejectedChanges.isEmpty, "\(name): \(list.rejectedChanges)")
         }
         #expect(lists.1.seen.reloadsFromFile == 0, "\(lists.1.seen)")
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     /// A newer server copy from another feed rebases every pending edit of a stack in home: after a
@@ -513,7 +491,7 @@ import Testing
         #expect(await home.firstSnapshot { $0.rows[1] == expected } != nil)
         #expect(await profile.firstSnapshot { $0.rows[1] == expected } != nil)
         #expect(list.rejectedChanges.isEmpty, "\(list.rejectedChanges)")
-        #expect(try violations().isEmpty)
+        #expect(try test.violations().isEmpty)
     }
 
     // MARK: - Sections with the first edit held in flight
@@ -543,7 +521,7 @@ import Testing
         await feed.refresh()
         let during = await feed.snapshot
         #expect(during.rows[3] == Post(id: "p3", revision: 1, section: "B"))
-        try expectConsistent("p3", during, [["p0", "p1", "p2"], ["p3"]])
+        try test.expectSectionsConsistent("p3", during, [["p0", "p1", "p2"], ["p3"]])
         held.answer(confirmed ? .confirmed : .rejected(reason: "HTTP 403"))
         await store.outbox.waitFor { $0.count == 1 }
         _ = try await feed.identifiers()
@@ -552,13 +530,13 @@ import Testing
         // move still shown on it.
         #expect(after.rows[3]?.section == "B", "\(String(describing: after.rows[3]))")
         if !confirmed { #expect(after.rows[3] == Post(id: "p3", revision: 9, section: "B")) }
-        try expectConsistent("p3", after, [["p0", "p1", "p2"], ["p3"]])
+        try test.expectSectionsConsistent("p3", after, [["p0", "p1", "p2"], ["p3"]])
         await store.outbox.register("move", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
         await store.outbox.waitUntilEmpty()
         _ = try await feed.identifiers()
         let last = await feed.snapshot
         #expect(last.rows[3]?.section == "C", "\(String(describing: last.rows[3]))")
-        try expectConsistent("p3", last, [["p0", "p1", "p2"], ["p3"]])
+        try test.expectSectionsConsistent("p3", last, [["p0", "p1", "p2"], ["p3"]])
         #expect(list.rejectedChanges.isEmpty, "\(list.rejectedChanges)")
     }
 
@@ -584,14 +562,14 @@ import Testing
         let during = await feed.snapshot
         #expect(during.rows.count == 4)
         #expect(during.rows[3] == Post(id: "d", revision: 3, section: "B"), "\(String(describing: during.rows[3]))")
-        try expectConsistent("d", during, [["p0", "p1", "p2"], ["d"]])
+        try test.expectSectionsConsistent("d", during, [["p0", "p1", "p2"], ["d"]])
         await store.outbox.register("post", as: Revision.self) { _ in .confirmed }
         await store.outbox.register("move", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
         await store.outbox.waitUntilEmpty()
         _ = try await feed.identifiers()
         let last = await feed.snapshot
         #expect(last.rows[3] == Post(id: "d", revision: 3, section: "A"), "\(String(describing: last.rows[3]))")
-        try expectConsistent("d", last, [["p0", "p1", "p2", "d"]])
+        try test.expectSectionsConsistent("d", last, [["p0", "p1", "p2", "d"]])
         #expect(list.rejectedChanges.isEmpty, "\(list.rejectedChanges)")
     }
 }
