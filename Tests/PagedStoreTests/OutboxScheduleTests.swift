@@ -56,13 +56,26 @@ import Testing
         _ = schedule.finished(first, .retryable(reason: "offline", retryAfter: nil), now: now)
         #expect(schedule.found([first, second], now: now, date: date).isEmpty)
         #expect(schedule.settled(first.idempotencyKey, written: true, now: now) == [.wake(after: .seconds(1))])
-        #expect(schedule.woke(now: now + .seconds(1)) == [.send(first)], "the first goes again, not the second")
+        var retried = first
+        retried.attempts = 1
+        #expect(schedule.woke(now: now + .seconds(1)) == [.send(retried)], "the first goes again, not the second")
 
         _ = schedule.finished(first, .confirmed, now: now)
         #expect(schedule.settled(first.idempotencyKey, written: false, now: now) == [.wake(after: .seconds(1))])
         #expect(schedule.woke(now: now + .seconds(1)) == [.send(first)], "still in the file: it goes again first")
         _ = schedule.finished(first, .confirmed, now: now)
         #expect(schedule.settled(first.idempotencyKey, written: true, now: now) == [.send(second)])
+    }
+
+    @Test func aLookWhileAFailureIsWrittenKeepsTheFailureCounted() {
+        let edit = Self.entry("a")
+        var (schedule, _) = schedule([edit])
+        _ = schedule.finished(edit, .retryable(reason: "503", retryAfter: nil), now: now)
+        _ = schedule.found([edit], now: now, date: date)  // the file does not have the count yet
+        _ = schedule.settled(edit.idempotencyKey, written: true, now: now)
+        var failed = edit
+        failed.attempts = 1
+        #expect(schedule.woke(now: now + .seconds(1)) == [.send(failed)], "sent as its second attempt")
     }
 
     @Test func anEditBeingSettledIsNotSentAgainWhileTheFileStillListsIt() {

@@ -116,7 +116,14 @@ struct OutboxSchedule: Sendable {
             guard let at = entry.nextAttemptAt, notBefore[entry.idempotencyKey] == nil else { continue }
             notBefore[entry.idempotencyKey] = now + retry.wait(until: at, from: date)
         }
-        waiting = entries.filter { settling[$0.idempotencyKey] == nil || staying.contains($0.idempotencyKey) }
+        // An edit whose failure is being written is kept as the schedule counted it: the file does
+        // not have its new count yet.
+        let counted = Dictionary(waiting.map { ($0.idempotencyKey, $0) }, uniquingKeysWith: { first, _ in first })
+        waiting = entries.compactMap { entry in
+            let key = entry.idempotencyKey
+            if staying.contains(key) { return counted[key] ?? entry }
+            return settling[key] == nil ? entry : nil
+        }
         let listed = Set(entries.map(\.idempotencyKey))
         gone.formUnion(settling.keys.filter { !listed.contains($0) })
         notBefore = notBefore.filter { listed.contains($0.key) }
