@@ -114,7 +114,7 @@ extension Feed {
             guard let pending = stack.first, key == nil || pending.queued?.idempotencyKey == key else { return nil }
             let change = try PendingEditSettlement.settle(
                 pending, confirmed: committed, in: store, feed: &feed, carry: carry)
-            let left = Set(try store.pendingEdits(of: feed).filter { $0.itemID == storedID }.map(PendingEditKey.init))
+            let left = Set(try store.pendingEdits(ofItem: storedID, in: feed).map(PendingEditKey.init))
             settled = stack.map(PendingEditKey.init).filter { !left.contains($0) }
             return change
         }

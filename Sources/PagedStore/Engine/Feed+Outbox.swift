@@ -71,9 +71,7 @@ extension Feed: OutboxFeed {
     /// Whether the item has the queued edit with `key` pending.
     private func hasQueuedEdit(_ key: UUID, of itemID: String) throws -> Bool {
         try queue.read { store in
-            try store.pendingEdits(of: loaded.record).contains {
-                $0.itemID == itemID && $0.queued?.idempotencyKey == key
-            }
+            try store.pendingEdits(ofItem: itemID, in: loaded.record).contains { $0.queued?.idempotencyKey == key }
         }
     }
 

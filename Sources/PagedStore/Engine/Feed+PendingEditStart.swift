@@ -86,9 +86,7 @@ extension Feed {
         of storedID: String, _ kind: PendingEditRecord.Kind, queued: QueuedEdit?, in feed: FeedRecord,
         store: PageStore
     ) throws -> (step: Int, createdAt: Date) {
-        let stack =
-            PendingEditStack.stacks(try store.pendingEdits(of: feed).filter { $0.itemID == storedID })
-            .first ?? []
+        let stack = try store.pendingEdits(ofItem: storedID, in: feed)
         if let refusal = PendingEditStack.refusal(adding: kind, queued: queued != nil, after: stack) {
             throw FeedError(
                 .storage, message: "The item \(storedID.debugDescription) \(refusal)", storageKind: .constraint)

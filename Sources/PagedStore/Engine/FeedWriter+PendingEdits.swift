@@ -91,8 +91,7 @@ extension FeedWriter {
                 Array(stack.dropFirst(inserts.count)), onto: stored.payload, section: stored.section,
                 carry: carry(changes))
             stack = inserts + rebased.edits
-            let last = stack.last { $0.kind == .update }
-            return last?.edited.map { ($0, last?.editedSection) } ?? (stored.payload, stored.section)
+            return rebased.shown ?? (stored.payload, stored.section)
         } catch is UndecodableUnderEdit {
             return nil
         }

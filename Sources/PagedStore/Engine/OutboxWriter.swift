@@ -33,14 +33,13 @@ struct OutboxWriter: Sendable {
             store.sharing = feed.sharedType.map { _ in SharedCopyLog(logging: !confirmed) }
             defer { store.sharing = nil }
             let before = feed
-            let edits = try store.pendingEditRows(of: feed).edits.filter { $0.itemID == itemID }
-            guard edits.contains(where: { $0.queued?.idempotencyKey == key }) else {
+            let stack = try store.pendingEdits(ofItem: itemID, in: feed)
+            guard stack.contains(where: { $0.queued?.idempotencyKey == key }) else {
                 try store.deleteQueuedEdit(itemID: itemID, key: key, in: feed)
                 return ((), [])
             }
             // Only the item's first edit is ever sent, so only it settles, as through a feed.
-            guard let pending = PendingEditStack.stacks(edits).first?.first, pending.queued?.idempotencyKey == key
-            else { return ((), []) }
+            guard let pending = stack.first, pending.queued?.idempotencyKey == key else { return ((), []) }
             let change = try PendingEditSettlement.settle(pending, confirmed: confirmed, in: store, feed: &feed)
             let written = try SharedItemSpread.spreadLogged(from: feed, in: store).written
             guard change != nil || feed != before else { return ((), written) }

@@ -33,11 +33,8 @@ enum PendingEditSettlement {
         // Only an update was shown in the other feeds sharing the item, which its rollback must undo
         // there too; a removal or an insert stayed this feed's own, and so does its rollback.
         if pending.kind != .update { store.sharing?.logging = false }
-        let rest = try store.pendingEdits(of: feed).filter { $0.itemID == itemID }
-        if !rest.isEmpty {
-            let stack = PendingEditStack.stacks(rest).first ?? []
-            return try rollBack(pending, under: stack, in: store, feed: &feed, carry: carry)
-        }
+        let rest = try store.pendingEdits(ofItem: itemID, in: feed)
+        if !rest.isEmpty { return try rollBack(pending, under: rest, in: store, feed: &feed, carry: carry) }
         switch pending.kind {
         case .update:
             guard let base = pending.base,

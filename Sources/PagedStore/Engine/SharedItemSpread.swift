@@ -80,8 +80,8 @@ enum SharedItemSpread {
     /// feed's next write shows them on the copy.
     private static func rebasePendingEdits(of copy: EncodedItem, inFeed feedID: Int64, _ store: PageStore) throws {
         guard let feed = try store.feed(id: feedID) else { return }
-        let edits = try store.pendingEdits(of: feed).filter { $0.itemID == copy.itemID }
-        guard let stack = PendingEditStack.stacks(edits).first, stack.first?.kind == .update else { return }
+        let stack = try store.pendingEdits(ofItem: copy.itemID, in: feed)
+        guard stack.first?.kind == .update else { return }
         let rebased = try PendingEditStack.rebased(stack, onto: copy.payload, section: copy.section)
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
     }

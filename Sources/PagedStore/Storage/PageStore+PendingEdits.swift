@@ -129,6 +129,18 @@ extension PageStore {
         return (rows.compactMap(\.edit), rows.compactMap(\.malformed))
     }
 
+    /// The item's well-formed pending edits in step order (its stack), read by the table's key: what
+    /// an edit, a settlement or a spread of one item needs, without the feed's other edits.
+    package func pendingEdits(ofItem itemID: String, in feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
+        let outbox = Self.outboxColumns(true, nextAttempt: true)
+        let sql = """
+            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), step,
+                edited_section
+            FROM pending_edit WHERE feed_id = ? AND item_id = ? ORDER BY step
+            """
+        return try connection.rows(sql, feed.id, itemID, row: Self.pendingEditRow).compactMap(\.edit)
+    }
+
     /// One pending edit row, read as an edit or as what is wrong with it.
     private static func pendingEditRow(
         _ statement: Statement
