@@ -91,16 +91,20 @@ struct OutboxSchedule: Sendable {
     private(set) var waiting: [Entry] = []
     /// The edits whose handler runs, by item.
     private(set) var inFlight: [ItemKey: UUID] = [:]
+    /// An edit whose outcome is being written.
+    struct Settling: Equatable, Sendable {
+        var entry: Entry
+        /// It stays queued (a retryable outcome): still the first of its item while the file lists
+        /// it, so a look meanwhile keeps it waiting, as counted here, ahead of its item's later edits.
+        var stays: Bool
+        /// A look at the file meanwhile no longer found it (another store settled it): a write of its
+        /// outcome that fails does not bring it back.
+        var gone = false
+    }
+
     /// The edits whose outcome is being written: the file lists them until it is, and their items'
     /// later edits wait for it.
-    private(set) var settling: [UUID: Entry] = [:]
-    /// The edits being settled that stay queued (a retryable outcome): still the first of their
-    /// items while the file lists them, so a look meanwhile keeps them waiting, ahead of the later
-    /// edits of their items.
-    private(set) var staying: Set<UUID> = []
-    /// The edits being settled that a look at the file meanwhile no longer found (another store
-    /// settled them): a write of their outcome that fails does not bring them back.
-    private(set) var gone: Set<UUID> = []
+    private(set) var settling: [UUID: Settling] = [:]
     /// When each edit that failed may be sent again.
     private(set) var notBefore: [UUID: ContinuousClock.Instant] = [:]
     /// The kinds with a handler.
@@ -120,12 +124,11 @@ struct OutboxSchedule: Sendable {
         // not have its new count yet.
         let counted = Dictionary(waiting.map { ($0.idempotencyKey, $0) }, uniquingKeysWith: { first, _ in first })
         waiting = entries.compactMap { entry in
-            let key = entry.idempotencyKey
-            if staying.contains(key) { return counted[key] ?? entry }
-            return settling[key] == nil ? entry : nil
+            guard let settled = settling[entry.idempotencyKey] else { return entry }
+            return settled.stays ? counted[entry.idempotencyKey] ?? entry : nil
         }
         let listed = Set(entries.map(\.idempotencyKey))
-        gone.formUnion(settling.keys.filter { !listed.contains($0) })
+        for key in settling.keys where !listed.contains(key) { settling[key]?.gone = true }
         notBefore = notBefore.filter { listed.contains($0.key) }
         return next(now: now)
     }
@@ -168,22 +171,19 @@ struct OutboxSchedule: Sendable {
             action = .recordFailure(entry, reason: reason, after: delay)
             stays = true
         }
-        if stays {
-            staying.insert(entry.idempotencyKey)
-        } else {
+        if !stays {
             waiting.removeAll { $0.idempotencyKey == entry.idempotencyKey }
         }
-        settling[entry.idempotencyKey] = entry
+        settling[entry.idempotencyKey] = Settling(entry: entry, stays: stays)
         return [action] + next(now: now)
     }
 
     /// The outcome of the edit with `key` is written (or could not be: `written` false, and the
     /// edit waits for a retry's delay before it goes again).
     mutating func settled(_ key: UUID, written: Bool, now: ContinuousClock.Instant) -> [Action] {
-        staying.remove(key)
-        let wasGone = gone.remove(key) != nil
-        guard let entry = settling.removeValue(forKey: key) else { return next(now: now) }
-        if wasGone {
+        guard let settled = settling.removeValue(forKey: key) else { return next(now: now) }
+        let entry = settled.entry
+        if settled.gone {
             // Forgotten; its item's next edit waits for the next look at the file to say it is next.
             waiting.removeAll { $0.idempotencyKey == key }
             return next(now: now, holding: entry.item)
@@ -201,7 +201,7 @@ struct OutboxSchedule: Sendable {
     private mutating func next(now: ContinuousClock.Instant, holding held: ItemKey? = nil) -> [Action] {
         guard !readOnly else { return [] }
         var actions: [Action] = []
-        var itemsAhead = Set(inFlight.keys).union(settling.values.map(\.item)).union(held.map { [$0] } ?? [])
+        var itemsAhead = Set(inFlight.keys).union(settling.values.map(\.entry.item)).union(held.map { [$0] } ?? [])
         var firstDue: ContinuousClock.Instant?
         for entry in waiting {
             // An item's later edits wait behind its first one, sent or not.
