@@ -12,15 +12,6 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// A note shared under one name across feeds.
-    struct SharedNote: FeedItem, Codable, Equatable {
-        static let sharedItemType: String? = "note"
-        let id: String
-        var liked = false
-        var starred = false
-        var revision = 0
-    }
-
     /// A note with an unsigned field past Int64.max, which JSON carries exactly.
     struct Counted: FeedItem, Codable, Equatable {
         let id: String
@@ -414,12 +405,7 @@ import Testing
 
     @Test func aStackInOneFeedRolledBackShowsTheSameValueInAnotherFeedSharingTheItem() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let store = try test.store()
-        let source = server.source { SharedNote(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
-        let home = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        let profile = try store.feed("profile", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        await home.refresh()
-        await profile.refresh()
+        let (store, home, profile) = try await test.openSharedNotes(server)
         try await home.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await home.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         #expect(await profile.firstSnapshot { $0.rows[1]?.starred == true } != nil)
@@ -440,12 +426,7 @@ import Testing
         ))
     func anotherFeedsLaterEditOfASharedItemDoesNotKeepShowingARejectedEdit() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let store = try test.store()
-        let source = server.source { SharedNote(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
-        let home = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        let profile = try store.feed("profile", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        await home.refresh()
-        await profile.refresh()
+        let (store, home, profile) = try await test.openSharedNotes(server)
         try await home.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         #expect(await profile.firstSnapshot { $0.rows[1]?.liked == true } != nil)
         try await profile.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
@@ -519,9 +500,7 @@ import Testing
     /// row's section must be the later edit's, not the rejected edit's base section.
     @Test func aLaterEditThatMovesTheItemToAnotherSectionKeepsItsSectionWhenTheFirstIsRejected() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        let store = try test.store()
-        let feed = try test.feed(server.source, store: store)
-        await feed.refresh()
+        let (store, feed) = try await test.openPosts(server)
         try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 1)) { $0.revision = 1 }
         try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
         #expect(try test.sectionOnDisk(of: "p3") == ("B", "B"))
@@ -536,9 +515,7 @@ import Testing
     /// the section the last edit put it in.
     @Test func aRefreshKeepsTheSectionAPendingEditMovedTheItemTo() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        let store = try test.store()
-        let feed = try test.feed(server.source, store: store)
-        await feed.refresh()
+        let (_, feed) = try await test.openPosts(server)
         try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
         server.items[3].revision = 5
         await feed.refresh()
@@ -551,12 +528,7 @@ import Testing
     /// is rejected while the removal waits. The other feed must stop showing the rejected like.
     @Test func aRejectedUpdateUnderAPendingRemovalIsUndoneInTheOtherFeedsSharingTheItem() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let store = try test.store()
-        let source = server.source { SharedNote(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
-        let home = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        let profile = try store.feed("profile", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        await home.refresh()
-        await profile.refresh()
+        let (store, home, profile) = try await test.openSharedNotes(server)
         try await home.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await home.enqueue("hide", removing: "n1", argument: Liked(liked: false))
         #expect(await profile.firstSnapshot { $0.rows[1]?.liked == true } != nil)
@@ -814,12 +786,7 @@ import Testing
     /// rollback must not bring back the older copy (in both feeds) over the newer one.
     @Test func aRejectedSecondEditDoesNotRestoreACopyOlderThanOneAnotherFeedFetched() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
-        let store = try test.store()
-        let source = server.source { SharedNote(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
-        let home = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        let profile = try store.feed("profile", source: source, policy: FeedPolicy(refreshOnOpen: .never))
-        await home.refresh()
-        await profile.refresh()
+        let (store, home, profile) = try await test.openSharedNotes(server)
         try await home.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await home.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         server.items[1].revision = 7

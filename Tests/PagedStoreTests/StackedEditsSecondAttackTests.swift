@@ -223,9 +223,7 @@ import Testing
     /// An edit that only changed the revision follows the server's move of the item on a refresh.
     @Test func anEditThatDidNotMoveTheItemFollowsAServerMoveOnARefresh() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        let store = try test.store()
-        let feed = try test.feed(server.source, store: store)
-        await feed.refresh()
+        let (_, feed) = try await test.openPosts(server)
         try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 7)) { $0.revision = 7 }
         server.items[3].section = "C"
         await feed.refresh()
@@ -238,9 +236,7 @@ import Testing
     /// The same after a relaunch: the edit goes again by its payload's difference, with no closure.
     @Test func anEditThatDidNotMoveTheItemFollowsAServerMoveAfterARelaunch() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        do {
-            let feed = try test.feed(server.source, store: try test.store())
-            await feed.refresh()
+        try await test.queueBeforeARelaunch(server) { feed in
             try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 7)) { $0.revision = 7 }
             try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 8)) { $0.revision = 8 }
         }
@@ -257,9 +253,7 @@ import Testing
     /// even when the server moves the item elsewhere.
     @Test func aMoveKeepsItsSectionAfterARelaunchAndAServerMove() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        do {
-            let feed = try test.feed(server.source, store: try test.store())
-            await feed.refresh()
+        try await test.queueBeforeARelaunch(server) { feed in
             try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 7)) { $0.revision = 7 }
             try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
         }
@@ -276,9 +270,7 @@ import Testing
     /// server's section, with the later edit's revision.
     @Test func aRejectedMoveUnderALaterRevisionEditPutsTheItemBackInTheServersSection() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        let store = try test.store()
-        let feed = try test.feed(server.source, store: store)
-        await feed.refresh()
+        let (store, feed) = try await test.openPosts(server)
         try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
         try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 7)) { $0.revision = 7 }
         await store.outbox.register("move", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
@@ -291,9 +283,7 @@ import Testing
     /// The same after a relaunch (no closures) and a refresh in between.
     @Test func aRejectedMoveUnderALaterRevisionEditAfterARelaunchAndARefresh() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        do {
-            let feed = try test.feed(server.source, store: try test.store())
-            await feed.refresh()
+        try await test.queueBeforeARelaunch(server) { feed in
             try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
             try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 7)) { $0.revision = 7 }
         }
@@ -313,9 +303,7 @@ import Testing
     /// rollback of the first keeps the item in the second's section (A, its own).
     @Test func aMoveThenAMoveBackWithTheFirstRejectedAndTheServerMovingTheItem() async throws {
         let server = ModelServer(.posts("p", 4, section: "A"), pageSize: 10)
-        let store = try test.store()
-        let feed = try test.feed(server.source, store: store)
-        await feed.refresh()
+        let (store, feed) = try await test.openPosts(server)
         try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
         try await feed.enqueue("back", id: "p3", argument: Revision(revision: 0)) { $0.section = "A" }
         server.items[3].section = "C"
@@ -388,20 +376,15 @@ import Testing
 
     // MARK: - Shared items
 
-    typealias SharedNote = StackedEditsAttackTests.SharedNote
-
-    func sharedSource(_ server: ModelServer) -> ScriptedSource<SharedNote> {
-        server.source { SharedNote(id: "n" + $0.id.dropFirst(), revision: $0.revision) }
-    }
-
     /// Two stores on one file: home's stacked like and star of a shared note, the like rejected.
     /// The profile, followed live by the other store, must end with the star only, every change valid.
     @Test func aRejectedFirstEditOfASharedStackIsUndoneInAFeedOfAnotherStoreFollowingLive() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         let store = try test.store()
         let other = try test.store()
-        let home = try store.feed("home", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
-        let profile = try other.feed("profile", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
+        let home = try store.feed("home", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
+        let profile = try other.feed(
+            "profile", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
         let homeList = await ObservedList(home)
         let profileList = await ObservedList(profile)
         await home.refresh()
@@ -434,9 +417,10 @@ import Testing
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         let store = try test.store()
         let other = try test.store()
-        let home = try store.feed("home", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
-        let profile = try other.feed("profile", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
-        let mine = try store.feed("mine", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
+        let home = try store.feed("home", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
+        let profile = try other.feed(
+            "profile", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
+        let mine = try store.feed("mine", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
         let lists = (await ObservedList(home), await ObservedList(profile), await ObservedList(mine))
         await home.refresh()
         await profile.refresh()
@@ -470,14 +454,16 @@ import Testing
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         do {
             let store = try test.store()
-            let home = try store.feed("home", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
+            let home = try store.feed(
+                "home", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
             await home.refresh()
             try await home.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
             try await home.enqueue("star", id: "n1", argument: Liked(liked: true)) { $0.starred = true }
         }
         let store = try test.store()
-        let home = try store.feed("home", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
-        let profile = try store.feed("profile", source: sharedSource(server), policy: FeedPolicy(refreshOnOpen: .never))
+        let home = try store.feed("home", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
+        let profile = try store.feed(
+            "profile", source: server.sharedNoteSource, policy: FeedPolicy(refreshOnOpen: .never))
         let list = await ObservedList(home)
         server.items[1].revision = 4
         await profile.refresh()

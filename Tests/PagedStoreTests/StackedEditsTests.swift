@@ -125,14 +125,16 @@ import Testing
             }
         }
         let (held, release) = AsyncStream.makeStream(of: Void.self)
+        let (called, calledContinuation) = AsyncStream.makeStream(of: Void.self)
         let closureEdit = Task {
             try await feed.edit(id: "n2") {
                 $0.starred = true
             } commit: { _ in
+                calledContinuation.yield()  // the edit is pending: its call runs
                 for await _ in held { break }
             }
         }
-        while try await feed.pendingEdits().count < 2 { await Task.yield() }
+        for await _ in called { break }
         await #expect(throws: FeedError.self) {
             try await feed.enqueue("like", id: "n2", argument: Liked(liked: true)) { $0.liked = true }
         }

@@ -15,7 +15,8 @@ extension PagedDB {
                 store waits (the server's Retry-After, or a backoff) and keeps the time in the file, so a \
                 relaunch waits too ("in 5 min"; "due" once that time has passed; "at once" when no send \
                 failed). An item's edits go one at a time, in order: a later one is tried "after the edit \
-                before it". Edits whose server call is a closure are not listed (see `pagedb show`). Opens the file read-only: it is never created or changed.
+                before it". Edits whose server call is a closure are not listed (see `pagedb show`). Opens \
+                the file read-only: it is never created or changed.
 
                 Examples:
                   pagedb outbox --db app-cache.sqlite
