@@ -764,7 +764,7 @@ import Testing
 
     /// A long offline session: many edits of one item queue and drain, each sent once, the last
     /// shown. (Each settlement reads and decodes every pending edit of the feed: a stack of n costs
-    /// about n² decodes, 500 edits about 4 s each way in a debug build, so the test keeps to 40.)
+    /// about n² decodes, 500 edits 2 to 3 s each way in a debug build, so the test keeps to 40.)
     @Test func manyStackedEditsOfOneItemQueueAndDrain() async throws {
         let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         let count = 40
