@@ -31,8 +31,9 @@ import Testing
         try connection.execute("ALTER TABLE item DROP COLUMN flags")
         try connection.execute("ALTER TABLE feed DROP COLUMN change_count")
         try connection.execute("DROP TABLE feed_change")
+        try connection.execute("DROP TABLE outbox_dropped")
         for column in [
-            "outbox_kind", "argument", "idempotency_key", "attempts", "last_error", "next_attempt_at",
+            "detached", "outbox_kind", "argument", "idempotency_key", "attempts", "last_error", "next_attempt_at",
         ] {
             try connection.execute("ALTER TABLE pending_edit DROP COLUMN \(column)")
         }

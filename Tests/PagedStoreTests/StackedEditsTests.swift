@@ -97,9 +97,9 @@ import Testing
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }
         try await feed.enqueue("delete", removing: "n1", argument: Liked(liked: false))
         #expect(await feed.snapshot.ids == ["n0", "n2", "n3"])
-        #expect(
-            try await feed.enqueue("like", id: "n1", argument: Liked(liked: false)) { $0.liked = false } == nil,
-            "a removed item takes no edit")
+        await #expect(throws: FeedError.self, "a removed item takes no edit, and says why") {
+            try await feed.enqueue("like", id: "n1", argument: Liked(liked: false)) { $0.liked = false }
+        }
         let sent = Locked<[String]>([])
         await store.outbox.register("delete", as: Liked.self) { _ in
             sent.mutate { $0.append("delete") }

@@ -14,32 +14,53 @@ extension Feed {
         var applicable: [PendingEditRecord] = []
         for edit in rows.edits {
             if let problem = unusablePayload(of: edit, codec: codec) {
-                unusable.append(MalformedPendingEdit(itemID: edit.itemID, problem: problem))
+                unusable.append(MalformedPendingEdit(edit, problem: problem))
             } else {
                 applicable.append(edit)
             }
         }
         for stack in PendingEditStack.stacks(applicable) {
             if let problem = PendingEditStack.problem(of: stack), let first = stack.first {
-                unusable.append(MalformedPendingEdit(itemID: first.itemID, problem: problem))
+                unusable.append(MalformedPendingEdit(first, problem: problem))
             }
         }
-        // An item's edits stand on each other: one unusable, the item's others go with it.
-        let unusableItems = Set(unusable.map(\.itemID))
+        // An item's edits stand on each other's payloads: one unusable, the item's others go with it.
+        // A row whose payloads are sound (only its outbox part is wrong) goes alone.
+        let unusableItems = Set(unusable.filter { !$0.payloadsSound }.map(\.itemID))
         for itemID in unusableItems { try store.deletePendingEdits(itemID: itemID, in: feed) }
+        let listed = Set(unusable.map { "\($0.itemID)/\($0.step)" })
+        for edit in applicable
+        where unusableItems.contains(edit.itemID) && !listed.contains("\(edit.itemID)/\(edit.step)") {
+            unusable.append(
+                MalformedPendingEdit(
+                    edit, problem: "an edit standing on another edit of its item that cannot be applied"))
+        }
+        for edit in unusable where edit.payloadsSound {
+            try store.deletePendingEdit(itemID: edit.itemID, step: edit.step, in: feed)
+        }
+        try LeavingRowEdits.keepInHistory(unusable, of: feed, in: store)
         dropped += unusable
         return applicable.filter { !unusableItems.contains($0.itemID) }
     }
 
     /// Reports each dropped pending edit as a ``FeedEvent/Kind/pendingEditDropped`` event.
     func reportDropped(_ dropped: [MalformedPendingEdit]) {
-        for edit in dropped {
+        for event in Self.droppedEvents(dropped, generation: activity.generation) {
+            report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
+        }
+    }
+
+    /// The ``FeedEvent/Kind/pendingEditDropped`` event of each dropped pending edit.
+    static func droppedEvents(_ dropped: [MalformedPendingEdit], generation: Int64) -> [FeedEvent] {
+        dropped.map { edit in
             let error = FeedError(
                 .storage,
                 message:
                     "The pending edit of the item \(edit.itemID.debugDescription) was dropped: it is \(edit.problem)",
                 storageKind: .corrupt)
-            report(.pendingEditDropped, nil, generation: activity.generation, error: error)
+            return FeedEvent(
+                kind: .pendingEditDropped, request: nil, generation: generation, rowsChanged: 0, duration: nil,
+                error: error, itemIDs: [edit.itemID])
         }
     }
 

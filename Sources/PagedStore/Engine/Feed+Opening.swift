@@ -15,15 +15,18 @@ extension Feed {
     /// new ``FeedPolicy/cacheVersion`` empties it first, as a first launch), or its first screen
     /// holds rows the codec cannot decode (removed, and the screen read again). A read-only store's
     /// feed never writes here (``openWithoutWriting(policy:queue:key:)``).
-    /// - Returns: What was read, the first screen decoded, and the rows removed.
+    /// - Returns: What was read, the first screen decoded, the rows removed, and the pending edits
+    ///   dropped with them or with the old cache version's rows.
     static func openFeed(
         policy: FeedPolicy, writer: FeedWriter<Item>
-    ) throws -> (opened: OpenedFeed, rows: LoadedRows<Item>, removed: [UndecodableRow]) {
+    ) throws -> (
+        opened: OpenedFeed, rows: LoadedRows<Item>, removed: [UndecodableRow], droppedEdits: [MalformedPendingEdit]
+    ) {
         let key = writer.key
         if writer.queue.isReadOnly {
             // Rows that do not decode stay in the file: the window stops above them.
             let opened = try openWithoutWriting(policy: policy, queue: writer.queue, key: key)
-            return (opened, LoadedRows.decoding(opened.rows, codec: writer.codec).rows, [])
+            return (opened, LoadedRows.decoding(opened.rows, codec: writer.codec).rows, [], [])
         }
         let (read, lastOpened) = try writer.queue.read { store -> (OpenedFeed?, Date?) in
             guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy),
@@ -31,22 +34,29 @@ extension Feed {
             else { return (nil, nil) }
             return (try open(record, in: store, policy: policy), try store.openedAt(record))
         }
-        var opened = try read ?? writer.record(policy) { store, feed in try open(feed, in: store, policy: policy) }
+        var dropped: [MalformedPendingEdit] = []
+        var opened: OpenedFeed
+        if let read {
+            opened = read
+        } else {
+            (opened, dropped) = try writer.record(policy) { store, feed in try open(feed, in: store, policy: policy) }
+        }
         try writer.recordOpened(lastRecorded: lastOpened)
         var decoded = LoadedRows.decoding(opened.rows, codec: writer.codec)
         var removed: [UndecodableRow] = []
         while !decoded.undecodable.isEmpty {
-            let (deleted, _, reopened) = try writer.remove(undecodable: decoded.undecodable, over: nil) { store, feed in
+            let removal = try writer.remove(undecodable: decoded.undecodable, over: nil) { store, feed in
                 try open(feed, in: store, policy: policy)
             }
             // Rows no longer where they were read: another writer changed the feed, and the screen
             // read again in the same transaction holds what is there now.
-            opened = reopened
-            removed += deleted.map(\.row)
+            opened = removal.read
+            removed += removal.removed.map(\.row)
+            dropped += removal.droppedEdits
             decoded = LoadedRows.decoding(opened.rows, codec: writer.codec)
-            if deleted.isEmpty { break }
+            if removal.removed.isEmpty { break }
         }
-        return (opened, decoded.rows, removed)
+        return (opened, decoded.rows, removed, dropped)
     }
 
     /// Reads what opening `record` needs, in the caller's transaction: a first screen, from the top,

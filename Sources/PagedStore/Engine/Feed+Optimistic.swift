@@ -47,7 +47,8 @@ extension Feed {
     /// deletes it) throws. See ``edit(id:_:commit:)`` for how it is stored and survives refreshes:
     /// while pending, a refresh that brings the item back removes it again.
     /// - Returns: Whether the feed had the item (nothing is removed or committed when it had not).
-    /// - Throws: `commit`'s error after the rollback; ``FeedError`` when the cache cannot be written.
+    /// - Throws: `commit`'s error after the rollback; ``FeedError`` when the item has an edit pending
+    ///   already (its removal among them) or the cache cannot be written.
     @discardableResult
     public func remove(id: Item.ID, commit: @Sendable (Item) async throws -> Void) async throws -> Bool {
         let storedID = Item.storedID(for: id)

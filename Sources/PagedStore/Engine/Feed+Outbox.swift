@@ -22,7 +22,8 @@ extension Feed: OutboxFeed {
     /// each once the one before it settled. A rejected one is rolled back and the later ones stay,
     /// shown on top of the value it restored.
     /// - Throws: ``FeedError`` when the item has an edit made with a closure pending, or is removed
-    ///   and waiting; when the item or the argument cannot be encoded, or the cache cannot be written.
+    ///   and waiting (its removal queued or pending); when the item or the argument cannot be encoded,
+    ///   or the cache cannot be written.
     @discardableResult
     public func enqueue<Argument: Encodable & Sendable>(
         _ kind: String, id: Item.ID, argument: Argument, _ change: @escaping @Sendable (inout Item) -> Void
@@ -51,7 +52,8 @@ extension Feed: OutboxFeed {
     /// Removes an item at once and queues the removal for the handler of `kind` (see
     /// ``enqueue(_:id:argument:_:)``). Rejected, the item goes back between the rows it had around it.
     /// - Returns: The edit's idempotency key, or nil when the feed lacks the item (nothing is queued).
-    /// - Throws: ``FeedError`` when the argument cannot be encoded or the cache cannot be written.
+    /// - Throws: ``FeedError`` when the item's removal is pending already, the argument cannot be
+    ///   encoded or the cache cannot be written.
     @discardableResult
     public func enqueue<Argument: Encodable & Sendable>(
         _ kind: String, removing id: Item.ID, argument: Argument
@@ -64,7 +66,12 @@ extension Feed: OutboxFeed {
 
     func settleQueuedEdit(_ itemID: String, key: UUID, confirmed: Bool) throws {
         // Only the edit that was sent: not one of the item made since it settled elsewhere.
-        guard try hasQueuedEdit(key, of: itemID) else { return }
+        guard try hasQueuedEdit(key, of: itemID) else {
+            // Detached (its row left under it, see ``PendingEditFate``): nothing shows it, so
+            // nothing rolls back; or settled elsewhere already, and this deletes nothing.
+            try writer.forgetQueuedEdit(itemID, key: key)
+            return
+        }
         try finish(itemID, committed: confirmed, key: key)
     }
 

@@ -13,8 +13,9 @@ extension Feed {
         // keeps as its base.
         var step = 0
         let found = try editDecodable(spreading: true) { store, feed in
-            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
+            // Asked first: an item whose removal waits is not in the feed, and says so.
             let next = try Self.nextEdit(of: storedID, .update, queued: queued, in: feed, store: store)
+            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             var item = try decode(stored)
             change(&item)
             let encoded = try self.encode([item]).encoded[0]
@@ -62,8 +63,8 @@ extension Feed {
     func beginRemoval(_ storedID: String, queued: QueuedEdit?) throws -> Item? {
         var removedItem: Item?
         let found = try editDecodable { store, feed in
-            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             let next = try Self.nextEdit(of: storedID, .remove, queued: queued, in: feed, store: store)
+            guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             let around = try store.neighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
             removedItem = try decode(removed.item)
@@ -91,7 +92,8 @@ extension Feed {
             throw FeedError(
                 .storage, message: "The item \(storedID.debugDescription) \(refusal)", storageKind: .constraint)
         }
-        guard let last = stack.last else { return (0, Date()) }
+        // After every edit of the item, detached ones too: they are still sent first.
+        guard let last = try store.lastPendingEdit(ofItem: storedID, in: feed) else { return (0, Date()) }
         let (step, overflow) = last.step.addingReportingOverflow(1)
         if overflow {
             throw FeedError(

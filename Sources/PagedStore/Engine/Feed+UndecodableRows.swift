@@ -13,12 +13,13 @@ extension Feed {
     ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool) {
         // A read-only store leaves them in the file: the window stops above them (see `LoadedRows`).
         guard !rows.isEmpty, !queue.isReadOnly else { return ([], false) }
-        let (removed, foreign, feed) = try writer.remove(undecodable: rows, over: loaded.record) { _, feed in feed }
-        loaded.record = feed
-        if let event = Self.removalEvent(removed.map(\.row), generation: activity.generation) {
+        let removal = try writer.remove(undecodable: rows, over: loaded.record) { _, feed in feed }
+        loaded.record = removal.read
+        if let event = Self.removalEvent(removal.removed.map(\.row), generation: activity.generation) {
             report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
         }
-        return (removed, foreign)
+        reportDropped(removal.droppedEdits)
+        return (removal.removed, removal.overForeignWrite)
     }
 
     /// Removes `rows` and emits their deletion as a change of its own, with the window read again.

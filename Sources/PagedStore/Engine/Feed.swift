@@ -71,7 +71,7 @@ public actor Feed<Item: FeedItem> {
         context = FeedContext(
             key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
             outbox: WeakOutbox(outbox: outbox))
-        let (opened, rows, removed) = try Self.openFeed(policy: policy, writer: writer)
+        let (opened, rows, removed, droppedEdits) = try Self.openFeed(policy: policy, writer: writer)
         var window = RowWindow<Item>(capacity: policy.windowSize)
         window.start = opened.windowStart
         window.rows = rows
@@ -91,6 +91,7 @@ public actor Feed<Item: FeedItem> {
         if let event = Self.removalEvent(removed, generation: opened.record.generation) {
             subscribers.undeliveredEvents = [event]
         }
+        subscribers.undeliveredEvents += Self.droppedEvents(droppedEdits, generation: opened.record.generation)
         publishedKeptRows = window.end
         followOtherWriters(keptRows: window.end)
     }

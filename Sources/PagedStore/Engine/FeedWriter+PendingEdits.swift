@@ -29,12 +29,14 @@ extension FeedWriter {
                 guard let stored else { continue }
                 guard let shown = try reapply(&stack, onto: stored, changes: changes) else {
                     // The server's value there does not decode: the row goes (``Feed/apply(_:)``
-                    // removes and reports it), and its edits with it, never written over it.
+                    // removes and reports it), never written over, and its edits as
+                    // ``PendingEditFate`` says (a queued one is still sent).
                     commit.undecodable.append(
                         UndecodableRow(
                             itemID: combined.itemID, position: stored.position,
                             error: "the row under a pending edit cannot be decoded"))
-                    try store.deletePendingEdits(itemID: combined.itemID, in: feed)
+                    dropped += try LeavingRowEdits.rowsLeave(
+                        .undecodable, item: combined.itemID, in: feed, store: store)
                     remaining -= stack.count
                     touched = true
                     continue

@@ -97,6 +97,17 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         }
     }
 
+    /// Deletes the item's queued edit with `key` whatever it holds, when the file has it: one that
+    /// shows on no row (see ``PendingEditFate``) settles so. The rows do not change: no change is
+    /// recorded.
+    func forgetQueuedEdit(_ itemID: String, key: UUID) throws {
+        try transaction(keepingBudget: false) { store in
+            guard let feed = try store.feed(key: self.key) else { return ((), []) }
+            try store.deleteQueuedEdit(itemID: itemID, key: key, in: feed)
+            return ((), [])
+        }
+    }
+
     /// Saves the reader's place, when the file has the feed.
     func save(_ position: PageStore.SavedPosition) throws {
         try transaction { store in
@@ -107,39 +118,49 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     }
 
     /// Makes the feed's row record `policy` (created when missing; emptied first when its recorded
-    /// ``FeedPolicy/cacheVersion`` is another), then reads with `read` in the same transaction.
-    func record<Read>(_ policy: FeedPolicy, then read: (PageStore, FeedRecord) throws -> Read) throws -> Read {
+    /// ``FeedPolicy/cacheVersion`` is another, its pending edits going as ``PendingEditFate`` says),
+    /// then reads with `read` in the same transaction.
+    /// - Returns: What `read` read, and the pending edits the emptying dropped, to report.
+    func record<Read>(
+        _ policy: FeedPolicy, then read: (PageStore, FeedRecord) throws -> Read
+    ) throws -> (read: Read, droppedEdits: [MalformedPendingEdit]) {
         try transaction { store in
             var feed = try store.ensureFeed(key: key)
             let before = feed
             var change = RowChange()
+            var dropped: [MalformedPendingEdit] = []
             if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy), recorded != policy.cacheVersion {
+                dropped = try LeavingRowEdits.rowsLeave(.modelChanged, in: feed, store: store)
                 try store.clearFeed(&feed)
                 change.deleted = Array(0..<max(before.rowCount, 0))
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
             _ = try store.setSharedType(Item.sharedItemType, of: &feed)
             try store.save(&feed)
-            return (try read(store, feed), [recorded(before, feed, change)])
+            return ((try read(store, feed), dropped), [recorded(before, feed, change)])
         }
     }
 
-    /// Removes `rows` (rows the codec cannot decode) where they still are, with their pending edits,
-    /// then reads with `read` in the same transaction.
+    /// Removes `rows` (rows the codec cannot decode) where they still are, their pending edits going
+    /// as ``PendingEditFate`` says, then reads with `read` in the same transaction.
     /// - Parameter shown: The feed's row as the caller holds it, or nil while it opens.
     /// - Returns: The rows removed with their indices before the removal (ascending), whether the
     ///   file's row was not `shown` (another `Feed` wrote: the indices are not those of the rows
-    ///   shown), and what `read` read.
+    ///   shown), what `read` read, and the pending edits dropped, to report.
     func remove<Read>(
         undecodable rows: [UndecodableRow], over shown: FeedRecord?, then read: (PageStore, FeedRecord) throws -> Read
-    ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool, read: Read) {
+    ) throws -> UndecodableRemoval<Read> {
         try transaction { store in
             var feed = try store.ensureFeed(key: key)
             let before = feed
             let foreign = shown.map { $0 != feed } ?? false
-            let removed = try UndecodableRow.remove(rows, from: &feed, in: store)
+            let (removed, dropped) = try UndecodableRow.remove(rows, from: &feed, in: store)
             let change = RowChange(deleted: removed.map(\.index))
-            return ((removed, foreign, try read(store, feed)), feed == before ? [] : [recorded(before, feed, change)])
+            return (
+                UndecodableRemoval(
+                    removed: removed, overForeignWrite: foreign, read: try read(store, feed), droppedEdits: dropped),
+                feed == before ? [] : [recorded(before, feed, change)]
+            )
         }
     }
 
@@ -198,6 +219,18 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     }
 }
 
+/// What ``FeedWriter/remove(undecodable:over:then:)`` did.
+struct UndecodableRemoval<Read> {
+    /// The rows removed, with their indices before the removal, ascending.
+    var removed: [(index: Int, row: UndecodableRow)]
+    /// Whether another `Feed` wrote since the caller's row: the indices are not those of its rows.
+    var overForeignWrite: Bool
+    /// What the caller read in the same transaction.
+    var read: Read
+    /// The pending edits dropped with the rows, to report.
+    var droppedEdits: [MalformedPendingEdit]
+}
+
 /// What one write did to a feed's row and rows, for the change record.
 struct RecordedWrite {
     let before: FeedRecord
@@ -226,8 +259,11 @@ enum StoreWriter {
             }
             return (result, written)
         }
-        if !written.isEmpty, let file = queue.file {
+        if let file = queue.file {
             for write in written { LiveFeeds.shared.tell(writeOf: write.after.key, by: follower, in: file) }
+            // Every write may have changed the queued edits, which no feed's change records: the
+            // outboxes following the file look again (a write that changed none costs them a read).
+            LiveFeeds.shared.tellOutboxes(in: file, by: follower)
             FileChangeSignal.post(for: file)
         }
         return result

@@ -14,22 +14,25 @@ struct UndecodableRow: Sendable, Equatable {
 }
 
 extension UndecodableRow {
-    /// Removes each of `rows` still at its place, with its pending edit, in the caller's write
-    /// transaction. A feed left with no rows is emptied as on a first launch (its cursors and states
-    /// reset), so that it loads again instead of saying the server has nothing.
-    /// - Returns: The removed rows with their indices before the removal, ascending.
+    /// Removes each of `rows` still at its place in the caller's write transaction; its pending edits
+    /// go as ``PendingEditFate`` says (queued ones stay queued, detached). A feed left with no rows is
+    /// emptied as on a first launch (its cursors and states reset), so that it loads again instead of
+    /// saying the server has nothing.
+    /// - Returns: The removed rows with their indices before the removal, ascending, and the pending
+    ///   edits dropped with them, to report.
     static func remove(
         _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore
-    ) throws -> [(index: Int, row: UndecodableRow)] {
+    ) throws -> (removed: [(index: Int, row: UndecodableRow)], droppedEdits: [MalformedPendingEdit]) {
         var removed: [(index: Int, row: UndecodableRow)] = []
+        var dropped: [MalformedPendingEdit] = []
         for row in rows.sorted(by: { $0.position > $1.position }) {
             guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
                 let item = try store.removeItem(row.itemID, from: &feed)
             else { continue }
-            try store.deletePendingEdits(itemID: row.itemID, in: feed)
+            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: row.itemID, in: feed, store: store)
             removed.append((item.row, row))
         }
         if !removed.isEmpty, feed.rowCount == 0 { try store.clearFeed(&feed) }
-        return removed.reversed()
+        return (removed.reversed(), dropped)
     }
 }

@@ -10,6 +10,8 @@ package struct QueuedEditRow: Sendable, Equatable {
     package var change: PendingEditRecord.Kind
     package var createdAt: Date
     package var queued: QueuedEdit
+    /// Whether its rows left under it: it is still sent, and shows on no row.
+    package var detached = false
 }
 
 /// Reading the outbox of the whole file, and recording failed sends.
@@ -23,8 +25,9 @@ extension PageStore {
         guard tables == 1, try hasOutboxColumns() else { return [] }
         let outbox = Self.outboxColumns(true, nextAttempt: try hasNextAttemptColumn(), table: "pending_edit")
         let step = try hasStepColumn() ? "pending_edit.step" : "0"
+        let detached = try hasDetachedColumn() ? "pending_edit.detached" : "0"
         let sql = """
-            SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at, \(outbox)
+            SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at, \(outbox), \(detached)
             FROM pending_edit JOIN feed ON feed.id = pending_edit.feed_id
             WHERE pending_edit.outbox_kind IS NOT NULL
             ORDER BY min(pending_edit.created_at) OVER (PARTITION BY pending_edit.feed_id, pending_edit.item_id),
@@ -37,7 +40,8 @@ extension PageStore {
             else { return nil }
             return QueuedEditRow(
                 feedKey: feedKey, itemID: itemID, change: change,
-                createdAt: Date(millisecondsSince1970: statement.int64(3)), queued: queued)
+                createdAt: Date(millisecondsSince1970: statement.int64(3)), queued: queued,
+                detached: statement.int64(10) != 0)
         }.compactMap { $0 }
     }
 

@@ -73,7 +73,7 @@ extension PageStore {
         guard tables == 1 else { return ([], []) }
         return try pendingEditRows(
             of: feed, outboxColumns: try hasOutboxColumns(), nextAttemptColumn: try hasNextAttemptColumn(),
-            stepColumn: try hasStepColumn())
+            stepColumn: try hasStepColumn(), detachedColumn: try hasDetachedColumn())
     }
 
     /// Whether the file's `pending_edit` has the outbox's columns (a file `pagedb` reads without
@@ -112,31 +112,35 @@ extension PageStore {
         try pendingEditRows(of: feed).edits
     }
 
-    /// The feed's pending edit rows, oldest first: the well-formed ones as edits, and the ones no edit
-    /// can come from (a file edited by hand, a faulty writer) with what is wrong with them. A
-    /// malformed row is never applied: it could only write something other than the server's value.
+    /// The feed's pending edit rows that show on its rows (not detached, see ``detach(_:in:)``),
+    /// oldest first: the well-formed ones as edits, and the ones no edit can come from (a file edited
+    /// by hand, a faulty writer) with what is wrong with them. A malformed row is never applied: it
+    /// could only write something other than the server's value.
     package func pendingEditRows(
-        of feed: FeedRecord, outboxColumns: Bool = true, nextAttemptColumn: Bool = true, stepColumn: Bool = true
+        of feed: FeedRecord, outboxColumns: Bool = true, nextAttemptColumn: Bool = true, stepColumn: Bool = true,
+        detachedColumn: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let outbox = Self.outboxColumns(outboxColumns, nextAttempt: nextAttemptColumn)
         let (step, editedSection) = stepColumn ? ("step", "edited_section") : ("0", "base_section")
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), \(step),
                 \(editedSection)
-            FROM pending_edit WHERE feed_id = ? ORDER BY created_at, item_id, \(step)
+            FROM pending_edit WHERE feed_id = ? \(detachedColumn ? "AND detached = 0" : "")
+            ORDER BY created_at, item_id, \(step)
             """
         let rows = try connection.rows(sql, feed.id, row: Self.pendingEditRow)
         return (rows.compactMap(\.edit), rows.compactMap(\.malformed))
     }
 
-    /// The item's well-formed pending edits in step order (its stack), read by the table's key: what
-    /// an edit, a settlement or a spread of one item needs, without the feed's other edits.
+    /// The item's well-formed pending edits that show on its row, in step order (its stack), read by
+    /// the table's key: what an edit, a settlement or a spread of one item needs, without the feed's
+    /// other edits.
     package func pendingEdits(ofItem itemID: String, in feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
         let outbox = Self.outboxColumns(true, nextAttempt: true)
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), step,
                 edited_section
-            FROM pending_edit WHERE feed_id = ? AND item_id = ? ORDER BY step
+            FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0 ORDER BY step
             """
         return try connection.rows(sql, feed.id, itemID, row: Self.pendingEditRow).compactMap(\.edit)
     }
@@ -148,8 +152,18 @@ extension PageStore {
         let itemID = statement.string(0) ?? ""
         let kind = statement.string(1)
         let (base, edited) = (statement.data(2), statement.data(4))
-        if let problem = MalformedPendingEdit.problem(kind: kind, base: base, edited: edited) {
-            return (nil, MalformedPendingEdit(itemID: itemID, problem: problem))
+        let payloadProblem = MalformedPendingEdit.problem(kind: kind, base: base, edited: edited)
+        let problem =
+            payloadProblem
+            ?? MalformedPendingEdit.problem(outboxKind: statement.string(8), idempotencyKey: statement.string(10))
+        if let problem {
+            return (
+                nil,
+                MalformedPendingEdit(
+                    itemID: itemID, problem: problem, step: statement.int64(14), outboxKind: statement.string(8),
+                    argument: statement.string(9), idempotencyKey: statement.string(10),
+                    payloadsSound: payloadProblem == nil)
+            )
         }
         guard let kind = kind.flatMap(PendingEditRecord.Kind.init(rawValue:)) else { return (nil, nil) }
         let edit = PendingEditRecord(
@@ -204,7 +218,9 @@ extension PageStore {
     package func pendingRemovalPlaces(
         in feed: FeedRecord
     ) throws(StorageError) -> [String: (above: String?, below: String?)] {
-        let sql = "SELECT item_id, above_id, below_id FROM pending_edit WHERE feed_id = ? AND kind = 'remove'"
+        let sql = """
+            SELECT item_id, above_id, below_id FROM pending_edit WHERE feed_id = ? AND kind = 'remove' AND detached = 0
+            """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             var places: [String: (above: String?, below: String?)] = [:]
@@ -228,21 +244,27 @@ extension PageStore {
             "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
     }
 
-    /// Forgets every pending edit of the item.
+    /// Forgets every pending edit that shows on the item's row (its detached edits stay queued).
     package func deletePendingEdits(itemID: String, in feed: FeedRecord) throws(StorageError) {
-        try connection.run("DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ?", feed.id, itemID)
+        try connection.run(
+            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0", feed.id, itemID)
     }
 
     /// Forgets the item's pending removal, the edits before it staying.
     package func deletePendingRemoval(itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run(
-            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND kind = 'remove'", feed.id, itemID)
+            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND detached = 0", feed.id,
+            itemID)
     }
 
     /// Forgets one pending edit, the item's others staying.
     package func deletePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
+        try deletePendingEdit(itemID: edit.itemID, step: Int64(edit.step), in: feed)
+    }
+
+    /// Forgets the item's pending edit row at `step`, whatever it holds.
+    package func deletePendingEdit(itemID: String, step: Int64, in feed: FeedRecord) throws(StorageError) {
         try connection.run(
-            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND step = ?", feed.id, edit.itemID,
-            Int64(edit.step))
+            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND step = ?", feed.id, itemID, step)
     }
 }

@@ -91,8 +91,8 @@ extension PageStore {
             SELECT item.feed_id, item.position, edit.kind
             FROM item JOIN feed ON feed.id = item.feed_id
             LEFT JOIN pending_edit AS edit ON edit.feed_id = item.feed_id AND edit.item_id = item.item_id
-                AND edit.step = (SELECT min(step) FROM pending_edit AS first
-                    WHERE first.feed_id = item.feed_id AND first.item_id = item.item_id)
+                AND edit.detached = 0 AND edit.step = (SELECT min(step) FROM pending_edit AS first
+                    WHERE first.feed_id = item.feed_id AND first.item_id = item.item_id AND first.detached = 0)
             WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 AND item.feed_id != ?3
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
@@ -149,7 +149,7 @@ extension PageStore {
         let rows = try connection.rows(
             """
             SELECT edit.item_id, edit.feed_id, edit.kind, edit.edited FROM pending_edit AS edit
-            WHERE edit.kind IN ('update', 'remove')
+            WHERE edit.kind IN ('update', 'remove') AND edit.detached = 0
             AND EXISTS (SELECT 1 FROM feed WHERE feed.id = edit.feed_id AND feed.shared_type = ?)
             ORDER BY edit.created_at, edit.step
             """, type
@@ -175,7 +175,7 @@ extension PageStore {
         try connection.run(
             """
             UPDATE pending_edit SET base = ?, base_section = ? WHERE item_id = ? AND kind = 'remove' AND feed_id != ?
-            AND EXISTS (SELECT 1 FROM feed WHERE feed.id = pending_edit.feed_id AND feed.shared_type = ?)
+            AND detached = 0 AND EXISTS (SELECT 1 FROM feed WHERE feed.id = pending_edit.feed_id AND feed.shared_type = ?)
             """, payload(copy.payload), copy.section, copy.itemID, feedID, type)
     }
 
@@ -188,7 +188,7 @@ extension PageStore {
         try connection.run(
             """
             UPDATE pending_edit SET above_id = item_id, below_id = item_id WHERE item_id = ? AND kind = 'remove'
-            AND EXISTS (SELECT 1 FROM feed WHERE feed.id = pending_edit.feed_id AND feed.shared_type = ?)
+            AND detached = 0 AND EXISTS (SELECT 1 FROM feed WHERE feed.id = pending_edit.feed_id AND feed.shared_type = ?)
             """, itemID, type)
     }
 

@@ -164,11 +164,11 @@ package final class PageStore {
         try connection.run("DELETE FROM feed WHERE id = ?", feed.id)
     }
 
-    /// Empties a feed as if it had never been fetched: its rows, pages, gaps, pending edits and
-    /// reading position go, its cursors and states are reset. Its key, generation, policy and change
-    /// count stay (the save counts this change too).
+    /// Empties a feed as if it had never been fetched: its rows, pages, gaps and reading position go,
+    /// its cursors and states are reset. Its key, generation, policy and change count stay (the save
+    /// counts this change too). Its pending edits stay: what becomes of them is the caller's rule.
     package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
-        for table in ["item", "page", "gap", "pending_edit", "reading_position"] {
+        for table in ["item", "page", "gap", "reading_position"] {
             try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
         }
         feed = FeedRecord(

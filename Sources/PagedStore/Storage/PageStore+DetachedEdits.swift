@@ -1,0 +1,122 @@
+package import Foundation
+
+/// Queued edits whose rows left under them (see ``PendingEditRecord/detached``): kept, still sent,
+/// shown on no row; and the outbox's history of the queued edits dropped unsent.
+extension PageStore {
+    /// Whether the file's `pending_edit` marks detached edits (a file `pagedb` reads without
+    /// migrating it may predate them: none of its edits is).
+    package func hasDetachedColumn() throws(StorageError) -> Bool {
+        try connection.int64("SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'detached'") == 1
+    }
+
+    /// Keeps `edit` queued while its row leaves: it stays in its item's order for the outbox, and no
+    /// write applies it to a row or rolls it back again.
+    package func detach(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            "UPDATE pending_edit SET detached = 1 WHERE feed_id = ? AND item_id = ? AND step = ?", feed.id,
+            edit.itemID, Int64(edit.step))
+    }
+
+    /// The step and time of the item's last pending edit, detached ones included (a new edit goes
+    /// after them all), or nil when it has none.
+    package func lastPendingEdit(
+        ofItem itemID: String, in feed: FeedRecord
+    ) throws(StorageError) -> (
+        step: Int, createdAt: Date
+    )? {
+        let sql = """
+            SELECT step, created_at FROM pending_edit WHERE feed_id = ? AND item_id = ? ORDER BY step DESC LIMIT 1
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, itemID)
+            guard try statement.step() else { return nil }
+            return (Int(clamping: statement.int64(0)), Date(millisecondsSince1970: statement.int64(1)))
+        }
+    }
+
+    /// Deletes every pending edit row of the feed that shows on its rows, well-formed or not; its
+    /// detached edits stay.
+    package func deleteShownPendingEdits(in feed: FeedRecord) throws(StorageError) {
+        try connection.run("DELETE FROM pending_edit WHERE feed_id = ? AND detached = 0", feed.id)
+    }
+
+    /// How many of the newest dropped queued edits the file keeps.
+    static let droppedEditsKept: Int64 = 200
+
+    /// Keeps a queued edit dropped unsent in the outbox's history (the newest
+    /// ``droppedEditsKept`` are kept); nothing in a file that predates the history.
+    package func recordDroppedQueuedEdit(_ dropped: DroppedQueuedEdit) throws(StorageError) {
+        guard try hasDroppedEditsTable() else { return }
+        try connection.run(
+            """
+            INSERT INTO outbox_dropped (feed_key, item_id, outbox_kind, argument, idempotency_key, reason, dropped_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, dropped.feedKey, dropped.itemID, dropped.kind, dropped.argument, dropped.idempotencyKey,
+            dropped.reason, dropped.droppedAt.millisecondsSince1970)
+        try connection.run(
+            "DELETE FROM outbox_dropped WHERE seq <= (SELECT max(seq) FROM outbox_dropped) - ?", Self.droppedEditsKept)
+    }
+
+    /// The queued edits dropped unsent, newest first; none in a file that predates the history.
+    package func droppedQueuedEdits() throws(StorageError) -> [DroppedQueuedEdit] {
+        guard try hasDroppedEditsTable() else { return [] }
+        let sql = """
+            SELECT feed_key, item_id, outbox_kind, argument, idempotency_key, reason, dropped_at
+            FROM outbox_dropped ORDER BY seq DESC
+            """
+        return try connection.rows(sql) { statement in
+            DroppedQueuedEdit(
+                feedKey: statement.string(0) ?? "", itemID: statement.string(1) ?? "", kind: statement.string(2),
+                argument: statement.string(3), idempotencyKey: statement.string(4), reason: statement.string(5) ?? "",
+                droppedAt: Date(millisecondsSince1970: statement.int64(6)))
+        }
+    }
+
+    /// The queued rows of the file that the outbox cannot read as edits (a file edited by hand): what
+    /// `verify` and `pagedb outbox` name. None in a file that predates the outbox.
+    package func unreadableQueuedEdits() throws(StorageError) -> [(feedKey: String, edit: MalformedPendingEdit)] {
+        guard try hasOutboxColumns() else { return [] }
+        var found: [(feedKey: String, edit: MalformedPendingEdit)] = []
+        for feed in try feeds() {
+            let rows = try pendingEditRowsIfMigrated(of: feed)
+            found += rows.malformed.map { (feed.key, $0) }
+        }
+        return found
+    }
+
+    private func hasDroppedEditsTable() throws(StorageError) -> Bool {
+        try connection.int64("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'outbox_dropped'")
+            == 1
+    }
+}
+
+/// A queued edit dropped unsent, as the outbox's history keeps it.
+package struct DroppedQueuedEdit: Sendable, Equatable {
+    /// The key of the feed the edit was made in.
+    package var feedKey: String
+    /// The item's id, as text.
+    package var itemID: String
+    /// The kind the app named, as the row had it.
+    package var kind: String?
+    /// The kind's argument, as JSON text, as the row had it.
+    package var argument: String?
+    /// The idempotency key as the row had it (it may be what made the row unreadable).
+    package var idempotencyKey: String?
+    /// Why it was dropped, as a phrase.
+    package var reason: String
+    package var droppedAt: Date
+
+    package init(
+        feedKey: String, itemID: String, kind: String?, argument: String?, idempotencyKey: String?, reason: String,
+        droppedAt: Date
+    ) {
+        self.feedKey = feedKey
+        self.itemID = itemID
+        self.kind = kind
+        self.argument = argument
+        self.idempotencyKey = idempotencyKey
+        self.reason = reason
+        self.droppedAt = droppedAt
+    }
+}
