@@ -15,6 +15,8 @@ final class LiveFeeds: @unchecked Sendable {
     private struct Follower {
         let key: String
         let nudge: AsyncStream<Void>.Continuation
+        /// A store's outbox: nudged after every write of the file, whatever feed it wrote.
+        var isOutbox = false
         var observed = false
         /// How many rows from the top the follower holds loaded: a budget never removes them.
         var keptRows = 0
@@ -38,6 +40,17 @@ final class LiveFeeds: @unchecked Sendable {
     func follow(_ follower: Int, file: FileIdentity, key: String) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         lock.withLock { followers[file, default: [:]][follower] = Follower(key: key, nudge: continuation) }
+        return stream
+    }
+
+    /// The nudges for `follower`, a store's ``Outbox`` in `file`: one after every write to the file by
+    /// another follower of this process (the queued edits are part of every feed), and while
+    /// observed, after any commit to the file by another process; until ``stopFollowing(_:file:)``.
+    func followOutbox(_ follower: Int, file: FileIdentity) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        lock.withLock {
+            followers[file, default: [:]][follower] = Follower(key: "", nudge: continuation, isOutbox: true)
+        }
         return stream
     }
 
@@ -81,7 +94,7 @@ final class LiveFeeds: @unchecked Sendable {
     func keptRows(in file: FileIdentity) -> [String: Int] {
         lock.withLock {
             var kept: [String: Int] = [:]
-            for follower in (followers[file] ?? [:]).values {
+            for follower in (followers[file] ?? [:]).values where !follower.isOutbox {
                 kept[follower.key] = max(kept[follower.key] ?? 0, follower.keptRows)
             }
             return kept
@@ -91,7 +104,15 @@ final class LiveFeeds: @unchecked Sendable {
     /// Nudges every follower of `key` in `file` but `writer`, after `writer` committed a write of it.
     func tell(writeOf key: String, by writer: Int, in file: FileIdentity) {
         let others = lock.withLock { followers[file] ?? [:] }
-        for (follower, other) in others where follower != writer && other.key == key { other.nudge.yield() }
+        for (follower, other) in others where follower != writer && !other.isOutbox && other.key == key {
+            other.nudge.yield()
+        }
+    }
+
+    /// Nudges every outbox following `file` but `writer`'s, after `writer` committed a write to it.
+    func tellOutboxes(in file: FileIdentity, by writer: Int) {
+        let others = lock.withLock { followers[file] ?? [:] }
+        for (follower, other) in others where follower != writer && other.isOutbox { other.nudge.yield() }
     }
 
     /// Nudges every observed follower of `file`: someone committed to it.

@@ -45,6 +45,12 @@ public actor Outbox {
     private var observers: [Int: AsyncStream<OutboxStatus>.Continuation] = [:]
     private var nextObserver = 0
     private var wake: Task<Void, Never>?
+    /// Whether it follows every write to the file (see ``LiveFeeds/followOutbox(_:file:)``): while
+    /// it has observers or handlers, so that what another store or process writes of the queued
+    /// edits reaches them; a store whose outbox nobody uses pays nothing for it.
+    private var following = false
+    /// The status last sent to the observers: a look that changed nothing sends nothing.
+    private var published: OutboxStatus?
 
     /// Runs on its store's storage executor, as the feeds do: it reads the file without a hop.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -55,6 +61,10 @@ public actor Outbox {
         self.queue = queue
         writer = OutboxWriter(queue: queue)
         schedule.readOnly = queue.isReadOnly
+    }
+
+    deinit {
+        if let file = queue.file { LiveFeeds.shared.stopFollowing(writer.follower, file: file) }
     }
 
     /// Registers how edits of `kind` reach their server; a second registration of a kind replaces
@@ -90,6 +100,7 @@ public actor Outbox {
         }
         look()
         perform(schedule.registered(kind, now: .now))
+        followWhileUsed()
     }
 
     /// Sends every queued edit that waits for a retry's delay now: call it when connectivity is back.
@@ -105,8 +116,15 @@ public actor Outbox {
         schedule.retry = OutboxSchedule.Retry(firstDelay: first, maximumDelay: maximum)
     }
 
-    /// The store's queued edits now, oldest first.
+    /// The store's queued edits now, oldest first, as the file lists them (whichever store or process
+    /// queued or settled them).
     public var status: OutboxStatus {
+        look()
+        return currentStatus
+    }
+
+    /// The queued edits as the file last listed them, with where each stands in this store.
+    private var currentStatus: OutboxStatus {
         OutboxStatus(
             edits: rows.map { row in
                 OutboxEditState(
@@ -136,7 +154,8 @@ public actor Outbox {
             Task { await self?.removeObserver(id) }
         }
         look()
-        continuation.yield(status)
+        continuation.yield(currentStatus)
+        followWhileUsed()
         return stream
     }
 
@@ -248,12 +267,45 @@ public actor Outbox {
 
     private func publish() {
         guard !observers.isEmpty else { return }
-        let status = self.status
+        let status = currentStatus
+        guard status != published else { return }
+        published = status
         for continuation in observers.values { continuation.yield(status) }
     }
 
     private func removeObserver(_ id: Int) {
         observers[id] = nil
+        followWhileUsed()
+    }
+
+    // MARK: - Following the file
+
+    /// Follows every write to the file while the outbox has observers or handlers, and stops when
+    /// it has neither: each write, by any store or process, makes it look at the file again.
+    private func followWhileUsed() {
+        guard let file = queue.file else { return }
+        let used = !observers.isEmpty || !handlers.isEmpty
+        guard used != following, !queue.isClosed else { return }
+        following = used
+        let follower = writer.follower
+        guard used else {
+            LiveFeeds.shared.stopFollowing(follower, file: file)
+            return
+        }
+        let nudges = LiveFeeds.shared.followOutbox(follower, file: file)
+        Task { [weak self] in
+            for await _ in nudges { await self?.followed() }
+        }
+        // Other processes' commits too, through the file's watcher.
+        LiveFeeds.shared.setObserved(true, follower: follower, file: file, path: queue.resolvedPath)
+        _ = queue.onClose { LiveFeeds.shared.stopFollowing(follower, file: file) }
+    }
+
+    /// Someone wrote to the file: its queued edits may have changed.
+    private func followed() {
+        guard !queue.isClosed else { return }
+        look()
+        publish()
     }
 }
 

@@ -1,0 +1,82 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// The outbox's state is part of the file: a store's `status` and `states` say what the file holds,
+/// whichever store queued, sent or settled the edits.
+@Suite(.timeLimit(.minutes(1))) struct OutboxStatusFollowsTheFileTests {
+    let test: FeedTestCase
+    let list = ModelServer(.posts("p", 4), pageSize: 10)
+    init() throws { test = try FeedTestCase() }
+
+    /// Queues a revision of each of `ids` through a store that then closes (a relaunch).
+    func queueBeforeARelaunch(_ ids: [String]) async throws {
+        let store = try test.store()
+        let feed = try test.feed(list.source, store: store)
+        await feed.refresh()
+        for id in ids { try await feed.enqueue("revise", id: id, argument: Revision(revision: 1)) { $0.revision = 1 } }
+        store.close()
+    }
+
+    @Test func aFreshlyOpenedStoreReportsTheQueuedEditsTheFileHolds() async throws {
+        try await queueBeforeARelaunch(["p0", "p2"])
+        let store = try test.store()
+        let status = await store.outbox.status
+        #expect(status.count == 2)
+        #expect(status.edits.map(\.itemID) == ["p0", "p2"])
+    }
+
+    @Test func aReadOnlyStoresStatesFollowAnEditAnotherStoreSends() async throws {
+        try await queueBeforeARelaunch(["p1"])
+        let widget = try FeedStore(path: test.path, readOnly: true)
+        let states = await widget.outbox.states
+        var iterator = states.makeAsyncIterator()
+        #expect(await iterator.next()?.count == 1, "the widget's badge shows the app's edit")
+
+        let app = try test.store()
+        await app.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        await app.outbox.waitUntilEmpty()
+        var cleared = false
+        while let status = await iterator.next() {
+            if status.count == 0 {
+                cleared = true
+                break
+            }
+        }
+        #expect(cleared, "the badge clears")
+        #expect(await widget.outbox.status.count == 0)
+    }
+
+    @Test func aStoreThatQueuedSeesTheEditAnotherStoreConfirmed() async throws {
+        let queuing = try test.store()
+        let feed = try test.feed(list.source, store: queuing)
+        await feed.refresh()
+        let states = await queuing.outbox.states
+        try await feed.enqueue("revise", id: "p3", argument: Revision(revision: 2)) { $0.revision = 2 }
+        #expect(await queuing.outbox.status.count == 1)
+
+        let sending = try test.store()
+        await sending.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        await sending.outbox.waitUntilEmpty()
+        for await status in states where status.count == 0 { break }
+        #expect(await queuing.outbox.status.count == 0)
+    }
+
+    @Test func aStoreWithAHandlerSendsAnEditAnotherStoreQueuesLater() async throws {
+        let sending = try test.store()
+        let sent = Locked<[String]>([])
+        await sending.outbox.register("revise", as: Revision.self) { edit in
+            sent.mutate { $0.append(edit.itemID) }
+            return .confirmed
+        }
+        let queuing = try test.store()
+        let feed = try test.feed(list.source, store: queuing)
+        await feed.refresh()
+        try await feed.enqueue("revise", id: "p2", argument: Revision(revision: 2)) { $0.revision = 2 }
+        await sending.outbox.waitUntilEmpty()
+        #expect(sent.value == ["p2"], "sent by the store with the handler, without being asked")
+    }
+}
