@@ -49,21 +49,46 @@ extension PagedDB {
         static let configuration = CommandConfiguration(
             abstract: "Delete a feed with its pages, rows and gaps.",
             discussion: """
-                Example:
+                A feed that holds queued edits not yet sent (`pagedb outbox` lists them) is the user's \
+                intent for the server: it is not deleted (exit status 7) unless --drop-queued-edits says \
+                to drop them too, and then each is kept in the outbox's history \
+                (`pagedb outbox --dropped`).
+
+                Examples:
                   pagedb delete "search?q=swift" --db cache.sqlite
+                  pagedb delete home --db cache.sqlite --drop-queued-edits
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The feed's key.") var feed: String
+        @Flag(help: "Delete the feed even when it holds queued edits not yet sent, dropping them unsent.")
+        var dropQueuedEdits = false
 
         func run() async throws {
             let queue = try database.openForChanging(feed: feed)
-            let record = try queue.write { store -> FeedRecord in
+            let (record, dropped) = try queue.write { store -> (FeedRecord, Int) in
                 guard let record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
+                let queued = try store.queuedEdits().filter { $0.feedKey == feed }
+                if !queued.isEmpty, !dropQueuedEdits {
+                    throw CommandFailure(
+                        status: .queuedEditsKept,
+                        message: "\(Terminal.escape(feed)) holds \(queued.count) queued "
+                            + "\(queued.count == 1 ? "edit" : "edits") not yet sent (pagedb outbox lists them); "
+                            + "nothing was deleted. --drop-queued-edits deletes the feed and drops them")
+                }
+                for edit in queued {
+                    try store.recordDroppedQueuedEdit(
+                        DroppedQueuedEdit(
+                            feedKey: feed, itemID: edit.itemID, kind: edit.queued.kind,
+                            argument: String(decoding: edit.queued.argument, as: UTF8.self),
+                            idempotencyKey: edit.queued.idempotencyKey.uuidString,
+                            reason: "dropped with its feed by pagedb delete --drop-queued-edits", droppedAt: Date()))
+                }
                 try store.deleteFeed(record)
-                return record
+                return (record, queued.count)
             }
-            print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows).")
+            let edits = dropped == 0 ? "" : "; \(dropped) queued \(dropped == 1 ? "edit" : "edits") dropped unsent"
+            print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows\(edits)).")
         }
     }
 }

@@ -19,6 +19,8 @@ struct CommandFailure: Error, CustomStringConvertible {
         case busy = 5
         /// An explicit `apply` could not change anything (the feed has ended); the reason is printed.
         case nothingApplied = 6
+        /// The command would drop queued edits not yet sent, and was not asked to; nothing changed.
+        case queuedEditsKept = 7
         /// The command line is wrong, or names a path that is refused (EX_USAGE).
         case usage = 64
         /// A fixture or page file is invalid (EX_DATAERR).

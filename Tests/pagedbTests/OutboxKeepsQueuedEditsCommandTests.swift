@@ -1,0 +1,44 @@
+import Foundation
+import PagedStore
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+/// `pagedb` never loses a queued edit without being asked: `outbox` names the queued rows it cannot
+/// read, `delete` keeps a feed with queued edits unless told to drop them, and the edits it drops
+/// are kept in the outbox's history.
+@Suite(.timeLimit(.minutes(1))) struct OutboxKeepsQueuedEditsCommandTests {
+    @Test func outboxNamesAQueuedRowItCannotRead() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
+        let connection = try Connection(path: db, mode: .readWrite)
+        try connection.execute("UPDATE pending_edit SET idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
+        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.stdout.contains("1 queued edit."), "the readable one: \(table.stdout)")
+        #expect(table.stdout.contains("1 queued row cannot be read"))
+        #expect(table.stdout.contains("item p1, step 0") && table.stdout.contains("not-a-uuid"), "\(table.stdout)")
+        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("idempotency key"), "\(verify.stdout)")
+    }
+
+    @Test func deleteKeepsAFeedWithQueuedEditsUnlessToldToDropThem() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, key) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
+        let refused = try PagedDBBinary.run(["delete", "home", "--db", db])
+        #expect(refused.status == 7)
+        #expect(refused.stderr.contains("2 queued edits"), "\(refused.stderr)")
+        #expect(try PagedDBBinary.run(["outbox", "--db", db]).stdout.contains("2 queued edits."))
+
+        let deleted = try PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout.contains("2 queued edits dropped unsent"))
+        let history = try PagedDBBinary.run(["outbox", "--db", db, "--dropped", "--json"])
+        let dropped = try #require(try PagedDBBinary.json(history) as? [[String: Any]])
+        #expect(dropped.count == 2)
+        #expect(dropped.contains { $0["idempotency_key"] as? String == key?.uuidString })
+        #expect(dropped.allSatisfy { ($0["reason"] as? String)?.contains("pagedb delete") == true })
+        #expect(try PagedDBBinary.run(["outbox", "--db", db, "--dropped"]).stdout.contains("2 edits dropped unsent."))
+    }
+}
