@@ -42,3 +42,25 @@ import Testing
         #expect(try PagedDBBinary.run(["outbox", "--db", db, "--dropped"]).stdout.contains("2 edits dropped unsent."))
     }
 }
+
+/// The outbox's state is part of the file: what another process writes of the queued edits reaches
+/// every store's `states`, as its lists follow its rows.
+@Suite(.timeLimit(.minutes(1))) struct OutboxStatesFollowOtherProcessesTests {
+    @Test func aStoresStatesFollowQueuedEditsAnotherProcessDrops() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
+        let widget = try FeedStore(path: db, readOnly: true)
+        var states = await widget.outbox.states.makeAsyncIterator()
+        #expect(await states.next()?.count == 2)
+        let deleted = try PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        var cleared = false
+        while let status = await states.next() {
+            if status.count == 0 {
+                cleared = true
+                break
+            }
+        }
+        #expect(cleared)
+    }
+}
