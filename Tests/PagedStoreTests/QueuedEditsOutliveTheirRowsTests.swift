@@ -70,6 +70,23 @@ import Testing
         #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
     }
 
+    @Test func aQueuedEditWhosePayloadNoLongerDecodesIsStillSentOnce() async throws {
+        let key = try await queueBeforeARelaunch("p2")
+        try DatabaseQueue(path: test.path).write { store in
+            try store.connection.execute(#"UPDATE pending_edit SET edited = '{"nope":1}'"#)
+        }
+        let store = try test.store()
+        let feed = try test.feed(list.source, store: store)
+        let events = await feed.events
+        await feed.refresh()
+        #expect(await feed.snapshot.rows.loadedItems == list.items, "the server's values, no edit over them")
+        let server = MutationServer()
+        await register(on: store, server)
+        await store.outbox.waitUntilEmpty()
+        #expect(server.sendsByKey == [key: 1])
+        #expect(await Self.kinds(of: events, until: .committed).contains(.pendingEditDropped) == false)
+    }
+
     @Test func aRejectedEditWhoseRowLeftRollsNothingBack() async throws {
         _ = try await queueBeforeARelaunch("p2")
         let store = try test.store()

@@ -1,24 +1,33 @@
 import Foundation
 
-/// Pending edits that cannot be applied (a file edited by hand, a faulty writer): dropped and
-/// reported, never written over the server's value.
+/// Pending edits that cannot be applied (a file edited by hand, a faulty writer, the app's model
+/// changed): never written over the server's value. An edit whose payloads the app cannot read goes
+/// as its row would (``PendingEditFate``: a queued one stays queued, shown on no row); a row no edit
+/// can come from is dropped and reported.
 extension Feed {
     /// The feed's pending edits that can be applied, read in the caller's write transaction; every
     /// other pending edit row (see ``MalformedPendingEdit``, and a payload that is not its item) is
-    /// deleted and added to `dropped`, for ``reportDropped(_:)`` once the transaction committed.
+    /// detached or deleted, the deleted ones added to `dropped`, for ``reportDropped(_:)`` once the
+    /// transaction committed.
     static func applicablePendingEdits(
         of feed: FeedRecord, in store: PageStore, codec: ItemCodec<Item>, dropped: inout [MalformedPendingEdit]
     ) throws -> [PendingEditRecord] {
         let rows = try store.pendingEditRows(of: feed)
-        var unusable = rows.malformed
         var applicable: [PendingEditRecord] = []
+        var unreadableItems = Set<String>()
         for edit in rows.edits {
-            if let problem = unusablePayload(of: edit, codec: codec) {
-                unusable.append(MalformedPendingEdit(edit, problem: problem))
+            if unusablePayload(of: edit, codec: codec) != nil {
+                unreadableItems.insert(edit.itemID)
             } else {
                 applicable.append(edit)
             }
         }
+        // The item's edits stand on each other's payloads: they leave together, as with its row.
+        for itemID in unreadableItems {
+            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: itemID, in: feed, store: store)
+        }
+        applicable.removeAll { unreadableItems.contains($0.itemID) }
+        var unusable = rows.malformed.filter { !unreadableItems.contains($0.itemID) }
         for stack in PendingEditStack.stacks(applicable) {
             if let problem = PendingEditStack.problem(of: stack), let first = stack.first {
                 unusable.append(MalformedPendingEdit(first, problem: problem))

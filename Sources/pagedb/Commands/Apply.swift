@@ -13,10 +13,12 @@ extension PagedDB {
                 "previous_cursor": ...}. As a refresh it is merged on top of the cached rows; as next it is \
                 appended below them. Prints the inserted, reloaded, deleted and moved index paths as \
                 [section, row], whether a gap was created, the cursors before and after, and the state. \
-                --dry-run works on a copy of the cache and leaves the file untouched.
+                --dry-run works on a copy of the cache and leaves the file untouched. --page - reads the \
+                response from standard input; a pipe or FIFO given as a path is read as a stream too.
 
                 Example:
                   pagedb apply home --db cache.sqlite --page captured.json --as refresh --dry-run
+                  curl -s https://api.example.com/posts | pagedb apply home --db cache.sqlite --page - --as refresh
                 """)
 
         enum Kind: String, ExpressibleByArgument, CaseIterable {

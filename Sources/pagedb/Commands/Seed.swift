@@ -12,11 +12,14 @@ extension PagedDB {
                 objects ({"items": [...], "next_cursor": ..., "previous_cursor": ...}). Items are objects \
                 with an id (a string or an integer). All or nothing: a bad line stops with file:line:column \
                 and a reason, and nothing is written. Items are added below the feed's rows; ids it already \
-                has are skipped. Item lists are split into pages of --page-size and end the feed.
+                has are skipped. Item lists are split into pages of --page-size and end the feed. \
+                --file - reads standard input, and a pipe or FIFO given as a path is read as the stream it \
+                is: copied once to a private temporary file, in bounded memory, then read as a file.
 
                 Examples:
                   pagedb seed home --db cache.sqlite --file fixtures/home.json
                   pagedb seed home --db cache.sqlite --generate 100000 --seed 7
+                  curl -s https://api.example.com/fixture.ndjson | pagedb seed home --db cache.sqlite --file -
                 """)
 
         @OptionGroup var database: DatabaseOptions
