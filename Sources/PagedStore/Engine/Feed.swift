@@ -61,13 +61,14 @@ public actor Feed<Item: FeedItem> {
     var codec: ItemCodec<Item> { context.writer.codec }
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
+    /// - Parameter sharedItemType: The name its items are shared under (see ``FeedWriter/sharedItemType``).
     init(
         key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, queue: DatabaseQueue,
-        outbox: Outbox? = nil
+        outbox: Outbox? = nil, sharedItemType: String? = Item.sharedItemType
     )
         throws
     {
-        let writer = FeedWriter(key: key, queue: queue, codec: codec)
+        let writer = FeedWriter(key: key, queue: queue, codec: codec, sharedItemType: sharedItemType)
         context = FeedContext(
             key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
             outbox: WeakOutbox(outbox: outbox))

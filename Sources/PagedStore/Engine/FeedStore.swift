@@ -100,8 +100,27 @@ public final class FeedStore: Sendable {
     public func feed<Source: PageSource>(
         _ key: String, source: Source, policy: FeedPolicy = FeedPolicy(), codec: ItemCodec<Source.Item>
     ) throws -> Feed<Source.Item> {
+        try feed(key, source: source, policy: policy, codec: codec, sharedAs: Source.Item.sharedItemType)
+    }
+
+    /// Opens the feed `key` with its items shared under the name the file records for it (none for a
+    /// feed the file lacks) rather than under their type's ``FeedItem/sharedItemType``: for `pagedb`,
+    /// whose items are JSON objects of any type. Every write then spreads its copies to the other
+    /// feeds holding them, as the app's own writes do, and the feed keeps its name.
+    package func feedSharingAsRecorded<Source: PageSource>(
+        _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>
+    ) throws -> Feed<Source.Item> {
+        let recorded = try queue.read { store in try store.feed(key: key)?.sharedType }
+        return try feed(key, source: source, policy: policy, codec: codec, sharedAs: recorded)
+    }
+
+    /// Opens the feed `key` with its items shared under `sharedAs`.
+    private func feed<Source: PageSource>(
+        _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>, sharedAs: String?
+    ) throws -> Feed<Source.Item> {
         let feed = try Feed(
-            key: key, source: source, policy: policy, codec: codec, queue: queue, outbox: isReadOnly ? nil : outbox)
+            key: key, source: source, policy: policy, codec: codec, queue: queue, outbox: isReadOnly ? nil : outbox,
+            sharedItemType: sharedAs)
         if !isReadOnly {
             // The outcomes of its queued edits go through it while it is open, so that it forgets
             // their changes too. Held weakly: opening a feed never keeps it alive.

@@ -17,11 +17,15 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// Who this writer is among the open feeds of the process (see ``LiveFeeds``): every write it
     /// commits is told to the others, not to itself.
     let follower: Int
+    /// The name the feed's items are shared under (``FeedItem/sharedItemType``): the item type's,
+    /// unless the caller knows it only at run time (`pagedb` reads it from the file).
+    let sharedItemType: String?
 
-    init(key: String, queue: DatabaseQueue, codec: ItemCodec<Item>) {
+    init(key: String, queue: DatabaseQueue, codec: ItemCodec<Item>, sharedItemType: String? = Item.sharedItemType) {
         self.key = key
         self.queue = queue
         self.codec = codec
+        self.sharedItemType = sharedItemType
         follower = LiveFeeds.shared.newFollower()
     }
 
@@ -135,7 +139,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 change.deleted = Array(0..<max(before.rowCount, 0))
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
-            _ = try store.setSharedType(Item.sharedItemType, of: &feed)
+            _ = try store.setSharedType(sharedItemType, of: &feed)
             try store.save(&feed)
             return ((try read(store, feed), dropped), [recorded(before, feed, change)])
         }
@@ -205,7 +209,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         let result = try StoreWriter.transaction(in: queue, by: follower) { store in
             // A feed that shares its items flags every row it writes, so that other feeds' copies
             // find it; only the plan's rows are logged to spread.
-            store.sharing = Item.sharedItemType.map { _ in SharedCopyLog(logging: sharing) }
+            store.sharing = sharedItemType.map { _ in SharedCopyLog(logging: sharing) }
             defer { store.sharing = nil }
             return try body(store)
         }

@@ -1,5 +1,6 @@
 /// Recording writes made outside a feed's writer (`pagedb trim` and `pagedb seed`, which cut rows
-/// from the bottom or add rows there), so that open lists follow them with the exact change too.
+/// from the bottom or add rows there, and the copies a seed spreads to other feeds), so that open
+/// lists follow them with the exact change too.
 extension PageStore {
     /// Runs `write`, which only removes rows at the bottom of the feed `key` or appends rows there
     /// and changes no other row, and records what it did in the change record. Run it inside the
@@ -19,6 +20,24 @@ extension PageStore {
             change.inserted = Array(max(before.rowCount, 0)..<after.rowCount)
         }
         try recordChange(from: before, to: after, bytes: change.encoded)
+        return result
+    }
+
+    /// Runs `write`, which stores copies of items in the feed `key` (a page of `pagedb seed`), then,
+    /// when the feed shares its items, spreads each copy to the other feeds holding the item as every
+    /// writer of the engine does (``SharedItemSpread``) and records each of their changes, so that
+    /// their open lists follow. Run it inside the write's transaction, once per page: the copies are
+    /// held until `write` returns.
+    @discardableResult
+    package func spreadingSharedCopies<Result>(from key: String, _ write: () throws -> Result) throws -> Result {
+        guard try feed(key: key)?.sharedType != nil else { return try write() }
+        sharing = SharedCopyLog(logging: true)
+        defer { sharing = nil }
+        let result = try write()
+        guard let writer = try feed(key: key) else { return result }
+        for spread in try SharedItemSpread.spreadLogged(from: writer, in: self).written {
+            try recordChange(from: spread.before, to: spread.after, bytes: spread.change.encoded)
+        }
         return result
     }
 }

@@ -91,7 +91,8 @@ extension PagedDB {
                     items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
                     newerCursor: fixture.newerCursor)
             }
-            let engine = try FeedStore(path: target, changeRecordLimit: changeRecordLimit).feed(
+            // A feed whose items are shared spreads the copies it writes, as the app's writes do.
+            let engine = try FeedStore(path: target, changeRecordLimit: changeRecordLimit).feedSharingAsRecorded(
                 feed, source: source, policy: policy, codec: JSONItem.codec)
             let gapsBefore = await engine.snapshot.gaps.count
             switch kind {

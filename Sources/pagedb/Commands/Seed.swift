@@ -74,14 +74,20 @@ extension PagedDB {
                 // A bulk seed into a file without items (a new cache) writes its pages once, with a
                 // rollback journal instead of the log (see DatabaseQueue.writeFillingEmptyFile).
                 // Open lists (an app running beside pagedb) follow the rows appended with their exact change.
+                // A feed that shares its items spreads each page's copies to the other feeds holding
+                // them before the next page, so it takes no bulk path (which writes its rows at the end).
                 let seedAll = { (store: PageStore) throws -> Int in
                     try store.recordingRowsChangedAtTheBottom(of: feed) {
-                        var run = try store.beginSeed(into: feed, expectedItems: total)
+                        let shares = try store.feed(key: feed)?.sharedType != nil
+                        var run = try store.beginSeed(into: feed, expectedItems: shares ? nil : total)
                         var written = 0
                         try reader.stream(
                             contentsOf: file, pageSize: pageSize, checkingDuplicates: false,
                             { page, offsets in
-                                for index in try store.seed(page, offsets: offsets, &run) {
+                                let skipped = try store.spreadingSharedCopies(from: feed) {
+                                    try store.seed(page, offsets: offsets, &run)
+                                }
+                                for index in skipped {
                                     let id = page.items[index].id
                                     guard try store.isRepeat(id, at: offsets[index], in: &run) else { continue }
                                     throw FixtureProblem(
@@ -113,7 +119,12 @@ extension PagedDB {
                 progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
                 written = try queue.write { store in
                     try store.recordingRowsChangedAtTheBottom(of: feed) {
-                        try store.seed(pages, into: feed) { progress.update($0) }
+                        var run = try store.beginSeed(into: feed)
+                        for page in pages {
+                            try store.spreadingSharedCopies(from: feed) { try store.seed(page, &run) }
+                            progress.update(run.written)
+                        }
+                        return try store.finishSeed(&run)
                     }
                 }
             }

@@ -75,7 +75,8 @@ extension PagedDB {
                     return JSONItem(item)
                 }
                 let store = try FeedStore(path: try database.path())
-                let engine = try store.feed(
+                // A feed whose items are shared spreads the copies it fetches, as the app's fetches do.
+                let engine = try store.feedSharingAsRecorded(
                     feed, source: source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy.policy),
                     codec: JSONItem.codec)
                 let existing = await engine.snapshot.rows.count
