@@ -56,6 +56,64 @@ import Testing
         #expect(watch.interrupt().status == 0)
     }
 
+    @Test func watchOnAFeedTheFileLacksSaysSoAndExits4() throws {
+        try apply(["p1"], named: "first.json")
+        let result = try PagedDBBinary.run(["watch", "nosuchfeed", "--db", db], timeout: 20)
+        #expect(result.status == 4, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains(#"No feed "nosuchfeed" in this cache; `pagedb feeds` lists them"#))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func watchWithWaitFollowsAFeedFromTheMomentAWriterCreatesIt() async throws {
+        try apply(["p1"], named: "first.json")
+        let watch = try RunningPagedDB(["watch", "later", "--db", db, "--wait", "--json"])
+        var lines = watch.lines.makeAsyncIterator()
+        let opened = try await nextDocument(&lines)
+        #expect(opened["rows"] as? Int == 0)
+        #expect((opened["state"] as? [String: Any])?["content"] as? String == "waiting", "\(opened)")
+        let items = #"{"items":[{"id":"a"},{"id":"b"}],"next_cursor":null,"previous_cursor":null}"#
+        let page = try scratch.file("later.json", items)
+        let applied = try PagedDBBinary.run(["apply", "later", "--db", db, "--page", page, "--as", "refresh"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        var change = try await nextDocument(&lines)
+        while change["rows"] as? Int != 2 { change = try await nextDocument(&lines) }
+        #expect((change["state"] as? [String: Any])?["content"] as? String == "content")
+        #expect(watch.interrupt().status == 0)
+    }
+
+    @Test func aReadOnlyWatcherNeverShowsItsFeedAsInitialLoading() async throws {
+        try apply(["p1"], named: "first.json")
+        let watch = try RunningPagedDB(["watch", "later", "--db", db, "--wait"])
+        var lines = watch.lines.makeAsyncIterator()
+        let opened = try #require(await lines.next())
+        #expect(opened.hasPrefix("later: opened; 0 rows") && !opened.contains("initialLoading"), "\(opened)")
+        #expect(watch.interrupt().status == 0)
+    }
+
+    @Test func watchPrintsNothingForAChangeThatChangedNoRow() async throws {
+        try apply(["p1"], named: "first.json")
+        let watch = try RunningPagedDB(["watch", "home", "--db", db])
+        var lines = watch.lines.makeAsyncIterator()
+        #expect(await lines.next()?.hasPrefix("home: opened; 1 rows") == true)
+        // The same page again: the feed's row is written (its refresh time), none of its rows.
+        try apply(["p1"], named: "same.json")
+        try apply(["n1", "p1"], named: "newer.json")
+        let next = try #require(await lines.next())
+        #expect(next.hasPrefix("home: inserted: [0, 0]; 2 rows"), "\(next)")
+        #expect(watch.interrupt().status == 0)
+    }
+
+    @Test func watchHelpAndTheArticleDescribeWait() throws {
+        let help = try PagedDBBinary.run(["watch", "--help"])
+        #expect(help.stdout.contains("--wait"))
+        let article = try String(contentsOf: Self.article, encoding: .utf8)
+        #expect(article.contains("`--wait`"))
+    }
+
+    /// The article documenting the commands, in the source tree.
+    static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/PagedStore/PagedStore.docc/UsingPagedb.md")
+
     @Test func watchingAMissingFileIsAClearErrorAndMakesNoFile() throws {
         let result = try PagedDBBinary.run(["watch", "home", "--db", db], timeout: 20)
         #expect(result.status == 66)

@@ -24,9 +24,9 @@ enum ChangeReport {
         return lines
     }
 
-    /// `content, refresh idle, next page loading`.
-    static func states<Item>(_ snapshot: FeedSnapshot<Item>) -> String {
-        "\(name(snapshot.content)), refresh \(name(snapshot.refresh)), next page \(name(snapshot.nextPage))"
+    /// `content, refresh idle, next page loading`; `content` names the content when given.
+    static func states<Item>(_ snapshot: FeedSnapshot<Item>, content: String? = nil) -> String {
+        "\(content ?? name(snapshot.content)), refresh \(name(snapshot.refresh)), next page \(name(snapshot.nextPage))"
     }
 
     static func name(_ state: ContentState) -> String {
