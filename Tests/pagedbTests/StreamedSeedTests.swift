@@ -25,17 +25,28 @@ import Testing
         return path
     }
 
-    /// Runs `pagedb seed` under python3, which reports the child's peak resident size in KiB.
-    func peakKiB(seeding file: String, into db: String) throws -> (status: Int32, kib: Int) {
+    /// Runs `pagedb seed home --db db --file file` under python3, which reports the child's exit
+    /// status and peak resident size in KiB. `feeding`, python that writes to the pipe `child.stdin`
+    /// (with `count` from the command line), makes it a seed from standard input.
+    func peakKiB(
+        seeding file: String, into db: String, feeding: (count: Int, python: String)? = nil
+    ) throws -> (
+        status: Int32, kib: Int
+    ) {
         let script = """
             import resource, subprocess, sys
-            status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
+            count = int(sys.argv[1])
+            child = subprocess.Popen(sys.argv[2:], stdin=\(feeding == nil ? "None" : "subprocess.PIPE"),
+                stdout=subprocess.DEVNULL)
+            \(feeding?.python ?? "")
+            status = child.wait()
             print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", "-c", script, PagedDBBinary.url.path, "seed", "home", "--db", db, "--file", file,
+            "python3", "-c", script, "\(feeding?.count ?? 0)", PagedDBBinary.url.path, "seed", "home", "--db", db,
+            "--file", file,
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -46,11 +57,24 @@ import Testing
         return (Int32(fields.first ?? -1), fields.count > 1 ? fields[1] : -1)
     }
 
-    @Test func peakMemoryDoesNotGrowWithTheFixture() throws {
-        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let small = try peakKiB(seeding: try fixture(scratch, Self.lines / 10), into: scratch.path("small.sqlite"))
-        let large = try peakKiB(seeding: try fixture(scratch, Self.lines), into: scratch.path("large.sqlite"))
-        print("StreamedSeed: \(Self.lines / 10) lines peak \(small.kib) KiB, \(Self.lines) lines peak \(large.kib) KiB")
+    /// Python writing `count` NDJSON items of about 60 bytes, as ``fixture(_:_:)`` does, into the
+    /// child's standard input as it reads them, then closing it.
+    static let pipedItems = """
+        for start in range(0, count, 10000):
+            child.stdin.write("".join('{"id":"item-%d","title":"Post number %d","n":%d}\\n' % (n, n, n)
+                for n in range(start, min(start + 10000, count))).encode())
+        child.stdin.close()
+        """
+
+    /// Checks that seeding ten times the lines (`small` into `small.sqlite`, `large` into
+    /// `large.sqlite`) took a bounded peak, and that every line was seeded.
+    func expectBoundedPeak(
+        _ small: (status: Int32, kib: Int), _ large: (status: Int32, kib: Int), in scratch: TemporaryDirectory,
+        _ what: String
+    ) throws {
+        print(
+            "StreamedSeed \(what): \(Self.lines / 10) lines peak \(small.kib) KiB, \(Self.lines) lines peak \(large.kib) KiB"
+        )
         #expect(small.status == 0 && large.status == 0)
         if !TestEnvironment.underSanitizer {  // a sanitizer's shadow memory counts in the peak
             #expect(large.kib > 0 && large.kib < 64 << 10, "peak \(large.kib) KiB for \(Self.lines) lines")
@@ -59,5 +83,21 @@ import Testing
         let items = try PagedDBBinary.run(["feeds", "--db", scratch.path("large.sqlite"), "--json"])
         let rows = (try? PagedDBBinary.json(items) as? [[String: Any]])?.first?["rows"] as? Int
         #expect(rows == Self.lines)
+    }
+
+    @Test func peakMemoryOfASeedFromAPipeDoesNotGrowWithTheStream() throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let small = try peakKiB(
+            seeding: "-", into: scratch.path("small.sqlite"), feeding: (Self.lines / 10, Self.pipedItems))
+        let large = try peakKiB(
+            seeding: "-", into: scratch.path("large.sqlite"), feeding: (Self.lines, Self.pipedItems))
+        try expectBoundedPeak(small, large, in: scratch, "from a pipe")
+    }
+
+    @Test func peakMemoryDoesNotGrowWithTheFixture() throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let small = try peakKiB(seeding: try fixture(scratch, Self.lines / 10), into: scratch.path("small.sqlite"))
+        let large = try peakKiB(seeding: try fixture(scratch, Self.lines), into: scratch.path("large.sqlite"))
+        try expectBoundedPeak(small, large, in: scratch, "from a file")
     }
 }

@@ -40,7 +40,8 @@ extension PagedDB {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var output: OutputOptions
         @Argument(help: "The feed's key.") var feed: String
-        @Option(name: .long, help: ArgumentHelp("The captured response.", valueName: "path")) var page: String
+        @Option(name: .long, help: ArgumentHelp("The captured response; - for standard input.", valueName: "path"))
+        var page: String
         @Option(name: .customLong("as"), help: "refresh (newest page, merged on top) or next (appended).") var kind:
             Kind
         @Flag(name: .long, help: "Compute the change on a copy; write nothing.") var dryRun = false
@@ -52,8 +53,11 @@ extension PagedDB {
         var changeRecordLimit = 1000
 
         func run() async throws {
-            try FixtureFile.checkExists(page)
-            let response = try FixtureReader(idKey: idKey, format: .page).read(contentsOf: page).pages
+            let input = try FixtureInput(page)
+            defer { input.remove() }
+            let response = try input.namingErrors {
+                try FixtureReader(idKey: idKey, format: .page).read(contentsOf: input.path).pages
+            }
             let fixture = response.first ?? FixturePage(items: [], olderCursor: nil, newerCursor: nil)
             let path = try database.path()
             // A next page needs the feed: checked before anything is created or migrated.
@@ -72,11 +76,11 @@ extension PagedDB {
             }
 
             var target = path
-            var scratch: TemporaryCopy?
+            var scratch: TemporaryFolder?
             if dryRun {
-                let copy = try TemporaryCopy()
-                try reader.withoutTransaction { try $0.copy(to: copy.path) }
-                target = copy.path
+                let copy = try TemporaryFolder()
+                target = copy.path("dry-run.sqlite")
+                try reader.withoutTransaction { try $0.copy(to: target) }
                 scratch = copy
             }
             defer { scratch?.remove() }
@@ -138,18 +142,4 @@ extension PagedDB {
             print("  state: \(ChangeReport.states(snapshot)), \(snapshot.rows.count) rows")
         }
     }
-}
-
-/// A scratch database file in a private temporary folder, for dry runs.
-struct TemporaryCopy {
-    let folder: URL
-    var path: String { folder.appendingPathComponent("dry-run.sqlite").path }
-
-    init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pagedb-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: folder) }
 }

@@ -24,7 +24,8 @@ extension PagedDB {
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The feed's key (created when missing).") var feed: String
-        @Option(name: .long, help: ArgumentHelp("A fixture file to read.", valueName: "path")) var file: String?
+        @Option(name: .long, help: ArgumentHelp("A fixture file to read; - for standard input.", valueName: "path"))
+        var file: String?
         @Option(name: .long, help: "Generate this many deterministic synthetic items.") var generate: Int?
         @Option(name: .long, help: "The seed of the generated items.") var seed: UInt64 = 1
         @Option(name: .long, help: "Items per page when splitting an item list.") var pageSize = 50
@@ -63,9 +64,11 @@ extension PagedDB {
                 // line (or an earlier line with it was skipped as already in the feed): the transaction
                 // then rolls back. (Checking every id in the first pass kept them all in an on-disk
                 // index, a fifth of the seed's time; now only ids the feed had before are kept.)
-                try FixtureFile.checkExists(file)
+                // Standard input or a pipe is copied once to a private file that both passes map.
+                let input = try FixtureInput(file)
+                defer { input.remove() }
                 let reader = FixtureReader(idKey: idKey, sectionKey: sectionKey, format: format?.format)
-                total = try reader.count(contentsOf: file)
+                total = try input.namingErrors { try reader.count(contentsOf: input.path) }
                 queue = try DatabaseQueue(path: path)
                 progress = Progress("seeding \(Terminal.escape(feed)):", total: total)
                 // Item lists are split into pages of --page-size; page objects keep their own.
@@ -82,7 +85,7 @@ extension PagedDB {
                         var run = try store.beginSeed(into: feed, expectedItems: shares ? nil : total)
                         var written = 0
                         try reader.stream(
-                            contentsOf: file, pageSize: pageSize, checkingDuplicates: false,
+                            contentsOf: input.path, pageSize: pageSize, checkingDuplicates: false,
                             { page, offsets in
                                 let skipped = try store.spreadingSharedCopies(from: feed) {
                                     try store.seed(page, offsets: offsets, &run)
@@ -106,9 +109,10 @@ extension PagedDB {
                         return written
                     }
                 }
-                written =
+                written = try input.namingErrors {
                     total >= PageStore.bulkSeedMinimum
-                    ? try queue.writeFillingEmptyFile(seedAll) : try queue.write(seedAll)
+                        ? try queue.writeFillingEmptyFile(seedAll) : try queue.write(seedAll)
+                }
             } else {
                 total = generate ?? 0
                 // Canonical payloads (sorted keys), as a fixture's: generate → export → seed → export is

@@ -43,6 +43,21 @@ enum PagedDBBinary {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", url.path] + arguments
         }
+        return try run(process, environment: environment, timeout: timeout)
+    }
+
+    /// Runs `script` with bash, as a user types it: `$PAGEDB` is the built binary, so the script can
+    /// give it a real pipe (`… | "$PAGEDB" seed home --file -`, `--file <(…)`) or a FIFO.
+    static func shell(_ script: String, timeout: Double = 120) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        return try run(process, environment: ["PAGEDB": url.path], timeout: timeout)
+    }
+
+    /// Runs `process` with `PAGEDB_DATABASE` unset unless `environment` gives it, and returns what
+    /// it printed and how it ended.
+    private static func run(_ process: Process, environment: [String: String], timeout: Double) throws -> Result {
         var processEnvironment = ProcessInfo.processInfo.environment
         processEnvironment["PAGEDB_DATABASE"] = nil
         processEnvironment.merge(environment) { $1 }
