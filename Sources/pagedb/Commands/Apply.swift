@@ -16,9 +16,9 @@ extension PagedDB {
                 --dry-run works on a copy of the cache and leaves the file untouched. --page - reads the \
                 response from standard input; a pipe or FIFO given as a path is read as a stream too.
 
-                Example:
+                Examples:
                   pagedb apply home --db cache.sqlite --page captured.json --as refresh --dry-run
-                  curl -s https://api.example.com/posts | pagedb apply home --db cache.sqlite --page - --as refresh
+                  curl -s "$API_URL" | pagedb apply home --db cache.sqlite --page - --as refresh
                 """)
 
         enum Kind: String, ExpressibleByArgument, CaseIterable {

@@ -19,7 +19,7 @@ extension PagedDB {
                 Examples:
                   pagedb seed home --db cache.sqlite --file fixtures/home.json
                   pagedb seed home --db cache.sqlite --generate 100000 --seed 7
-                  curl -s https://api.example.com/fixture.ndjson | pagedb seed home --db cache.sqlite --file -
+                  curl -s "$FIXTURE_URL" | pagedb seed home --db cache.sqlite --file -
                 """)
 
         @OptionGroup var database: DatabaseOptions
