@@ -31,6 +31,27 @@ extension ReferenceModelTests {
         var replay: QueuedReplay?
     }
 
+    /// What takes the rows of a queued edit at a relaunch: an update of the app whose model no longer
+    /// reads them. The edit must still be sent, once more, and settle.
+    enum RowsLeaving {
+        /// A new cache version clears the feed.
+        case newCacheVersion
+        /// The edited item's row no longer decodes.
+        case undecodable(String)
+
+        /// One in three relaunches of a pending edit: a new cache version, or for an update, its row
+        /// undecodable as often.
+        static func random(for check: PendingCheck, using random: inout SplitMix64) -> RowsLeaving? {
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: return .newCacheVersion
+            case 1:
+                guard case .update(let id) = check else { return .newCacheVersion }
+                return .undecodable(id)
+            default: return nil
+            }
+        }
+    }
+
     /// A queued edit left pending (its last send retryable) for the relaunch to send again.
     struct QueuedReplay {
         let check: PendingCheck
@@ -38,6 +59,9 @@ extension ReferenceModelTests {
         /// The revision an update gave its item.
         let edited: Int?
         let confirms: Bool
+        /// Whether the relaunch took the edit's row (``RowsLeaving``): it is sent all the same, and
+        /// shows on no row.
+        var rowLeft = false
 
         /// Resumes the relaunched store (its delay outlived the relaunch), waits for the send, checks
         /// that the relaunched feed still shows the edit, answers it and waits until it settled.
@@ -45,12 +69,15 @@ extension ReferenceModelTests {
             in feed: Feed<Post>, _ store: FeedStore, _ answers: QueuedEditAnswers, _ test: FeedTestCase,
             _ context: String
         ) async throws {
+            // Still queued, whatever the relaunch did to its row: the user's intent is never lost.
+            let queued = await store.outbox.status.edits
+            try #require(queued.map(\.idempotencyKey) == [key], "\(context): the relaunch lost the queued edit")
             // The failed send's delay outlives the relaunch: connectivity back sends it at once.
-            #expect(await store.outbox.status.edits.first?.phase != .sending, "\(context): sent before its delay")
+            #expect(queued.first?.phase != .sending, "\(context): sent before its delay")
             await store.outbox.resume()
             let sent = await answers.nextCall()
             #expect(sent == key, "\(context): the relaunch sent another edit than the pending one")
-            try await check.holds(in: feed, test, context)
+            if !rowLeft { try await check.holds(in: feed, test, context) }
             answers.answer(confirms ? .confirmed : .rejected(reason: "HTTP 422"))
             try await ReferenceModelTests.settled(
                 feed, store, key: key, sends: 2, confirmed: confirms, check: check, edited: edited,
@@ -59,9 +86,11 @@ extension ReferenceModelTests {
     }
 
     /// A queued update, insert or removal (see ``QueuedPlan``).
+    /// - Parameter badge: Another store's outbox states, which must show the edit while it is sent.
     static func queuedEdit(
         _ feed: Feed<Post>, _ store: FeedStore, _ snapshot: FeedSnapshot<Post>, answers: QueuedEditAnswers,
-        server: TimelineModel, test: FeedTestCase, step: String, using random: inout SplitMix64
+        badge: OutboxStatusLog, server: TimelineModel, test: FeedTestCase, step: String,
+        using random: inout SplitMix64
     ) async throws -> QueuedStep {
         let plan = QueuedPlan.allCases[Int.random(in: 0..<QueuedPlan.allCases.count, using: &random)]
         let meanwhile = Int.random(in: 0..<4, using: &random)
@@ -100,6 +129,7 @@ extension ReferenceModelTests {
         // The send is held: whatever lands meanwhile, the feed and the file show the edit.
         let sent = await answers.nextCall()
         #expect(sent == key, "\(context): the outbox sent another edit")
+        await badge.waitFor { $0.edits.contains { $0.idempotencyKey == key } }
         await land(meanwhile, on: feed, server: server, publishing: publish)
         try await check.holds(in: feed, test, context)
         switch plan {

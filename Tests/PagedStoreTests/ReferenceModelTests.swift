@@ -76,7 +76,7 @@ import Testing
             if !failing.value { scrolled.append(page.items.map(\.id)) }
             return page
         }
-        let policy = FeedPolicy(
+        var policy = FeedPolicy(
             // A gap's cursor must name a place in the list (max_id): a page number names a place only
             // until items arrive on top, so page-numbered lists use the replace policy.
             refreshOnOpen: .never,
@@ -96,6 +96,9 @@ import Testing
         let answers = QueuedEditAnswers()
         var store = try test.store()
         await answers.register(on: store)
+        // A widget's read-only store: its badge follows every queued edit the app's stores write.
+        let widget = try FeedStore(path: test.path, readOnly: true)
+        let badge = await OutboxStatusLog(widget.outbox)
         var feed = try test.feed(source, policy: policy, store: store, codec: codec)
         var recorder = await SnapshotRecorder(feed)
         var events = await EventRecorder(feed)
@@ -105,14 +108,20 @@ import Testing
             "seed \(seed) (\(server.byPageNumber ? "page numbers" : "cursors"), \(policy.gapPolicy), \(policy.refreshMode))"
 
         /// A relaunch: a new store on the file (the handler registered again, so that a queued edit
-        /// still pending is sent again), at the saved reading position, trimmed by age.
-        func relaunch(_ step: Int) async throws {
+        /// still pending is sent again), at the saved reading position, trimmed by age; with
+        /// `rowsLeaving`, an update of the app whose model no longer reads the old rows.
+        func relaunch(_ step: Int, rowsLeaving: RowsLeaving? = nil) async throws {
             try await check(recorder, feed, test, "\(context) step \(step)")
             await checkFollowedExactly(events, feed, "\(context) step \(step)")
             try await feed.saveReadingPosition()
             let place = await feed.readingPosition
             // The old store goes as the app's process does: it sends nothing more.
             store.close()
+            switch rowsLeaving {
+            case .newCacheVersion: policy.cacheVersion += 1
+            case .undecodable(let id): refused.insert(id)
+            case nil: break
+            }
             store = try test.store()
             await answers.register(on: store)
             feed = try test.feed(source, policy: policy, store: store, codec: codec)
@@ -222,13 +231,17 @@ import Testing
                     feed, snapshot, policy: policy, revision: 1_000 + step, test, "\(context) step \(step)")
             case 20:
                 let queued = try await queuedEdit(
-                    feed, store, snapshot, answers: answers, server: server, test: test,
+                    feed, store, snapshot, answers: answers, badge: badge, server: server, test: test,
                     step: "queued\(seed)-\(step)", using: &random)
-                if let replay = queued.replay {
-                    // Offline: the edit waits for the relaunch, which sends it again.
-                    try await relaunch(step)
+                if var replay = queued.replay {
+                    // Offline: the edit waits for the relaunch, which sends it again; sometimes the
+                    // relaunch is of an app whose model no longer reads the edit's row.
+                    let leaving = RowsLeaving.random(for: replay.check, using: &random)
+                    replay.rowLeft = leaving != nil
+                    try await relaunch(step, rowsLeaving: leaving)
                     try await replay.answer(in: feed, store, answers, test, "\(context) step \(step) replayed")
                 }
+                await badge.waitFor { $0.count == 0 }
                 switch queued.committed {
                 case .insert(let id): locals.insert(id)
                 case .remove(let id): removedLocally.insert(id)
