@@ -23,6 +23,9 @@ import Testing
         case damagedBytes
         /// A row count before the write that is not the one the list holds.
         case wrongRowCount
+        /// Counts that add up, rows that do not: the new row on top and an old row moved below
+        /// rows it was above.
+        case phantomMove
 
         var testDescription: String { rawValue }
 
@@ -34,6 +37,7 @@ import Testing
                 (rowsBefore, RowChange(inserted: [1], reloaded: [0], reloadedIDs: ["p0"]).encoded)
             case .damagedBytes: (rowsBefore, [1, 0, 0xFF, 0xFF, 0xFF])
             case .wrongRowCount: (rowsBefore + 1, RowChange(inserted: [0]).encoded)
+            case .phantomMove: (rowsBefore, RowChange(inserted: [0], moved: [(from: 1, to: 3)]).encoded)
             }
         }
     }
@@ -43,14 +47,9 @@ import Testing
         for await snapshot in await feed.snapshots where snapshot.ids == ids { return }
     }
 
-    @Test(arguments: Lie.allCases)
-    func aRecordThatLiesAboutAWriteNeverGivesAWrongBatch(_ lie: Lie) async throws {
-        let server = ModelServer(.posts("p", 5), pageSize: 10)
-        let app = try test.feed(server.source)
-        await app.refresh()
-        let widget = try test.feed(server.source)  // a store of its own, on the same file
-        let recorder = await SnapshotRecorder(widget)
-        // Another process's write with a record of its own making, as `sqlite3` could leave it.
+    /// Another process's write of "mine" on top of the feed, with a record of its own making, as
+    /// `sqlite3` could leave it.
+    func writeMineOnTop(recordedAs lie: Lie) throws {
         try DatabaseQueue(path: test.path).write { store in
             var feed = try #require(try store.feed(key: "home"))
             let before = feed
@@ -60,9 +59,37 @@ import Testing
             told.rowCount = lie.record(rowsBefore: before.rowCount).fromRows
             try store.recordChange(from: told, to: feed, bytes: lie.record(rowsBefore: before.rowCount).bytes)
         }
+    }
+
+    @Test(arguments: Lie.allCases)
+    func aRecordThatLiesAboutAWriteNeverGivesAWrongBatch(_ lie: Lie) async throws {
+        let server = ModelServer(.posts("p", 5), pageSize: 10)
+        let app = try test.feed(server.source)
+        await app.refresh()
+        let widget = try test.feed(server.source)  // a store of its own, on the same file
+        let recorder = await SnapshotRecorder(widget)
+        try writeMineOnTop(recordedAs: lie)
         await waitUntil(widget, shows: ["mine"] + [Post].posts("p", 5).map(\.id))
         let snapshots = await recorder.snapshots(settlingOn: widget)
         SecondWriterChecks.everyChangeApplies(snapshots, "\(lie)")
         try SecondWriterChecks.rowsEqualTheFile(await widget.snapshot, test, "\(lie)")
+    }
+
+    /// The list took the rows whole, and says only that: no event counts rows from a change it never
+    /// applied.
+    @Test(arguments: Lie.allCases)
+    func aRecordThatLiesIsReportedOnlyAsTheReloadTheListTook(_ lie: Lie) async throws {
+        let server = ModelServer(.posts("p", 5), pageSize: 10)
+        let app = try test.feed(server.source)
+        await app.refresh()
+        let widget = try test.feed(server.source)
+        let events = await EventRecorder(widget)
+        try writeMineOnTop(recordedAs: lie)
+        await waitUntil(widget, shows: ["mine"] + [Post].posts("p", 5).map(\.id))
+        let following = await events.events(settlingOn: widget).filter {
+            $0.kind == .followedOtherWriter || $0.kind == .reloadedFromFile
+        }
+        #expect(following.map(\.kind) == [.reloadedFromFile], "\(lie)")
+        #expect(following.map(\.rowsChanged) == [6], "\(lie)")
     }
 }

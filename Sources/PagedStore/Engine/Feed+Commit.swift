@@ -291,6 +291,8 @@ extension Feed {
         }
         loaded.record = commit.record
         var undecodable = commit.undecodable
+        // Other writers' writes taken here, reported once the change is checked against the rows.
+        var followed = commit.followed.map { [$0] } ?? []
         // A window read again after another writer committed shows that writer's rows too: its
         // recorded changes follow the commit's in the same batch, or the list takes the rows whole.
         func reload() throws -> [UndecodableRow] {
@@ -306,7 +308,7 @@ extension Feed {
             }
             commit.change = composed ?? .fullReload
             takesRecordedChanges = true
-            reportFollowed(later)
+            followed.append(Commit.FollowedWrite(later))
             return read.undecodable
         }
         switch commit.window {
@@ -358,11 +360,13 @@ extension Feed {
             let before = RowChange.ShownRows(
                 ids: windowBefore.rows.keys.map(\.id), start: windowBefore.start, count: rowCountBefore)
             let checked = commit.change.checked(from: before, to: shownRows)
-            // A record that contradicts the rows (edited in the file) is no change to emit.
-            if checked.isFullReload && !commit.change.isFullReload { reportFollowed(nil) }
+            // A record that contradicts the rows (edited in the file) is no change to emit, nor to
+            // report: the list took the rows whole.
+            if checked.isFullReload && !commit.change.isFullReload { followed = [.whole] }
             commit.change = checked
         }
         emit(commit.change, previousLayout: previousLayout)
+        for write in followed { reportFollowed(write) }
     }
 
     /// The ids of the rows the feed holds in memory, where they start and among how many rows.

@@ -101,8 +101,8 @@ extension Feed {
             // The commit's window read removes them, in the same change.
             var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
             commit.adoptsFile = true
+            commit.followed = Commit.FollowedWrite(state.change)
             try apply(commit)
-            reportFollowed(state.change)
             return .followed
         }
         // `apply` checks the change against the rows before and after (``RowChange/checked(from:to:)``).
@@ -110,8 +110,8 @@ extension Feed {
         var commit = Commit(record: state.record, change: change, window: .read(decoded.rows, start: state.start))
         // The writer's generation and pending edits are the file's now.
         commit.adoptsFile = true
+        commit.followed = Commit.FollowedWrite(state.change)
         try apply(commit)
-        reportFollowed(state.change)
         return .followed
     }
 
@@ -124,15 +124,18 @@ extension Feed {
             let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
         else { return false }
         try apply(commit)
-        reportFollowed(nil)
+        reportFollowed(.whole)
         return true
     }
 
-    /// Tells the events that the feed took another writer's change: exact, or (nil) its rows whole.
-    func reportFollowed(_ change: RowChange?) {
-        report(
-            change == nil ? .reloadedFromFile : .followedOtherWriter, nil, generation: loaded.record.generation,
-            rows: change?.touchedRows ?? loaded.record.rowCount)
+    /// Tells the events that the feed took another writer's change: exact, or its rows whole.
+    func reportFollowed(_ write: Commit.FollowedWrite) {
+        switch write {
+        case .recorded(let change):
+            report(.followedOtherWriter, nil, generation: loaded.record.generation, rows: change.touchedRows)
+        case .whole:
+            report(.reloadedFromFile, nil, generation: loaded.record.generation, rows: loaded.record.rowCount)
+        }
     }
 }
 

@@ -32,6 +32,23 @@ struct FeedCommit<Item: FeedItem> {
     var advancedCursor: String?
     /// Whether pending edits were re-applied on top of what the plan wrote.
     var replayedEdits = false
+    /// For a commit that takes another writer's write from the file: what the change record says of
+    /// it. ``Feed/apply(_:)`` reports it once the change is checked against the rows, so that an
+    /// event counts only a change the list applied.
+    var followed: FollowedWrite?
+
+    /// Another writer's write as a list takes it from the file.
+    enum FollowedWrite {
+        /// The exact change the file's change record holds for it.
+        case recorded(RowChange)
+        /// The feed's rows whole: the record does not cover the write, or contradicts the rows.
+        case whole
+
+        /// The write for a change from ``ChangeChain``: nil when the record does not cover it.
+        init(_ change: RowChange?) {
+            self = change.map(Self.recorded) ?? .whole
+        }
+    }
 
     /// A commit that changed the feed's row and no row of its list.
     static func unchangedRows(_ record: FeedRecord) -> Self {

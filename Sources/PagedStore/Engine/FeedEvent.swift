@@ -31,8 +31,9 @@ public struct FeedEvent: Sendable, Equatable {
         case followedOtherWriter
         /// Another writer changed the feed in a way the file's change record does not cover (the
         /// list missed more writes than the record keeps, or the writer does not record: `sqlite3`,
-        /// an older version of the app), and the list took the feed's rows whole, in one full
-        /// reload; `rowsChanged` is the feed's row count.
+        /// an older version of the app) or contradicts (a record edited in the file), and the list
+        /// took the feed's rows whole, in one full reload; `rowsChanged` is the feed's row count. It
+        /// is the only event of that write: none counts rows from a record the list did not apply.
         case reloadedFromFile
     }
 
