@@ -31,7 +31,8 @@ extension Feed {
 
     /// Every reading position saved in the cache, as it is saved: the hook to share the place with a
     /// server marker (Mastodon's `POST /api/v1/markers`). Saves come at most once a second while the
-    /// reader scrolls, and when ``saveReadingPosition()`` is called.
+    /// reader scrolls, and when ``saveReadingPosition()`` is called. The stream ends when the last
+    /// reference to the feed goes.
     public var readingPositions: AsyncStream<ReadingPosition> {
         let (stream, continuation) = AsyncStream.makeStream(of: ReadingPosition.self)
         let id = addPositionSubscriber(continuation)

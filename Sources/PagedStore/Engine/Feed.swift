@@ -98,6 +98,8 @@ public actor Feed<Item: FeedItem> {
     }
 
     deinit {
+        // Streams hold only their own continuation: nothing ends a loop over them but the feed.
+        subscribers.finishAll()
         if let file = context.writer.queue.file {
             LiveFeeds.shared.stopFollowing(context.writer.follower, file: file)
         }
@@ -108,7 +110,8 @@ public actor Feed<Item: FeedItem> {
     /// The snapshots: the current one at once, then one for every change, in order.
     ///
     /// Each access makes a new stream. Consume it steadily: snapshots are buffered, never dropped,
-    /// because each one's change applies to the one before it.
+    /// because each one's change applies to the one before it. A stream does not keep the feed: it
+    /// ends when the last reference to the feed goes.
     public var snapshots: AsyncStream<FeedSnapshot<Item>> {
         let (stream, continuation) = AsyncStream.makeStream(of: FeedSnapshot<Item>.self)
         let id = subscribers.addSnapshots(continuation)
@@ -120,7 +123,7 @@ public actor Feed<Item: FeedItem> {
     }
 
     /// Structured events: requests started, joined, superseded, committed and failed, with their
-    /// generation, rows changed and duration.
+    /// generation, rows changed and duration. The stream ends when the last reference to the feed goes.
     public var events: AsyncStream<FeedEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FeedEvent.self)
         let id = subscribers.addEvents(continuation)

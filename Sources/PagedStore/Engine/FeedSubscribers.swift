@@ -67,6 +67,14 @@ struct FeedSubscribers<Item: FeedItem> {
         for continuation in positions.values { continuation.yield(position) }
     }
 
+    /// Ends every stream: a loop over one of them ends with the feed instead of waiting forever.
+    mutating func finishAll() {
+        for continuation in snapshots.values { continuation.finish() }
+        for continuation in events.values { continuation.finish() }
+        for continuation in positions.values { continuation.finish() }
+        (snapshots, events, positions) = ([:], [:], [:])
+    }
+
     private mutating func takeID() -> Int {
         defer { nextID += 1 }
         return nextID
