@@ -322,11 +322,6 @@ extension Feed {
             loaded.window.rows = rows
         }
         if loaded.window.end > loaded.record.rowCount { undecodable += try reload() }
-        // Rows a follow left in the file (it never writes) go with the feed's next write.
-        if commit.followed == nil {
-            undecodable += loaded.undecodableLeft.filter { !undecodable.contains($0) }
-        }
-        loaded.undecodableLeft = []
         // Rows the window met that do not decode go in this change, as deletions: no snapshot
         // counts a row it cannot show. Each round removes rows, so it ends.
         var removedAny = false

@@ -21,8 +21,7 @@ extension Feed {
     /// - Parameter mayWrite: Whether following may write: remove rows the codec cannot decode, and
     ///   re-apply pending edits that a writer which does not record left unapplied. A nudge follows
     ///   without writing (a list that wrote in answer to another's write would be a writer nobody
-    ///   asked for): it takes the change all the same, with the window stopping above such rows, and
-    ///   leaves them to the feed's next write (``LoadedFeed/undecodableLeft``).
+    ///   asked for) and leaves such rows to the feed's next read or write.
     /// - Returns: Whether the file's row was not the one this feed held.
     @discardableResult
     func syncWithFile(mayWrite: Bool = true) throws -> Bool {
@@ -30,8 +29,8 @@ extension Feed {
         guard mark != loaded.writeMark else { return false }
         let followed = try followFile(mayWrite: mayWrite)
         // The mark is the one read before the file: a write in between changes it again, and is
-        // followed next time.
-        loaded.writeMark = mark
+        // followed next time. A follow left to a later read keeps the old mark, so that read looks.
+        if followed != .leftForLater { loaded.writeMark = mark }
         return followed != .unchanged
     }
 
@@ -60,6 +59,8 @@ extension Feed {
         case unchanged
         /// The feed took the file's rows.
         case followed
+        /// The file's rows need a write first (see ``syncWithFile(mayWrite:)``), which was not allowed.
+        case leftForLater
     }
 
     /// One state of the file, read in one transaction: the feed's row, the change from the row the
@@ -93,20 +94,24 @@ extension Feed {
         guard let state else { return .unchanged }
         let decoded = LoadedRows.decoding(state.rows, codec: codec)
         if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
-        let removing = !decoded.undecodable.isEmpty && mayWrite && !queue.isReadOnly
+        if !decoded.undecodable.isEmpty {
+            // A read-only store never removes them (its window stops above them): nothing is
+            // left for a later write, and waiting for one would leave the list stale.
+            guard mayWrite || queue.isReadOnly else { return .leftForLater }
+            // The commit's window read removes them, in the same change.
+            var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
+            commit.adoptsFile = true
+            commit.followed = Commit.FollowedWrite(state.change)
+            try apply(commit)
+            return .followed
+        }
         // `apply` checks the change against the rows before and after (``RowChange/checked(from:to:)``).
-        // Rows that do not decode: the commit's window read removes them, in the same change, when
-        // following may write; otherwise the window stops above them (the decoded rows are the run
-        // before the first of them), and the row count keeps them as it keeps any row not loaded.
-        var commit = Commit(
-            record: state.record, change: state.change ?? .fullReload,
-            window: removing ? .reload : .read(decoded.rows, start: state.start))
+        let change = state.change ?? .fullReload
+        var commit = Commit(record: state.record, change: change, window: .read(decoded.rows, start: state.start))
         // The writer's generation and pending edits are the file's now.
         commit.adoptsFile = true
         commit.followed = Commit.FollowedWrite(state.change)
         try apply(commit)
-        // A read-only store never removes them; a writable feed's next write does.
-        if !removing, !queue.isReadOnly { loaded.undecodableLeft = decoded.undecodable }
         return .followed
     }
 

@@ -29,9 +29,6 @@ struct LoadedFeed<Item: FeedItem> {
     var layout: SectionLayout
     /// The gap markers as stored; their states come from the feed's activity.
     var gaps: [(record: GapRecord, afterRow: Int)]
-    /// Rows the codec cannot decode that a follow met right below the window and left in the file
-    /// (following never writes): the feed's next write removes them (see ``Feed/apply(_:)``).
-    var undecodableLeft: [UndecodableRow] = []
 }
 
 /// The fetches a feed has in flight, for joining a running next page and cancelling superseded ones.
