@@ -254,7 +254,10 @@ enum StoreWriter {
     ) throws -> Result {
         let limit = queue.changeRecordLimit
         let (result, written) = try queue.write { store in
+            store.pagesLosingRows = [:]
             let (result, written) = try body(store)
+            // Pages the write left with no rows go with it (see ``EmptyPageRule``).
+            try EmptyPages.remove(in: store)
             for write in written {
                 let sequence = try store.recordChange(from: write.before, to: write.after, bytes: write.change.encoded)
                 if let forget = ChangeRecordRetention.forgetThrough(after: sequence, limit: limit) {

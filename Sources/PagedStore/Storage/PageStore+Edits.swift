@@ -81,7 +81,7 @@ extension PageStore {
         for page in kept { keptRows = try Self.count(keptRows, adding: page.rowCount) }
         var removed = 0
         if let firstRemoved = try position(ofRow: keptRows, in: feed) {
-            removed = try deleteRows(in: feed, from: firstRemoved, through: Int64.max)
+            removed = try deleteRows(in: feed, from: firstRemoved, through: Int64.max, notingPages: false)
         }
         let lastKept = keptRows > 0 ? try position(ofRow: keptRows - 1, in: feed) : nil
         // The next page covers what lies below the last kept row: gaps there would stand for it twice.

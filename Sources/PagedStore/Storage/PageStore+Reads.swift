@@ -127,17 +127,19 @@ extension PageStore {
 
     /// The feed's pages in display order.
     package func pages(of feed: FeedRecord) throws(StorageError) -> [PageRecord] {
-        let sql = """
-            SELECT page_no, request, request_cursor, older_cursor, newer_cursor, fetched_at, row_count FROM page
-            WHERE feed_id = ? ORDER BY page_no
-            """
-        return try connection.rows(sql, feed.id) { statement in
-            PageRecord(
-                pageNo: statement.int64(0), request: PageRequestKind(rawValue: statement.string(1) ?? "") ?? .first,
-                requestCursor: statement.string(2), olderCursor: statement.string(3),
-                newerCursor: statement.string(4), fetchedAt: Date(millisecondsSince1970: statement.int64(5)),
-                rowCount: max(statement.int(6), 0))
-        }
+        let sql = "SELECT \(Self.pageColumns) FROM page WHERE feed_id = ? ORDER BY page_no"
+        return try connection.rows(sql, feed.id, row: Self.pageRecord)
+    }
+
+    /// The columns ``pageRecord(_:)`` reads, in its order.
+    static let pageColumns = "page_no, request, request_cursor, older_cursor, newer_cursor, fetched_at, row_count"
+
+    /// A page row, selected as ``pageColumns``.
+    static func pageRecord(_ statement: Statement) -> PageRecord {
+        PageRecord(
+            pageNo: statement.int64(0), request: PageRequestKind(rawValue: statement.string(1) ?? "") ?? .first,
+            requestCursor: statement.string(2), olderCursor: statement.string(3), newerCursor: statement.string(4),
+            fetchedAt: Date(millisecondsSince1970: statement.int64(5)), rowCount: max(statement.int(6), 0))
     }
 
     /// The feed's gap markers, top first.

@@ -21,6 +21,7 @@ extension PageStore {
     ///
     /// The invariants: no id twice in a feed; positions unique; the feed's counters and top and
     /// bottom positions match its rows; every row belongs to a page and each page's row count matches;
+    /// no page is without rows but the one that ended the feed or a feed's only page;
     /// pages follow each other in position order; the cursor chain is contiguous (each next page was
     /// asked with the cursor of the page above it, and the feed resumes from the bottom page's);
     /// an ended feed has no older cursor; gaps sit between two existing, neighbouring rows; every
@@ -80,8 +81,14 @@ extension PageStore {
             found.append(("page_rows", "rows belong to pages \(homeless.sorted()) that do not exist"))
         }
         var previousBottom: Int64?
+        var empty: [Int64] = []
         for (index, page) in pages.enumerated() {
             let span = spans[page.pageNo]
+            if span == nil, page.rowCount == 0,
+                !EmptyPageRule.mayStayEmpty(page, isBottom: index == pages.count - 1, pageCount: pages.count)
+            {
+                empty.append(page.pageNo)
+            }
             if (span?.count ?? 0) != page.rowCount {
                 found.append(
                     ("page_row_count", "page \(page.pageNo) records \(page.rowCount) rows but has \(span?.count ?? 0)"))
@@ -101,6 +108,11 @@ extension PageStore {
                         "page \(page.pageNo) was not asked with the older cursor of page \(pages[index - 1].pageNo)"
                     ))
             }
+        }
+        if let first = empty.first {
+            // One line however many: a file that piled them up may hold hundreds.
+            let pages = empty.count == 1 ? "page \(first) holds" : "\(empty.count) pages (the first \(first)) hold"
+            found.append(("empty_page", "\(pages) no rows, and only the page that ended the feed may"))
         }
         if let last = pages.last, last.request != .local, last.olderCursor != feed.oldestCursor {
             found.append(("cursor_chain", "the feed resumes from a cursor that is not its bottom page's"))

@@ -222,8 +222,13 @@ extension PageStore {
     ///
     /// Gaps stay: a gap is a place in the feed's order, and the rows it stands for are still missing
     /// when the rows around it go (a local edit). Callers that cover a gap's place delete it themselves.
+    /// - Parameter notingPages: Whether the pages losing rows are noted, for those left with none
+    ///   to go before the write commits (``pagesLosingRows``); a cut deletes its pages itself.
     /// - Returns: How many rows were deleted.
-    func deleteRows(in feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) -> Int {
+    func deleteRows(
+        in feed: FeedRecord, from: Int64, through: Int64, notingPages: Bool = true
+    ) throws(StorageError) -> Int {
+        if notingPages { try notePagesLosingRows(of: feed, from: from, through: through) }
         let recount = """
             UPDATE page SET row_count = row_count - (SELECT count(*) FROM item WHERE item.feed_id = page.feed_id
             AND item.page_no = page.page_no AND item.position BETWEEN ?2 AND ?3) WHERE feed_id = ?1

@@ -20,6 +20,9 @@ package final class PageStore {
     /// Set while a write of a feed that shares its items runs: the rows written are flagged as
     /// copies of shared items, and logged for the engine to spread (see PageStore+SharedItems.swift).
     package var sharing: SharedCopyLog?
+    /// The pages the running write deleted rows from, by feed id: before the write commits, the
+    /// ones it left with no rows go (see ``EmptyPages``), so that page rows never pile up.
+    var pagesLosingRows: [Int64: Set<Int64>] = [:]
 
     /// A payload as this store binds it (see ``textPayloads``), or NULL for none.
     func payload(_ data: Data?) -> SQLValue {
