@@ -47,6 +47,16 @@ import Testing
         #expect(planned == SharedCopyRule.Plan(steps: [.replaceRow(plain, payload: edited)]))
     }
 
+    @Test func anEditGoneAgainOnACopyThatEqualsItIsStillEveryFeedsBase() {
+        // The edit's change run on the copy gave the copy itself (a like the server already counts):
+        // still a server copy, which the editing feed keeps as its base.
+        let editing = holder(1, pending: .update)
+        let plain = holder(2)
+        let planned = SharedCopyRule.plan(
+            for: copy, holders: [editing, plain], pendingEdit: copy, writerHasPendingEdit: false, editGoesAgain: true)
+        #expect(planned.steps == [.replaceEditBase(editing), .replaceRow(plain, payload: copy)])
+    }
+
     @Test func aPendingInsertIsTheAppsOwnRowUntilItSettles() {
         #expect(plan([holder(1, pending: .insert)]).steps.isEmpty)
     }

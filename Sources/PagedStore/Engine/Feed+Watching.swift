@@ -29,6 +29,14 @@ extension Feed {
         LiveFeeds.shared.setKeptRows(end, follower: writer.follower, file: file)
     }
 
+    /// Tells ``LiveFeeds`` how this feed's pending edits go again on a value: another feed's write
+    /// of a fresher copy of a shared item applies them again with the changes this feed made.
+    func publishCarry() {
+        guard let file = queue.file else { return }
+        let carry = optimistic.changes.isEmpty ? nil : writer.carry(optimistic.changes)
+        LiveFeeds.shared.setCarry(carry, follower: writer.follower, file: file)
+    }
+
     /// Has the file watched for other processes' commits while the snapshots are observed.
     func watchWhileObserved() {
         guard let file = queue.file else { return }

@@ -32,7 +32,11 @@ public actor Feed<Item: FeedItem> {
     /// The tasks in flight, and the callers waiting for them.
     var running = RunningFetches()
     /// Optimistic edits waiting for their server call (see ``edit(id:_:commit:)``).
-    var optimistic = OptimisticEdits<Item>()
+    var optimistic = OptimisticEdits<Item>() {
+        didSet {
+            if optimistic.changes.keys != oldValue.changes.keys { publishCarry() }
+        }
+    }
     /// The rows on screen as the app last reported them, and the saves of the reading position.
     var reader = ReaderPlace()
     /// The streams of snapshots, events and saved positions, and the newest snapshot.

@@ -66,12 +66,14 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             guard var commit = try plan(store, &feed) else {
                 // The feed's own rows stayed, but the copies it logged still go to the feeds sharing them
                 // (a rollback of an update under a pending removal of the item).
-                let spread = try SharedItemSpread.spreadLogged(from: feed, in: store)
+                let spread = try SharedItemSpread.spreadLogged(
+                    from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file))
                 return (
                     Written(file: feed), (feed == before ? [] : [recorded(before, feed, .fullReload)]) + spread.written
                 )
             }
-            let spread = try SharedItemSpread.spreadLogged(from: commit.record, in: store)
+            let spread = try SharedItemSpread.spreadLogged(
+                from: commit.record, in: store, carries: LiveFeeds.shared.carries(in: queue.file))
             if spread.rewroteWriterRows { commit.window = .reload }
             // The change is computed on the file's rows: exact for every feed that held them, even
             // when this one held others (another `Feed` wrote since it last looked).

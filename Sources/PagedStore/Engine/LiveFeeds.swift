@@ -17,6 +17,9 @@ final class LiveFeeds: @unchecked Sendable {
         let nudge: AsyncStream<Void>.Continuation
         /// A store's outbox: nudged after every write of the file, whatever feed it wrote.
         var isOutbox = false
+        /// How the feed's pending edits go again on a value, with the changes it made (see
+        /// ``Feed/publishCarry()``); nil when it has none.
+        var carry: PendingEditStack.Carry?
         var observed = false
         /// How many rows from the top the follower holds loaded: a budget never removes them.
         var keptRows = 0
@@ -99,6 +102,31 @@ final class LiveFeeds: @unchecked Sendable {
             }
             return kept
         }
+    }
+
+    /// Records how `follower` carries its pending edits' changes onto a value (nil: it has none).
+    func setCarry(_ carry: PendingEditStack.Carry?, follower: Int, file: FileIdentity) {
+        lock.withLock { followers[file]?[follower]?.carry = carry }
+    }
+
+    /// How the open feeds of `key` in `file` carry the changes of the pending edits they made onto a
+    /// value: the first of them that knows an edit's change; nil when none has any.
+    func carry(forKey key: String, in file: FileIdentity) -> PendingEditStack.Carry? {
+        let carries = lock.withLock {
+            (followers[file] ?? [:]).values.filter { !$0.isOutbox && $0.key == key }.compactMap(\.carry)
+        }
+        guard !carries.isEmpty else { return nil }
+        return { edit, value in
+            for carry in carries {
+                if let carried = try carry(edit, value) { return carried }
+            }
+            return nil
+        }
+    }
+
+    /// ``carry(forKey:in:)`` by feed key, for a spread of shared copies in `file` (none without one).
+    func carries(in file: FileIdentity?) -> (String) -> PendingEditStack.Carry? {
+        { [self] key in file.flatMap { carry(forKey: key, in: $0) } }
     }
 
     /// Nudges every follower of `key` in `file` but `writer`, after `writer` committed a write of it.

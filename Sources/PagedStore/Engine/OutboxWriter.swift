@@ -41,7 +41,9 @@ struct OutboxWriter: Sendable {
             // Only the item's first edit is ever sent, so only it settles, as through a feed.
             guard let pending = stack.first, pending.queued?.idempotencyKey == key else { return ((), []) }
             let change = try PendingEditSettlement.settle(pending, confirmed: confirmed, in: store, feed: &feed)
-            let written = try SharedItemSpread.spreadLogged(from: feed, in: store).written
+            let written = try SharedItemSpread.spreadLogged(
+                from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file)
+            ).written
             guard change != nil || feed != before else { return ((), written) }
             return ((), [RecordedWrite(before: before, after: feed, change: change ?? .fullReload)] + written)
         }

@@ -78,7 +78,7 @@ enum PendingEditStack {
 
     /// How a feed carries an edit's change onto a value: its change run on the value (when the feed
     /// that made it is open), or nil when it does not know the change.
-    typealias Carry = (PendingEditRecord, Data) throws -> Shown?
+    typealias Carry = @Sendable (PendingEditRecord, Data) throws -> Shown?
 
     /// Edits carried onto a new value before the first of them: `base` (a rejected edit's, or the
     /// server's new value of the row), each next onto the value the one before it now shows. An

@@ -10,8 +10,8 @@ import Foundation
 /// fetched last.
 ///
 /// A pending optimistic update of the item, in any of the feeds, stays on top of every copy until
-/// it settles: the feed that made it keeps the copy as the edit's base (what a rollback restores),
-/// and every other feed shows the edit.
+/// it settles: the feed that made it keeps the copy as the edit's base (what a rollback restores)
+/// and shows its edits gone again on it, and every other feed shows the newest edit so.
 /// A pending removal has no row, so it is no holder here: its feed's stored copy, the one a rollback
 /// puts back, takes the copy all the same (``SharedItemSpread``).
 enum SharedCopyRule {
@@ -36,13 +36,18 @@ enum SharedCopyRule {
     /// The plan for `copy`, given the rows of the other feeds holding the item and the pending update
     /// of the item, if a feed of the name has one.
     /// - Parameters:
+    ///   - pendingEdit: What the newest pending update of the item shows: on this copy when it went
+    ///     again on it (`editGoesAgain`), else as it was made.
     ///   - writerHasPendingEdit: Whether the writing feed has an edit of the item pending: its own
     ///     edits are re-applied by the write itself.
+    ///   - editGoesAgain: Whether the pending updates went again on this copy (a server copy): every
+    ///     feed then shows them on it, the feeds that made them too.
     static func plan(
-        for copy: Data, holders: [SharedCopyHolder], pendingEdit: Data?, writerHasPendingEdit: Bool
+        for copy: Data, holders: [SharedCopyHolder], pendingEdit: Data?, writerHasPendingEdit: Bool,
+        editGoesAgain: Bool = false
     ) -> Plan {
         // The copy written is the pending edit itself (the edit was just made): no feed's base.
-        let isTheEdit = pendingEdit == copy
+        let isTheEdit = pendingEdit == copy && !editGoesAgain
         let shown = pendingEdit ?? copy
         var plan = Plan()
         if !writerHasPendingEdit, let pendingEdit, !isTheEdit { plan.writerShows = pendingEdit }

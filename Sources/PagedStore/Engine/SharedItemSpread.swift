@@ -16,18 +16,36 @@ enum SharedItemSpread {
     /// Spreads the copies `store` logged in this write from `feed`, when its items are shared, and
     /// logs no more: what the write does next stays the feed's own. The one entry for every writer
     /// (``FeedWriter``, ``OutboxWriter``).
-    static func spreadLogged(from feed: FeedRecord, in store: PageStore) throws -> Spread {
+    /// - Parameter carries: How the feeds open in this process apply their pending edits' changes
+    ///   again (see ``LiveFeeds/carry(forKey:in:)``); an edit no open feed knows goes again by what
+    ///   it changed.
+    static func spreadLogged(
+        from feed: FeedRecord, in store: PageStore, carries: (String) -> PendingEditStack.Carry? = { _ in nil }
+    ) throws -> Spread {
         guard let type = feed.sharedType, let copies = store.sharing?.take(), !copies.isEmpty else { return Spread() }
-        return try spread(copies, sharedAs: type, from: feed.id, in: store)
+        return try spread(copies, sharedAs: type, from: feed.id, in: store, carries: carries)
     }
 
     /// Spreads `copies` from the feed `writer` to the feeds sharing their items as `type`.
     static func spread(
-        _ copies: [EncodedItem], sharedAs type: String, from writer: Int64, in store: PageStore
+        _ copies: [EncodedItem], sharedAs type: String, from writer: Int64, in store: PageStore,
+        carries: (String) -> PendingEditStack.Carry? = { _ in nil }
     ) throws -> Spread {
         var result = Spread()
         var touched: [Int64: Touched] = [:]
         var order: [Int64] = []
+        /// Makes the row of `holder` show `payload`, and notes its reload for the change record.
+        func show(_ payload: Data, section: String?, at holder: SharedCopyHolder, of copy: EncodedItem) throws {
+            guard
+                try store.replaceSharedCopy(
+                    copy.itemID, showing: payload, section: section, in: holder.feedID, at: holder.position),
+                let feed = try touched[holder.feedID]?.before ?? store.feed(id: holder.feedID)
+            else { return }
+            if touched[holder.feedID] == nil { order.append(holder.feedID) }
+            let row = try store.rowIndex(ofPosition: holder.position, in: feed)
+            touched[holder.feedID, default: Touched(before: feed)].rows.append((row, copy.itemID))
+            if section != nil { touched[holder.feedID]?.hasSections = true }
+        }
         let pending = try store.pendingSharedEdits(sharedAs: type)
         for copy in SharedCopyRule.latestCopies(copies) {
             if pending.removals.contains(copy.itemID) {
@@ -35,29 +53,32 @@ enum SharedItemSpread {
             }
             let holders = try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer)
             let edit = pending.updates[copy.itemID]
+            // A server copy (not the edit just made): the other feeds' pending updates go again on
+            // it, and what the newest shows on it is what every feed shows.
+            var rebased: [Int64: PendingEditStack.Shown] = [:]
+            if let edit, edit.edited != copy.payload {
+                for holder in holders where holder.pendingEdit == .update {
+                    rebased[holder.feedID] = try rebasePendingEdits(of: copy, inFeed: holder.feedID, store, carries)
+                }
+            }
+            let newest = edit.flatMap { rebased[$0.newest] }
             let plan = SharedCopyRule.plan(
-                for: copy.payload, holders: holders, pendingEdit: edit?.edited,
-                writerHasPendingEdit: edit?.feeds.contains(writer) ?? false)
+                for: copy.payload, holders: holders, pendingEdit: newest?.payload ?? edit?.edited,
+                writerHasPendingEdit: edit?.feeds.contains(writer) ?? false, editGoesAgain: !rebased.isEmpty)
             if let shown = plan.writerShows {
                 let rewritten = try store.replaceSharedCopy(
-                    copy.itemID, showing: shown, section: copy.section, in: writer)
+                    copy.itemID, showing: shown, section: newest?.section ?? copy.section, in: writer)
                 result.rewroteWriterRows = result.rewroteWriterRows || rewritten
             }
             for step in plan.steps {
                 switch step {
                 case .replaceEditBase(let holder):
-                    try rebasePendingEdits(of: copy, inFeed: holder.feedID, store)
+                    // Its row shows its own edits gone again on the copy.
+                    if let shown = rebased[holder.feedID] {
+                        try show(shown.payload, section: shown.section, at: holder, of: copy)
+                    }
                 case .replaceRow(let holder, let payload):
-                    guard
-                        try store.replaceSharedCopy(
-                            copy.itemID, showing: payload, section: copy.section, in: holder.feedID,
-                            at: holder.position),
-                        let feed = try touched[holder.feedID]?.before ?? store.feed(id: holder.feedID)
-                    else { continue }
-                    if touched[holder.feedID] == nil { order.append(holder.feedID) }
-                    let row = try store.rowIndex(ofPosition: holder.position, in: feed)
-                    touched[holder.feedID, default: Touched(before: feed)].rows.append((row, copy.itemID))
-                    if copy.section != nil { touched[holder.feedID]?.hasSections = true }
+                    try show(payload, section: newest?.section ?? copy.section, at: holder, of: copy)
                 }
             }
         }
@@ -75,15 +96,28 @@ enum SharedItemSpread {
     }
 
     /// Makes `copy` the server's copy under another feed's pending edits of the item: each goes again
-    /// on it by what it changed (see ``PendingEditStack/rebased(_:onto:section:carry:)``), so that a
-    /// rollback of any of them restores this copy, not an older one. The edits stay shown until that
-    /// feed's next write shows them on the copy.
-    private static func rebasePendingEdits(of copy: EncodedItem, inFeed feedID: Int64, _ store: PageStore) throws {
-        guard let feed = try store.feed(id: feedID) else { return }
+    /// on it (see ``PendingEditStack/rebased(_:onto:section:carry:)``), with its change when the feed
+    /// that made it is open in this process, else by what it changed, so that a rollback of any of
+    /// them restores this copy, not an older one.
+    /// - Returns: What the item shows with the feed's edits on the copy, or nil when it has none to
+    ///   show (its first edit is not an update, or its change does not decode the copy).
+    private static func rebasePendingEdits(
+        of copy: EncodedItem, inFeed feedID: Int64, _ store: PageStore, _ carries: (String) -> PendingEditStack.Carry?
+    ) throws -> PendingEditStack.Shown? {
+        guard let feed = try store.feed(id: feedID) else { return nil }
         let stack = try store.pendingEdits(ofItem: copy.itemID, in: feed)
-        guard stack.first?.kind == .update else { return }
-        let rebased = try PendingEditStack.rebased(stack, onto: copy.payload, section: copy.section)
+        guard stack.first?.kind == .update else { return nil }
+        let carry = carries(feed.key) ?? { _, _ in nil }
+        // A change that cannot run on the copy (it does not decode for that feed's model) leaves
+        // the edits by what they changed.
+        let rebased: (edits: [PendingEditRecord], shown: PendingEditStack.Shown?)
+        do {
+            rebased = try PendingEditStack.rebased(stack, onto: copy.payload, section: copy.section, carry: carry)
+        } catch {
+            rebased = try PendingEditStack.rebased(stack, onto: copy.payload, section: copy.section)
+        }
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
+        return rebased.shown
     }
 
     /// One other feed's rows as the spread changed them.

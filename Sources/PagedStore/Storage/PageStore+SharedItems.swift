@@ -31,8 +31,9 @@ package struct SharedCopyLog {
 
 /// The pending edits of the feeds sharing one name, as a spread needs them.
 package struct PendingSharedEdits {
-    /// The pending updates by item: what the newest shows, and the feeds that made them.
-    package var updates: [String: (edited: Data, feeds: Set<Int64>)] = [:]
+    /// The pending updates by item: what the newest shows, the feeds that made them, and the feed
+    /// that made the newest.
+    package var updates: [String: (edited: Data, feeds: Set<Int64>, newest: Int64)] = [:]
     /// The items some feed's pending removal puts back on a rollback.
     package var removals: Set<String> = []
 }
@@ -161,8 +162,9 @@ extension PageStore {
                 continue
             }
             guard let edited else { continue }
-            pending.updates[itemID, default: (edited, [])].edited = edited
+            pending.updates[itemID, default: (edited, [], feedID)].edited = edited
             pending.updates[itemID]?.feeds.insert(feedID)
+            pending.updates[itemID]?.newest = feedID
         }
         return pending
     }
