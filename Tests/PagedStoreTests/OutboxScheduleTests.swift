@@ -31,6 +31,27 @@ import Testing
         return (schedule, actions)
     }
 
+    @Test func anEditAnotherStoreSendsWaitsWithItsItemsLaterEditsAndShowsAsSending() {
+        let first = Self.entry("a")
+        var later = Self.entry("a")
+        later.idempotencyKey = UUID()
+        var held = first
+        held.sentElsewhereUntil = date.addingTimeInterval(60)
+        var (schedule, actions) = schedule([held, later])
+        #expect(actions == [.wake(after: OutboxSchedule.leaseLook)], "nothing of a is sent; a look again soon")
+        #expect(schedule.phase(of: first.idempotencyKey, item: first.item, now: now) == .sending)
+        // The lease ended (the other store settled it, or its process is gone): it goes here.
+        #expect(schedule.found([first, later], now: now, date: date) == [.send(first)])
+    }
+
+    @Test func aSendThatFindsTheLeaseTakenWaitsForItAtMostALook() {
+        let a = Self.entry("a")
+        var (schedule, actions) = schedule([a])
+        #expect(actions == [.send(a)])
+        #expect(schedule.sentElsewhere(a, for: .seconds(120), now: now) == [.wake(after: OutboxSchedule.leaseLook)])
+        #expect(schedule.woke(now: now + OutboxSchedule.leaseLook) == [.send(a)])
+    }
+
     @Test func editsGoOldestFirstOncePerItemOnceTheirKindHasAHandler() {
         let (a, b, c) = (Self.entry("a"), Self.entry("b", kind: "post"), Self.entry("c", feed: "other"))
         var (schedule, actions) = schedule([a, b, c])

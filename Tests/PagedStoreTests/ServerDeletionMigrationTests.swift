@@ -33,7 +33,8 @@ import Testing
         try connection.execute("DROP TABLE feed_change")
         try connection.execute("DROP TABLE outbox_dropped")
         for column in [
-            "detached", "outbox_kind", "argument", "idempotency_key", "attempts", "last_error", "next_attempt_at",
+            "detached", "sending_by", "sending_until", "outbox_kind", "argument", "idempotency_key", "attempts",
+            "last_error", "next_attempt_at",
         ] {
             try connection.execute("ALTER TABLE pending_edit DROP COLUMN \(column)")
         }

@@ -51,6 +51,9 @@ public actor Outbox {
     private var following = false
     /// The status last sent to the observers: a look that changed nothing sends nothing.
     private var published: OutboxStatus?
+    /// Who this store is when it holds an edit's send lease (``SendLease``): open until the store
+    /// closes or the outbox goes.
+    private nonisolated let leaseHolder = LeaseHolders.shared.opened()
 
     /// Runs on its store's storage executor, as the feeds do: it reads the file without a hop.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -61,10 +64,17 @@ public actor Outbox {
         self.queue = queue
         writer = OutboxWriter(queue: queue)
         schedule.readOnly = queue.isReadOnly
+        // A closed store follows nothing, and the edits it was sending may go from another store.
+        let (follower, file, holder) = (writer.follower, queue.file, leaseHolder)
+        _ = queue.onClose {
+            if let file { LiveFeeds.shared.stopFollowing(follower, file: file) }
+            LeaseHolders.shared.closed(holder)
+        }
     }
 
     deinit {
         if let file = queue.file { LiveFeeds.shared.stopFollowing(writer.follower, file: file) }
+        LeaseHolders.shared.closed(leaseHolder)
     }
 
     /// Registers how edits of `kind` reach their server; a second registration of a kind replaces
@@ -181,13 +191,21 @@ public actor Outbox {
             return
         }
         feeds = feeds.filter { $0.value.feed != nil }
-        let entries = rows.map {
+        let date = Date()
+        let entries = rows.map { row in
             OutboxSchedule.Entry(
-                item: .init(feedKey: $0.feedKey, itemID: $0.itemID), kind: $0.queued.kind,
-                idempotencyKey: $0.queued.idempotencyKey, attempts: $0.queued.attempts,
-                nextAttemptAt: $0.queued.nextAttemptAt)
+                item: .init(feedKey: row.feedKey, itemID: row.itemID), kind: row.queued.kind,
+                idempotencyKey: row.queued.idempotencyKey, attempts: row.queued.attempts,
+                nextAttemptAt: row.queued.nextAttemptAt, sentElsewhereUntil: sentElsewhereUntil(row, at: date))
         }
-        perform(schedule.found(entries, now: .now, date: Date()))
+        perform(schedule.found(entries, now: .now, date: date))
+    }
+
+    /// Until when another store sends the edit of `row` (it holds a lease that holds at `date`).
+    private func sentElsewhereUntil(_ row: QueuedEditRow, at date: Date) -> Date? {
+        guard let holder = row.sendingBy, let until = row.sendingUntil else { return nil }
+        let lease = SendLease(holder: holder, until: until)
+        return lease.holdsOff(leaseHolder, now: date, holderLives: LeaseHolders.shared.lives(holder)) ? until : nil
     }
 
     private func perform(_ actions: [OutboxSchedule.Action]) {
@@ -198,6 +216,21 @@ public actor Outbox {
                     let handler = handlers[entry.kind]
                 else {
                     perform(schedule.finished(entry, .retryable(reason: "not sent", retryAfter: nil), now: .now))
+                    continue
+                }
+                // One store at a time sends an edit: the lease is taken in the file first.
+                let lease = Result {
+                    try writer.takeSendLease(
+                        of: entry.item.itemID, key: entry.idempotencyKey, inFeed: entry.item.feedKey, for: leaseHolder)
+                }
+                switch lease {
+                case .success(nil): break
+                case .success(let wait?):
+                    perform(schedule.sentElsewhere(entry, for: wait, now: .now))
+                    continue
+                case .failure:
+                    // The file could not be written (busy): the send waits as a failed one would.
+                    perform(schedule.sentElsewhere(entry, for: .seconds(1), now: .now))
                     continue
                 }
                 Task { [weak self] in
@@ -298,7 +331,6 @@ public actor Outbox {
         }
         // Other processes' commits too, through the file's watcher.
         LiveFeeds.shared.setObserved(true, follower: follower, file: file, path: queue.resolvedPath)
-        _ = queue.onClose { LiveFeeds.shared.stopFollowing(follower, file: file) }
     }
 
     /// Someone wrote to the file: its queued edits may have changed.

@@ -8,6 +8,8 @@ import Foundation
 /// - An edit is sent once a handler is registered for its kind, whether its feed is open or not
 ///   (its outcome is written through the store's write path, which every open list follows). A
 ///   read-only store sends nothing: it could never write the outcome.
+/// - An edit another store sends (it holds the edit's lease, see ``SendLease``) is not sent here
+///   until the lease ends, nor are its item's later edits.
 /// - An edit in flight, or whose outcome is being written, is never sent again, even when the file
 ///   still lists it; an edit the file no longer lists (settled by another store, its feed deleted) is
 ///   forgotten and never sent again.
@@ -37,6 +39,8 @@ struct OutboxSchedule: Sendable {
         /// The earliest time of the next send, as the file keeps it after a failed send (wall-clock
         /// time: it outlives the process).
         var nextAttemptAt: Date? = nil
+        /// Until when another store sends it (its send lease, see ``SendLease``), or nil.
+        var sentElsewhereUntil: Date? = nil
     }
 
     /// What the outbox does next.
@@ -107,6 +111,9 @@ struct OutboxSchedule: Sendable {
     private(set) var settling: [UUID: Settling] = [:]
     /// When each edit that failed may be sent again.
     private(set) var notBefore: [UUID: ContinuousClock.Instant] = [:]
+    /// The edits another store sends (it holds their lease), until when at the latest: not sent
+    /// here meanwhile, and their items' later edits wait too.
+    private(set) var elsewhere: [UUID: ContinuousClock.Instant] = [:]
     /// The kinds with a handler.
     private(set) var handledKinds: Set<String> = []
     /// Whether the store only reads: nothing is sent.
@@ -130,6 +137,23 @@ struct OutboxSchedule: Sendable {
         let listed = Set(entries.map(\.idempotencyKey))
         for key in settling.keys where !listed.contains(key) { settling[key]?.gone = true }
         notBefore = notBefore.filter { listed.contains($0.key) }
+        elsewhere = [:]
+        for entry in entries {
+            guard let until = entry.sentElsewhereUntil, inFlight[entry.item] != entry.idempotencyKey else { continue }
+            elsewhere[entry.idempotencyKey] = now + min(retry.wait(until: until, from: date), Self.leaseLook)
+        }
+        return next(now: now)
+    }
+
+    /// How often the schedule looks again at an edit another store sends: its process may have
+    /// ended without a word (a crash), which the file does not say.
+    static let leaseLook: Duration = .seconds(5)
+
+    /// The send of `entry` found another store holding its lease: it waits `wait` at the latest,
+    /// and looks again within ``leaseLook`` (a look that finds the lease ended sends it).
+    mutating func sentElsewhere(_ entry: Entry, for wait: Duration, now: ContinuousClock.Instant) -> [Action] {
+        if inFlight[entry.item] == entry.idempotencyKey { inFlight[entry.item] = nil }
+        elsewhere[entry.idempotencyKey] = now + min(max(wait, .zero), Self.leaseLook)
         return next(now: now)
     }
 
@@ -207,6 +231,11 @@ struct OutboxSchedule: Sendable {
             // An item's later edits wait behind its first one, sent or not.
             guard itemsAhead.insert(entry.item).inserted else { continue }
             guard handledKinds.contains(entry.kind) else { continue }
+            if let until = elsewhere[entry.idempotencyKey], until > now {
+                firstDue = min(firstDue ?? until, until)
+                continue
+            }
+            elsewhere[entry.idempotencyKey] = nil
             if let due = notBefore[entry.idempotencyKey], due > now {
                 firstDue = min(firstDue ?? due, due)
                 continue
@@ -222,6 +251,7 @@ struct OutboxSchedule: Sendable {
     /// Where an edit stands, for the outbox's observers.
     func phase(of key: UUID, item: ItemKey, now: ContinuousClock.Instant) -> OutboxEditState.Phase {
         if inFlight[item] == key || settling[key] != nil { return .sending }
+        if let until = elsewhere[key], until > now { return .sending }
         if let due = notBefore[key], due > now { return .retryingLater }
         return .waiting
     }

@@ -50,6 +50,30 @@ struct OutboxWriter: Sendable {
         queue.budgetKeeper?.keepWithinBudget(queue, writing: feedKey)
     }
 
+    /// Takes the send lease of the item's queued edit with `key` for `holder`, unless another store
+    /// holds it (``SendLease``), in one write transaction.
+    /// - Returns: Nil when `holder` has it now; else how long to wait at the latest before trying
+    ///   again: the other store's lease, or a second when the edit is gone (the next look at the file
+    ///   forgets it).
+    func takeSendLease(of itemID: String, key: UUID, inFeed feedKey: String, for holder: String) throws -> Duration? {
+        try StoreWriter.transaction(in: queue, by: follower) { store in
+            guard let feed = try store.feed(key: feedKey),
+                let found = try store.sendLease(of: itemID, key: key, in: feed)
+            else { return (.seconds(1), []) }
+            let now = Date()
+            if let other = found.holder, let until = found.until,
+                SendLease(holder: other, until: until).holdsOff(
+                    holder, now: now, holderLives: LeaseHolders.shared.lives(other))
+            {
+                // At most a lease's length: the rule holds off no later end.
+                return (.seconds(min(until.timeIntervalSince(now), SendLease.longest)), [])
+            }
+            let lease = SendLease.taken(by: holder, now: now)
+            try store.setSendLease(of: itemID, key: key, holder: lease.holder, until: lease.until, in: feed)
+            return (nil, [])
+        }
+    }
+
     /// Counts a failed send of the item's queued edit with `key`, keeps what it said and when it may
     /// go again; nothing when the feed or that edit is gone. The rows do not change, so no change is
     /// recorded.

@@ -12,6 +12,9 @@ package struct QueuedEditRow: Sendable, Equatable {
     package var queued: QueuedEdit
     /// Whether its rows left under it: it is still sent, and shows on no row.
     package var detached = false
+    /// Who holds the lease to send it (`pid:store`), and until when; nil when nobody does.
+    package var sendingBy: String? = nil
+    package var sendingUntil: Date? = nil
 }
 
 /// Reading the outbox of the whole file, and recording failed sends.
@@ -25,7 +28,9 @@ extension PageStore {
         guard tables == 1, try hasOutboxColumns() else { return [] }
         let outbox = Self.outboxColumns(true, nextAttempt: try hasNextAttemptColumn(), table: "pending_edit")
         let step = try hasStepColumn() ? "pending_edit.step" : "0"
-        let detached = try hasDetachedColumn() ? "pending_edit.detached" : "0"
+        let detached =
+            try hasDetachedColumn()
+            ? "pending_edit.detached, pending_edit.sending_by, pending_edit.sending_until" : "0, NULL, NULL"
         let sql = """
             SELECT feed.key, pending_edit.item_id, pending_edit.kind, pending_edit.created_at, \(outbox), \(detached)
             FROM pending_edit JOIN feed ON feed.id = pending_edit.feed_id
@@ -41,21 +46,53 @@ extension PageStore {
             return QueuedEditRow(
                 feedKey: feedKey, itemID: itemID, change: change,
                 createdAt: Date(millisecondsSince1970: statement.int64(3)), queued: queued,
-                detached: statement.int64(10) != 0)
+                detached: statement.int64(10) != 0, sendingBy: statement.string(11),
+                sendingUntil: statement.isNull(12) ? nil : Date(millisecondsSince1970: statement.int64(12)))
         }.compactMap { $0 }
     }
 
-    /// Counts a failed send of the edit with `key`, keeps what it said, and when it may go again.
+    /// Counts a failed send of the edit with `key`, keeps what it said, and when it may go again; its
+    /// send lease ends.
     /// - Returns: Whether the feed still had that edit (not settled, nor replaced, meanwhile).
     package func recordFailedSend(
         of itemID: String, key: UUID, error: String, nextAttemptAt: Date, in feed: FeedRecord
     ) throws(StorageError) -> Bool {
         let sql = """
-            UPDATE pending_edit SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
+            UPDATE pending_edit SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, sending_by = NULL,
+                sending_until = NULL
             WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
             """
         return try connection.run(
             sql, error, nextAttemptAt.millisecondsSince1970, feed.id, itemID, key.uuidString) > 0
+    }
+
+    /// The send lease of the item's queued edit with `key` (nil holder: none), or nil when the feed no
+    /// longer has that edit.
+    package func sendLease(
+        of itemID: String, key: UUID, in feed: FeedRecord
+    ) throws(StorageError) -> (holder: String?, until: Date?)? {
+        let sql = """
+            SELECT sending_by, sending_until FROM pending_edit
+            WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, itemID)
+            try statement.bind(3, key.uuidString)
+            guard try statement.step() else { return nil }
+            return (statement.string(0), statement.isNull(1) ? nil : Date(millisecondsSince1970: statement.int64(1)))
+        }
+    }
+
+    /// Gives the send lease of the item's queued edit with `key` to `holder` until `until`.
+    package func setSendLease(
+        of itemID: String, key: UUID, holder: String, until: Date, in feed: FeedRecord
+    ) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET sending_by = ?, sending_until = ?
+            WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
+            """, holder, until.millisecondsSince1970, feed.id, itemID, key.uuidString)
     }
 
     /// Forgets the item's queued edit with `key`, whatever its row holds.

@@ -187,13 +187,24 @@ extension PageStore {
         )
     }
 
-    /// Writes a pending edit, replacing the one at its item's step.
+    /// Writes a pending edit, replacing the one at its item's step; a send lease the row holds stays
+    /// (an edit rebased while it is sent is still being sent).
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
-            INSERT OR REPLACE INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited,
+            INSERT INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited,
                 edited_section, above_id, below_id, created_at, outbox_kind, argument, idempotency_key, attempts,
                 last_error, next_attempt_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (feed_id, item_id, step) DO UPDATE SET kind = excluded.kind, base = excluded.base,
+                base_section = excluded.base_section, edited = excluded.edited,
+                edited_section = excluded.edited_section, above_id = excluded.above_id,
+                below_id = excluded.below_id, created_at = excluded.created_at, outbox_kind = excluded.outbox_kind,
+                argument = excluded.argument, idempotency_key = excluded.idempotency_key,
+                attempts = excluded.attempts, last_error = excluded.last_error,
+                next_attempt_at = excluded.next_attempt_at,
+                sending_by = iif(pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_by, NULL),
+                sending_until = iif(
+                    pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_until, NULL)
             """
         let queued = edit.queued
         try connection.run(

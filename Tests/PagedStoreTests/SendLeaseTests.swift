@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+@testable import PagedStore
+
+/// Who may send a queued edit: one store at a time, across stores and processes.
+@Suite struct SendLeaseTests {
+    let now = Date()
+    let me = SendLease.holder(store: UUID(), process: 10)
+    let other = SendLease.holder(store: UUID(), process: 20)
+
+    @Test func anotherOpenStoresLeaseHoldsUntilItsTime() {
+        let lease = SendLease(holder: other, until: now.addingTimeInterval(30))
+        #expect(lease.holdsOff(me, now: now, holderLives: true))
+        #expect(!lease.holdsOff(me, now: now.addingTimeInterval(31), holderLives: true), "ended at its time")
+    }
+
+    @Test func aStoreNeverWaitsForItsOwnLease() {
+        #expect(!SendLease(holder: me, until: now.addingTimeInterval(30)).holdsOff(me, now: now, holderLives: true))
+    }
+
+    @Test func aLeaseOfAClosedStoreOrAnEndedProcessHoldsNothing() {
+        let lease = SendLease(holder: other, until: now.addingTimeInterval(30))
+        #expect(!lease.holdsOff(me, now: now, holderLives: false))
+    }
+
+    @Test func aLeaseLongerThanAnyTakenIsNoStoresAndHoldsNothing() {
+        let edited = SendLease(holder: other, until: now.addingTimeInterval(SendLease.longest + 60))
+        #expect(!edited.holdsOff(me, now: now, holderLives: true))
+        #expect(SendLease.taken(by: me, now: now).holdsOff(other, now: now, holderLives: true))
+    }
+
+    @Test func aHolderNamesItsProcess() {
+        #expect(SendLease(holder: other, until: now).process == 20)
+        #expect(SendLease(holder: "not a holder", until: now).process == nil)
+    }
+}
