@@ -42,15 +42,16 @@ extension Feed {
     func beginInsert(_ item: Item, at row: Int, queued: QueuedEdit?) throws -> String {
         let encoded = try encode([item]).encoded[0]
         _ = try edit { store, feed in
-            _ = try Self.nextEdit(of: encoded.itemID, .insert, queued: queued, in: feed, store: store)
+            // After the item's detached edits, when it has some: never over one (it is still sent).
+            let next = try Self.nextEdit(of: encoded.itemID, .insert, queued: queued, in: feed, store: store)
             let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
             let newRow = try store.rowIndex(ofPosition: position, in: feed)
             let around = try store.neighbours(of: position, in: feed)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: encoded.itemID, kind: .insert, base: nil, baseSection: encoded.section,
-                    edited: encoded.payload, above: around.above, below: around.below, createdAt: Date(),
-                    queued: queued, editedSection: encoded.section),
+                    edited: encoded.payload, above: around.above, below: around.below, createdAt: next.createdAt,
+                    queued: queued, step: next.step, editedSection: encoded.section),
                 in: feed)
             return RowChange(inserted: [newRow])
         }
