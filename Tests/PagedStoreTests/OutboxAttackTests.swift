@@ -52,4 +52,69 @@ import Testing
         #expect(server.sentMutations == ["insert:n1=1", "insert:n1=2"], "both, in the order they were made")
         #expect(await feed.snapshot.ids.first == "n1")
     }
+
+    @Test(
+        .disabled(
+            "A detached edit of a shared item leaves its edited value in the other feeds holding the item (spread while it was shown); rejected, nothing rolls them back: the fix needs a rule for which server copy to spread (the edit's base may be of the old model)"
+        ))
+    func aRejectedDetachedEditOfASharedItemLeavesNoFeedShowingIt() async throws {
+        let server = ModelServer(.posts("p", 3), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never)
+        do {
+            let store = try test.store()
+            let home = try store.feed("home", source: server.sharedSource, policy: policy)
+            let profile = try store.feed("profile", source: server.sharedSource, policy: policy)
+            await home.refresh()
+            await profile.refresh()
+            try await home.enqueue("revise", id: "p0", argument: Revision(revision: 9)) { $0.revision = 9 }
+            #expect(await profile.firstSnapshot { $0.rows[0]?.revision == 9 } != nil, "shown in both feeds")
+            store.close()
+        }
+        // The app's new model of the home feed: its rows go, the edit stays queued, detached.
+        let store = try test.store()
+        let home = try store.feed(
+            "home", source: server.sharedSource, policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: 1))
+        let profile = try store.feed("profile", source: server.sharedSource, policy: policy)
+        #expect(await home.snapshot.rows.count == 0)
+        await store.outbox.register("revise", as: Revision.self) { _ in .rejected(reason: "HTTP 409") }
+        await store.outbox.waitUntilEmpty()
+        #expect(
+            await profile.snapshot.rows[0]?.revision == 0,
+            "the server refused the edit: no feed keeps showing it as if it were the server's value")
+        #expect(try test.itemsOnDisk(of: SharedPost.self, key: "profile").first?.revision == 0)
+    }
+
+    @Test func aCacheVersionBumpWhileTheEditIsSentThenItsRejectionLandsRollsNothingBackOverTheNewEdit() async throws {
+        let app = try test.store()
+        let old = try test.feed(list.source, store: app)
+        await old.refresh()
+        let first = try #require(
+            try await old.enqueue("revise", id: "p0", argument: Revision(revision: 9)) { $0.revision = 9 })
+        let gate = FetchGate()
+        gate.arm()
+        let server = MutationServer()
+        await app.outbox.register("revise", as: Revision.self) { edit in
+            _ = server.receive("\(edit.itemID)=\(edit.argument.revision)", key: edit.idempotencyKey)
+            await gate.pass()
+            return edit.argument.revision == 9 ? .rejected(reason: "HTTP 409") : .confirmed
+        }
+        #expect(await gate.arrival(), "the first edit is on its way")
+
+        // Meanwhile the app's new model opens the feed (a second store on the file): the edit detaches.
+        let updated = try test.store()
+        let feed = try test.feed(
+            list.source, policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: 1), store: updated)
+        await feed.refresh()
+        let second = try #require(
+            try await feed.enqueue("revise", id: "p0", argument: Revision(revision: 10)) { $0.revision = 10 })
+        #expect(await feed.snapshot.rows[0]?.revision == 10)
+
+        gate.release()
+        await app.outbox.waitUntilEmpty()
+        #expect(server.sentMutations == ["p0=9", "p0=10"])
+        #expect(server.sendsByKey == [first: 1, second: 1])
+        #expect(await feed.snapshot.rows[0]?.revision == 10, "the rejected edit had nothing shown to roll back")
+        #expect(try test.postsOnDisk().first?.revision == 10)
+        #expect(await updated.outbox.status.count == 0)
+    }
 }
