@@ -117,4 +117,23 @@ import Testing
         #expect(try test.postsOnDisk().first?.revision == 10)
         #expect(await updated.outbox.status.count == 0)
     }
+
+    @Test func aNewObserverOfAFreshStoreGetsEachStatusOnce() async throws {
+        do {
+            let store = try test.store()
+            let feed = try test.feed(list.source, store: store)
+            await feed.refresh()
+            try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 }
+            store.close()
+        }
+        // A widget's badge after a relaunch: its first status is the file's one queued edit.
+        let widget = try FeedStore(path: test.path, readOnly: true)
+        var iterator = await widget.outbox.states.makeAsyncIterator()
+        #expect(await iterator.next()?.count == 1)
+
+        let app = try test.store()
+        await app.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        await app.outbox.waitUntilEmpty()
+        #expect(await iterator.next()?.count == 0, "the next status is the edit gone, not the first one again")
+    }
 }

@@ -159,12 +159,16 @@ public actor Outbox {
         let (stream, continuation) = AsyncStream.makeStream(of: OutboxStatus.self)
         let id = nextObserver
         nextObserver += 1
-        observers[id] = continuation
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeObserver(id) }
         }
+        // Looked at before it observes: a change the look publishes goes to the others, and the new
+        // observer gets the status once, as its first.
         look()
-        continuation.yield(currentStatus)
+        observers[id] = continuation
+        let status = currentStatus
+        published = status
+        continuation.yield(status)
         followWhileUsed()
         return stream
     }
