@@ -81,7 +81,10 @@ extension PagedDB {
                     "  feed \(Terminal.escape(feedKey)), item \(Terminal.escape(edit.itemID)), step \(edit.step): "
                         + Terminal.escape(edit.problem))
             }
-            output.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            let text = lines.joined(separator: "\n") + "\n"
+            // Through `print` on standard output: after the table `print` buffers, also in a pipe.
+            if output === FileHandle.standardOutput { return print(text, terminator: "") }
+            output.write(Data(text.utf8))
         }
 
         /// Lists the outbox's history of drops.
