@@ -136,4 +136,39 @@ import Testing
         await app.outbox.waitUntilEmpty()
         #expect(await iterator.next()?.count == 0, "the next status is the edit gone, not the first one again")
     }
+
+    @Test func aFeedDropsADetachedQueuedRowNothingCanSendAndKeepsItInTheHistory() async throws {
+        do {
+            let store = try test.store()
+            let feed = try test.feed(list.source, store: store)
+            await feed.refresh()
+            try await feed.enqueue("revise", id: "p0", argument: Revision(revision: 9)) { $0.revision = 9 }
+            store.close()
+        }
+        let policy = FeedPolicy(refreshOnOpen: .never, cacheVersion: 1)
+        do {
+            // The new model opens the feed: the edit detaches.
+            let store = try test.store()
+            _ = try test.feed(list.source, policy: policy, store: store)
+            store.close()
+        }
+        try DatabaseQueue(path: test.path).write { store in
+            try store.connection.execute("UPDATE pending_edit SET idempotency_key = 'not-a-uuid' WHERE detached = 1")
+        }
+        let store = try test.store()
+        let feed = try test.feed(list.source, policy: policy, store: store)
+        let events = await feed.events
+        await feed.refresh()
+        var dropped: FeedEvent?
+        for await event in events where event.kind == .pendingEditDropped {
+            dropped = event
+            break
+        }
+        #expect(dropped?.itemIDs == ["p0"])
+        let (left, history) = try DatabaseQueue(path: test.path).read { store in
+            (try store.connection.int64("SELECT count(*) FROM pending_edit"), try store.droppedQueuedEdits())
+        }
+        #expect(left == 0)
+        #expect(history.map(\.idempotencyKey) == ["not-a-uuid"])
+    }
 }

@@ -18,4 +18,32 @@ import Testing
         let warning = try #require(table.stdout.range(of: "1 queued row cannot be read"), "\(table.stdout)")
         #expect(total.upperBound <= warning.lowerBound, "the list, then what it could not read: \(table.stdout)")
     }
+
+    @Test func deleteKeepsAQueuedRowItCannotReadInTheHistory() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
+        let connection = try Connection(path: db, mode: .readWrite)
+        try connection.execute("DELETE FROM pending_edit WHERE item_id = 'p2'")
+        try connection.execute("UPDATE pending_edit SET idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
+        let deleted = try PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        let history = try PagedDBBinary.run(["outbox", "--db", db, "--dropped", "--json"])
+        let dropped = try #require(try PagedDBBinary.json(history) as? [[String: Any]])
+        #expect(
+            dropped.map { $0["idempotency_key"] as? String } == ["not-a-uuid"],
+            "a queued row deleted with its feed is kept in the history, readable or not: \(history.stdout)")
+    }
+
+    @Test func verifyAndOutboxNameADetachedQueuedRowTheyCannotRead() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
+        let connection = try Connection(path: db, mode: .readWrite)
+        try connection.execute(
+            "UPDATE pending_edit SET detached = 1, idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
+        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        #expect(verify.status == 1, "a row nothing sends nor drops: \(verify.stdout)")
+        #expect(verify.stdout.contains("not-a-uuid"), "\(verify.stdout)")
+        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(table.stdout.contains("1 queued row cannot be read"), "\(table.stdout)")
+    }
 }

@@ -27,7 +27,9 @@ extension Feed {
             dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: itemID, in: feed, store: store)
         }
         applicable.removeAll { unreadableItems.contains($0.itemID) }
-        var unusable = rows.malformed.filter { !unreadableItems.contains($0.itemID) }
+        // Detached rows nothing can send go alone: nothing shows them.
+        var unusable =
+            try rows.malformed.filter { !unreadableItems.contains($0.itemID) } + store.unreadableDetachedEdits(of: feed)
         for stack in PendingEditStack.stacks(applicable) {
             if let problem = PendingEditStack.problem(of: stack), let first = stack.first {
                 unusable.append(MalformedPendingEdit(first, problem: problem))

@@ -74,15 +74,42 @@ extension PageStore {
     }
 
     /// The queued rows of the file that the outbox cannot read as edits (a file edited by hand): what
-    /// `verify` and `pagedb outbox` name. None in a file that predates the outbox.
+    /// `verify` and `pagedb outbox` name, detached ones too. None in a file that predates the outbox.
     package func unreadableQueuedEdits() throws(StorageError) -> [(feedKey: String, edit: MalformedPendingEdit)] {
         guard try hasOutboxColumns() else { return [] }
         var found: [(feedKey: String, edit: MalformedPendingEdit)] = []
         for feed in try feeds() {
             let rows = try pendingEditRowsIfMigrated(of: feed)
             found += rows.malformed.map { (feed.key, $0) }
+            found += try unreadableDetachedEdits(of: feed).map { (feed.key, $0) }
         }
         return found
+    }
+
+    /// The feed's detached rows the outbox cannot send (a file edited by hand): a key that is not a
+    /// UUID, a change that is none, or no kind to send it by. Their payloads are never applied, so only what sending needs
+    /// is checked. None in a file that predates detached edits.
+    package func unreadableDetachedEdits(of feed: FeedRecord) throws(StorageError) -> [MalformedPendingEdit] {
+        guard try hasDetachedColumn() else { return [] }
+        let sql = """
+            SELECT item_id, step, kind, outbox_kind, argument, idempotency_key FROM pending_edit
+            WHERE feed_id = ? AND detached = 1 ORDER BY created_at, item_id, step
+            """
+        return try connection.rows(sql, feed.id) { statement -> MalformedPendingEdit? in
+            let (kind, outboxKind, key) = (statement.string(2), statement.string(3), statement.string(5))
+            let problem =
+                if kind.flatMap(PendingEditRecord.Kind.init(rawValue:)) == nil {
+                    "a detached edit whose change \((kind ?? "NULL").debugDescription) is none"
+                } else if outboxKind == nil {
+                    "a detached edit made with a closure, which nothing sends"
+                } else {
+                    MalformedPendingEdit.problem(outboxKind: outboxKind, idempotencyKey: key)
+                }
+            guard let problem else { return nil }
+            return MalformedPendingEdit(
+                itemID: statement.string(0) ?? "", problem: problem, step: statement.int64(1), outboxKind: outboxKind,
+                argument: statement.string(4), idempotencyKey: key, payloadsSound: true)
+        }.compactMap { $0 }
     }
 
     private func hasDroppedEditsTable() throws(StorageError) -> Bool {

@@ -121,7 +121,7 @@ extension PageStore {
             found.append(("end_reached", "the feed has ended but still has an older cursor"))
         }
         let pending = try pendingEditRowsIfMigrated(of: feed)
-        for edit in pending.malformed {
+        for edit in try pending.malformed + unreadableDetachedEdits(of: feed) {
             found.append(("pending_edit", "the pending edit of \(edit.itemID.debugDescription) is \(edit.problem)"))
         }
         for stack in PendingEditStack.stacks(pending.edits) {

@@ -84,6 +84,14 @@ extension PagedDB {
                             idempotencyKey: edit.queued.idempotencyKey.uuidString,
                             reason: "dropped with its feed by pagedb delete --drop-queued-edits", droppedAt: Date()))
                 }
+                // Rows no edit can be read from go too, kept in the history as a feed keeps them.
+                for (key, edit) in try store.unreadableQueuedEdits() where key == feed && edit.outboxKind != nil {
+                    try store.recordDroppedQueuedEdit(
+                        DroppedQueuedEdit(
+                            feedKey: feed, itemID: edit.itemID, kind: edit.outboxKind, argument: edit.argument,
+                            idempotencyKey: edit.idempotencyKey,
+                            reason: "dropped with its feed by pagedb delete: it is \(edit.problem)", droppedAt: Date()))
+                }
                 try store.deleteFeed(record)
                 return (record, queued.count)
             }
