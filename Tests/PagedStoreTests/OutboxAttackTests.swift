@@ -171,4 +171,34 @@ import Testing
         #expect(left == 0)
         #expect(history.map(\.idempotencyKey) == ["not-a-uuid"])
     }
+
+    @Test(
+        .disabled(
+            "Each store with handlers now follows the file and sends every queued edit it sees: two stores (an app and its extension, or two in one process) send each edit once each, concurrently; needs a claim of the send shared by the stores of the file (in the file for other processes)"
+        ))
+    func twoStoresWithHandlersOnOneFileSendAnEditOnce() async throws {
+        let gate = FetchGate()
+        gate.arm()
+        let server = MutationServer()
+        let first = try test.store()
+        let second = try test.store()
+        for store in [first, second] {
+            await store.outbox.register("revise", as: Revision.self) { edit in
+                _ = server.receive("\(edit.itemID)=\(edit.argument.revision)", key: edit.idempotencyKey)
+                await gate.pass()
+                return .confirmed
+            }
+        }
+        let feed = try test.feed(list.source, store: first)
+        await feed.refresh()
+        let key = try #require(
+            try await feed.enqueue("revise", id: "p0", argument: Revision(revision: 9)) { $0.revision = 9 })
+        #expect(await gate.arrival())
+        // The other store looks while the first send is on its way.
+        #expect(await second.outbox.status.count == 1)
+        gate.release()
+        await first.outbox.waitUntilEmpty()
+        await second.outbox.waitUntilEmpty()
+        #expect(server.sendsByKey == [key: 1], "one send per edit, not one per store")
+    }
 }
