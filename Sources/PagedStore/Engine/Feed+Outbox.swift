@@ -69,7 +69,9 @@ extension Feed: OutboxFeed {
         guard try hasQueuedEdit(key, of: itemID) else {
             // Detached (its row left under it, see ``PendingEditFate``): nothing shows it, so
             // nothing rolls back; or settled elsewhere already, and this deletes nothing.
-            try writer.forgetQueuedEdit(itemID, key: key)
+            try writer.settleDetachedEdit(itemID, key: key, confirmed: confirmed)
+            // Its change, if this feed made it, has nothing left to carry.
+            optimistic.changes = optimistic.changes.filter { $0.key.idempotencyKey != key }
             return
         }
         try finish(itemID, committed: confirmed, key: key)

@@ -103,14 +103,14 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         }
     }
 
-    /// Deletes the item's queued edit with `key` whatever it holds, when the file has it: one that
-    /// shows on no row (see ``PendingEditFate``) settles so. The rows do not change: no change is
-    /// recorded.
-    func forgetQueuedEdit(_ itemID: String, key: UUID) throws {
+    /// Settles the item's queued edit with `key` that shows on no row of this feed
+    /// (``DetachedEditSettlement``), when the file has it.
+    func settleDetachedEdit(_ itemID: String, key: UUID, confirmed: Bool) throws {
         try transaction(keepingBudget: false) { store in
             guard let feed = try store.feed(key: self.key) else { return ((), []) }
-            try store.deleteQueuedEdit(itemID: itemID, key: key, in: feed)
-            return ((), [])
+            let written = try DetachedEditSettlement.settle(
+                itemID, key: key, confirmed: confirmed, in: feed, store: store)
+            return ((), written ?? [])
         }
     }
 

@@ -33,11 +33,12 @@ struct OutboxWriter: Sendable {
             store.sharing = feed.sharedType.map { _ in SharedCopyLog(logging: !confirmed) }
             defer { store.sharing = nil }
             let before = feed
-            let stack = try store.pendingEdits(ofItem: itemID, in: feed)
-            guard stack.contains(where: { $0.queued?.idempotencyKey == key }) else {
-                try store.deleteQueuedEdit(itemID: itemID, key: key, in: feed)
-                return ((), [])
+            if let written = try DetachedEditSettlement.settle(
+                itemID, key: key, confirmed: confirmed, in: feed, store: store)
+            {
+                return ((), written)
             }
+            let stack = try store.pendingEdits(ofItem: itemID, in: feed)
             // Only the item's first edit is ever sent, so only it settles, as through a feed.
             guard let pending = stack.first, pending.queued?.idempotencyKey == key else { return ((), []) }
             let change = try PendingEditSettlement.settle(pending, confirmed: confirmed, in: store, feed: &feed)

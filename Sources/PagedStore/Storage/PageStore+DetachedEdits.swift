@@ -35,6 +35,20 @@ extension PageStore {
         }
     }
 
+    /// The item's queued edit with `key`, detached or not, or nil when the feed has none (or none an
+    /// edit can be read from).
+    package func queuedEdit(
+        of itemID: String, key: UUID, in feed: FeedRecord
+    ) throws(StorageError) -> PendingEditRecord? {
+        let outbox = Self.outboxColumns(true, nextAttempt: true)
+        let sql = """
+            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), step,
+                edited_section
+            FROM pending_edit WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
+            """
+        return try connection.rows(sql, feed.id, itemID, key.uuidString, row: Self.pendingEditRow).first?.edit
+    }
+
     /// Deletes every pending edit row of the feed that shows on its rows, well-formed or not; its
     /// detached edits stay.
     package func deleteShownPendingEdits(in feed: FeedRecord) throws(StorageError) {

@@ -146,7 +146,7 @@ extension PageStore {
     }
 
     /// One pending edit row, read as an edit or as what is wrong with it.
-    private static func pendingEditRow(
+    static func pendingEditRow(
         _ statement: Statement
     ) -> (edit: PendingEditRecord?, malformed: MalformedPendingEdit?) {
         let itemID = statement.string(0) ?? ""
