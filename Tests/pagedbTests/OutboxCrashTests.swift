@@ -32,15 +32,24 @@ import Testing
         var queued: [Queued] = []
         for kill in 0..<Self.kills {
             let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
+            // Every fourth relaunch is of an app whose new model clears the old rows; now and then a
+            // row under a queued edit no longer decodes. Their queued edits must still go.
+            if kill % 3 == 2 { try Self.spoilARowUnderAQueuedEdit(in: db) }
             let log = try KilledRun.lines(
-                of: ["outbox-writer", "--db", db, "--server", endpoint, "--seed", "\(kill + 1)"], after: delay)
+                of: [
+                    "outbox-writer", "--db", db, "--server", endpoint, "--seed", "\(kill + 1)",
+                    "--cache-version", "\(kill / 4)",
+                ], after: delay)
             queued += log.compactMap(Self.queued)
             let violations = try DatabaseQueue(path: db).read { try $0.verify() }
             #expect(violations.isEmpty, "kill \(kill): \(violations)")
         }
         // The relaunch that only replays: it exits once the outbox is empty.
         let replay = try PagedDBBinary.run(
-            ["outbox-writer", "--db", db, "--server", endpoint, "--operations", "0"], timeout: 300)
+            [
+                "outbox-writer", "--db", db, "--server", endpoint, "--operations", "0", "--cache-version",
+                "\(Self.kills / 4 + 1)",
+            ], timeout: 300)
         try #require(replay.status == 0 && replay.stdout.contains("EMPTY"), "the replay settles: \(replay.stderr)")
 
         let log = try await server.mutationLog()
@@ -124,6 +133,20 @@ import Testing
     }
 
     /// The edit a `QUEUED` line acknowledges, or nil for any other line.
+    /// Makes the payload of a row under a queued edit one the item's model cannot decode, as a file
+    /// written by another version of the app.
+    static func spoilARowUnderAQueuedEdit(in db: String) throws {
+        guard FileManager.default.fileExists(atPath: db) else { return }
+        let connection = try Connection(path: db, mode: .readWrite)
+        try connection.execute(
+            """
+            UPDATE item SET payload = '{"nope":1}' WHERE (feed_id, item_id) = (
+                SELECT edit.feed_id, edit.item_id FROM pending_edit AS edit JOIN item
+                ON item.feed_id = edit.feed_id AND item.item_id = edit.item_id
+                WHERE edit.outbox_kind IS NOT NULL AND edit.detached = 0 LIMIT 1)
+            """)
+    }
+
     static func queued(_ line: String) -> Queued? {
         let fields = line.split(separator: " ").map(String.init)
         guard fields.count == 5, fields[0] == "QUEUED" else { return nil }

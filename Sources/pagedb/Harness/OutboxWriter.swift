@@ -35,6 +35,8 @@ extension PagedDB {
         @Option(name: .long, help: "Chooses the operations.") var seed: UInt64 = 1
         @Option(name: .long, help: "Stop after this many operations and wait until nothing is pending.")
         var operations: Int?
+        @Option(name: .long, help: "The feed's cache version: a new one clears the rows of the one before.")
+        var cacheVersion = 0
 
         func run() async throws {
             guard let endpoint = URL(string: server) else {
@@ -55,7 +57,8 @@ extension PagedDB {
             // the killed writer's edits were about.
             let list = HarnessServer(prefix: "o", items: 60, pageSize: 20) { OutboxItem(id: $0, mark: "") }
             // No row limit: a row trimmed away could not show whether a rejected removal came back.
-            let policy = FeedPolicy(refreshOnOpen: .never, windowSize: 2000, firstScreenRows: 2000)
+            let policy = FeedPolicy(
+                refreshOnOpen: .never, windowSize: 2000, firstScreenRows: 2000, cacheVersion: cacheVersion)
             let feed = try store.feed("outbox", source: list, policy: policy)
             let watcher = Task { await Self.reportSettled(store.outbox, outcomes) }
             emit("OPENED")
