@@ -87,6 +87,33 @@ import Testing
         #expect(await Self.kinds(of: events, until: .committed).contains(.pendingEditDropped) == false)
     }
 
+    @Test func anEditWhosePayloadStopsDecodingWhileItIsSentSettlesWithItsOutcome() async throws {
+        let refused = RefusedIDs()
+        let store = try test.store()
+        let feed = try test.feed(list.source, store: store, codec: refused.codec)
+        await feed.refresh()
+        let held = StackedEditsAttackTests.HeldOutcome()
+        let (called, call) = AsyncStream.makeStream(of: Int.self)
+        // A failed send waits an hour: the second send's outcome must settle the edit, not a retry.
+        await store.outbox.setRetryDelays(first: .seconds(3_600), maximum: .seconds(3_600))
+        await store.outbox.register("revise", as: Revision.self) { edit in
+            call.yield(edit.attempt)
+            guard edit.attempt > 1 else { return .retryable(reason: "offline", retryAfter: nil) }
+            return await held.outcome()
+        }
+        try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 9)) { $0.revision = 9 }
+        var calls = called.makeAsyncIterator()
+        _ = await calls.next()
+        await store.outbox.waitFor { $0.edits.first?.phase == .retryingLater }
+        await store.outbox.resume()
+        _ = await calls.next()
+        // The app's model no longer reads the item while its edit is on its way; the server refuses it.
+        refused.insert("p1")
+        held.answer(.rejected(reason: "HTTP 409"))
+        await store.outbox.waitUntilEmpty()
+        #expect(try await feed.pendingEdits().isEmpty)
+    }
+
     @Test func aRejectedEditWhoseRowLeftRollsNothingBack() async throws {
         _ = try await queueBeforeARelaunch("p2")
         let store = try test.store()

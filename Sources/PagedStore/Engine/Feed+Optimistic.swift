@@ -100,9 +100,13 @@ extension Feed {
 
     /// Forgets a pending edit, rolling its row back unless it was committed; with `key`, only the
     /// queued edit with that idempotency key (not one made since).
-    func finish(_ storedID: String, committed: Bool, key: UUID? = nil) throws {
+    /// - Returns: Whether it settled the edit: not when the write found it gone, or unusable
+    ///   (``applicablePendingEdits(of:in:codec:dropped:)`` then dropped or detached it).
+    @discardableResult
+    func finish(_ storedID: String, committed: Bool, key: UUID? = nil) throws -> Bool {
         var dropped: [MalformedPendingEdit] = []
         var settled: [PendingEditKey] = []
+        var settledIt = false
         let codec = self.codec
         // The later edits this feed made go again with their own changes on what a rollback restores.
         let carry = writer.carry(optimistic.changes)
@@ -113,6 +117,7 @@ extension Feed {
             // The item's first edit: the only one ever sent, or settled by the app.
             let stack = PendingEditStack.stacks(applicable.filter { $0.itemID == storedID }).first ?? []
             guard let pending = stack.first, key == nil || pending.queued?.idempotencyKey == key else { return nil }
+            settledIt = true
             let change = try PendingEditSettlement.settle(
                 pending, confirmed: committed, in: store, feed: &feed, carry: carry)
             let left = Set(try store.pendingEdits(ofItem: storedID, in: feed).map(PendingEditKey.init))
@@ -121,5 +126,6 @@ extension Feed {
         }
         for key in settled { optimistic.changes[key] = nil }
         reportDropped(dropped)
+        return settledIt
     }
 }

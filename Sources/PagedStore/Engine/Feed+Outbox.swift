@@ -66,15 +66,13 @@ extension Feed: OutboxFeed {
 
     func settleQueuedEdit(_ itemID: String, key: UUID, confirmed: Bool) throws {
         // Only the edit that was sent: not one of the item made since it settled elsewhere.
-        guard try hasQueuedEdit(key, of: itemID) else {
-            // Detached (its row left under it, see ``PendingEditFate``): nothing shows it, so
-            // nothing rolls back; or settled elsewhere already, and this deletes nothing.
-            try writer.settleDetachedEdit(itemID, key: key, confirmed: confirmed)
-            // Its change, if this feed made it, has nothing left to carry.
-            optimistic.changes = optimistic.changes.filter { $0.key.idempotencyKey != key }
-            return
-        }
-        try finish(itemID, committed: confirmed, key: key)
+        // Settled as shown, unless it shows on no row: detached (its row left under it, see
+        // ``PendingEditFate``), also by the settling write itself when it found its payloads
+        // unusable; or settled elsewhere already.
+        guard try !hasQueuedEdit(key, of: itemID) || !finish(itemID, committed: confirmed, key: key) else { return }
+        try writer.settleDetachedEdit(itemID, key: key, confirmed: confirmed)
+        // Its change, if this feed made it, has nothing left to carry.
+        optimistic.changes = optimistic.changes.filter { $0.key.idempotencyKey != key }
     }
 
     /// Whether the item has the queued edit with `key` pending.
