@@ -11,17 +11,20 @@ import Foundation
 /// exact change, or its rows whole when the record does not cover the way from the row it holds.
 ///
 /// Writes compare the row inside their own transaction (see ``FeedWriter``); reads call
-/// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it without writing.
+/// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it to follow by reading only.
 extension Feed {
     /// Takes another writer's changes of this feed, if any: nothing but one cheap statement when
     /// nobody wrote the file.
     ///
     /// Run it before reading the feed, or after a read that ran without a transaction: a read made
     /// before an unchanged mark saw the rows this feed holds.
-    /// - Parameter mayWrite: Whether following may write: remove rows the codec cannot decode, and
-    ///   re-apply pending edits that a writer which does not record left unapplied. A nudge follows
-    ///   without writing (a list that wrote in answer to another's write would be a writer nobody
-    ///   asked for) and leaves such rows to the feed's next read or write.
+    /// - Parameter mayWrite: Whether following runs for the feed's own read or write, which may
+    ///   write: remove rows the codec cannot decode in the followed change, and re-apply pending
+    ///   edits that a writer which does not record left unapplied. A nudge follows by reading only
+    ///   (a list that rewrote the feed in answer to another's write would be a writer nobody asked
+    ///   for); rows it cannot decode go as ``UndecodableFollowRule`` says: an observed list removes
+    ///   them with a write of its own before it follows, one nobody observes leaves the follow to its
+    ///   next read or write.
     /// - Returns: Whether the file's row was not the one this feed held.
     @discardableResult
     func syncWithFile(mayWrite: Bool = true) throws -> Bool {
@@ -59,7 +62,8 @@ extension Feed {
         case unchanged
         /// The feed took the file's rows.
         case followed
-        /// The file's rows need a write first (see ``syncWithFile(mayWrite:)``), which was not allowed.
+        /// The file's rows need a write first, left to the feed's next read or write
+        /// (``UndecodableFollowRule/Plan/leaveForLater``).
         case leftForLater
     }
 
@@ -95,10 +99,21 @@ extension Feed {
         let decoded = LoadedRows.decoding(state.rows, codec: codec)
         if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
         if !decoded.undecodable.isEmpty {
-            // A read-only store never removes them (its window stops above them): nothing is
-            // left for a later write, and waiting for one would leave the list stale.
-            guard mayWrite || queue.isReadOnly else { return .leftForLater }
-            // The commit's window read removes them, in the same change.
+            switch UndecodableFollowRule.plan(
+                readOnly: queue.isReadOnly, callerMayWrite: mayWrite, observed: isObserved)
+            {
+            case .leaveForLater: return .leftForLater
+            case .removeThenFollow:
+                // Each round removes rows, so it ends; rows another writer moved meanwhile are that
+                // writer's nudge's to meet.
+                guard try removeBeforeFollowing(decoded.undecodable, foundIn: state.record) else {
+                    return .leftForLater
+                }
+                return try followFile(mayWrite: mayWrite)
+            case .stopWindowAbove, .removeInTheChange: break
+            }
+            // The commit's window read stops above them, and removes them in the same change when
+            // the store is writable.
             var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
             commit.adoptsFile = true
             commit.followed = Commit.FollowedWrite(state.change)

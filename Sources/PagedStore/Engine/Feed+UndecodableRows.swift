@@ -15,11 +15,27 @@ extension Feed {
         guard !rows.isEmpty, !queue.isReadOnly else { return ([], false) }
         let removal = try writer.remove(undecodable: rows, over: loaded.record) { _, feed in feed }
         loaded.record = removal.read
+        reportRemoval(removal)
+        return (removal.removed, removal.overForeignWrite)
+    }
+
+    /// Removes `rows`, which a follow found in the file's row `file` before taking it, in a write of
+    /// the feed's own, and reports them. The feed keeps the row it holds: the follow that comes next
+    /// takes the file's rows, with this removal among the recorded changes it composes, so nothing
+    /// in memory changes when the write fails.
+    /// - Returns: Whether any was removed (none when another writer moved them meanwhile).
+    func removeBeforeFollowing(_ rows: [UndecodableRow], foundIn file: FeedRecord) throws -> Bool {
+        let removal = try writer.remove(undecodable: rows, over: file) { _, feed in feed }
+        reportRemoval(removal)
+        return !removal.removed.isEmpty
+    }
+
+    /// Reports the rows a removal removed and the pending edits it dropped with them.
+    private func reportRemoval<Read>(_ removal: UndecodableRemoval<Read>) {
         if let event = Self.removalEvent(removal.removed.map(\.row), generation: activity.generation) {
             report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
         }
         reportDropped(removal.droppedEdits)
-        return (removal.removed, removal.overForeignWrite)
     }
 
     /// Removes `rows` and emits their deletion as a change of its own, with the window read again.

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Writes of this process nudge the feed as they commit; other processes' commits nudge it through
 /// the file's watcher (``FileChangeWatcher``, one per file, which runs only while some feed of the
-/// file is observed). A nudged feed follows without writing (see ``syncWithFile(mayWrite:)``).
+/// file is observed). A nudged feed follows by reading only (see ``syncWithFile(mayWrite:)``); rows
+/// it cannot decode, an observed feed first removes with a write of its own (``UndecodableFollowRule``).
 extension Feed {
     /// Starts following the nudges of other writers, for the feed's life: called once, at open.
     nonisolated func followOtherWriters(keptRows: Int) {
