@@ -14,11 +14,7 @@ import Testing
 
     /// Queues a revision of each of `ids` through a store that then closes (a relaunch).
     func queueBeforeARelaunch(_ ids: [String]) async throws {
-        let store = try test.store()
-        let feed = try test.feed(list.source, store: store)
-        await feed.refresh()
-        for id in ids { try await feed.enqueue("revise", id: id, argument: Revision(revision: 1)) { $0.revision = 1 } }
-        store.close()
+        try await test.queueRevisionsBeforeARelaunch(ids, revision: 1, source: list.source)
     }
 
     @Test func aFreshlyOpenedStoreReportsTheQueuedEditsTheFileHolds() async throws {

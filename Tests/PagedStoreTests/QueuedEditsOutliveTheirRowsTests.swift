@@ -15,13 +15,7 @@ import Testing
 
     /// Queues a revision of `id` on the refreshed feed of a store that then closes (a relaunch).
     func queueBeforeARelaunch(_ id: String, revision: Int = 9) async throws -> UUID {
-        let store = try test.store()
-        let feed = try test.feed(list.source, store: store)
-        await feed.refresh()
-        let key = try #require(
-            try await feed.enqueue("revise", id: id, argument: Revision(revision: revision)) { $0.revision = revision })
-        store.close()
-        return key
+        try #require(try await test.queueRevisionsBeforeARelaunch([id], revision: revision, source: list.source).first)
     }
 
     /// Registers a handler that files every send with `server` and answers `outcome`.

@@ -1,4 +1,7 @@
+import Foundation
 import PagedStore
+import PagedStoreTesting
+import Testing
 
 extension Outbox {
     /// Waits for the first status that meets `condition`, the current one included.
@@ -17,4 +20,28 @@ extension Outbox {
 /// The argument of the tests' queued edits.
 struct Revision: Codable, Sendable, Equatable {
     var revision: Int
+}
+
+extension FeedTestCase {
+    /// Queues a "revise" edit of each of `ids` (to `revision`) on the refreshed feed "home" of
+    /// `source` in a store that then closes, as an app killed offline leaves it.
+    /// - Returns: The edits' idempotency keys, in order.
+    @discardableResult
+    func queueRevisionsBeforeARelaunch(
+        _ ids: [String], revision: Int = 9, source: ScriptedSource<Post>
+    ) async throws -> [UUID] {
+        let store = try self.store()
+        let feed = try self.feed(source, store: store)
+        await feed.refresh()
+        var keys: [UUID] = []
+        for id in ids {
+            keys.append(
+                try #require(
+                    try await feed.enqueue("revise", id: id, argument: Revision(revision: revision)) {
+                        $0.revision = revision
+                    }))
+        }
+        store.close()
+        return keys
+    }
 }
