@@ -56,16 +56,7 @@ import Testing
     @Test func aRejectedDetachedEditOfASharedItemLeavesNoFeedShowingIt() async throws {
         let server = ModelServer(.posts("p", 3), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .never)
-        do {
-            let store = try test.store()
-            let home = try store.feed("home", source: server.sharedSource, policy: policy)
-            let profile = try store.feed("profile", source: server.sharedSource, policy: policy)
-            await home.refresh()
-            await profile.refresh()
-            try await home.enqueue("revise", id: "p0", argument: Revision(revision: 9)) { $0.revision = 9 }
-            #expect(await profile.firstSnapshot { $0.rows[0]?.revision == 9 } != nil, "shown in both feeds")
-            store.close()
-        }
+        try await test.queueASharedRevisionBeforeARelaunch(server)
         // The app's new model of the home feed: its rows go, the edit stays queued, detached.
         let store = try test.store()
         let home = try store.feed(

@@ -9,9 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct OutboxAttackCommandTests {
     @Test func outboxNamesTheUnreadableRowsBelowItsTableEvenThroughAPipe() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
-        let connection = try Connection(path: db, mode: .readWrite)
-        try connection.execute("UPDATE pending_edit SET idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
+        let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(in: scratch)
         let table = try PagedDBBinary.run(["outbox", "--db", db])
         #expect(table.status == 0, "\(table.stderr)")
         let total = try #require(table.stdout.range(of: "1 queued edit."), "\(table.stdout)")
@@ -36,10 +34,8 @@ import Testing
 
     @Test func verifyAndOutboxNameADetachedQueuedRowTheyCannotRead() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
-        let connection = try Connection(path: db, mode: .readWrite)
-        try connection.execute(
-            "UPDATE pending_edit SET detached = 1, idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
+        let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(
+            in: scratch, set: "detached = 1, idempotency_key = 'not-a-uuid'")
         let verify = try PagedDBBinary.run(["verify", "--db", db])
         #expect(verify.status == 1, "a row nothing sends nor drops: \(verify.stdout)")
         #expect(verify.stdout.contains("not-a-uuid"), "\(verify.stdout)")

@@ -26,6 +26,17 @@ import Testing
         return (db, key)
     }
 
+    /// ``cacheWithQueuedEdits(in:)`` with the queued row of `p1` edited by hand as `set` says (an
+    /// idempotency key that is not a UUID, by default), so that no edit can be read from it.
+    static func cacheWithAnUnreadableQueuedRow(
+        in scratch: TemporaryDirectory, set: String = "idempotency_key = 'not-a-uuid'"
+    ) async throws -> String {
+        let (db, _) = try await cacheWithQueuedEdits(in: scratch)
+        let connection = try Connection(path: db, mode: .readWrite)
+        try connection.execute("UPDATE pending_edit SET \(set) WHERE item_id = 'p1'")
+        return db
+    }
+
     @Test func outboxListsEachQueuedEditWithItsKindKeyAndAttempts() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let (db, key) = try await Self.cacheWithQueuedEdits(in: scratch)

@@ -10,9 +10,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct OutboxKeepsQueuedEditsCommandTests {
     @Test func outboxNamesAQueuedRowItCannotRead() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
-        let connection = try Connection(path: db, mode: .readWrite)
-        try connection.execute("UPDATE pending_edit SET idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
+        let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(in: scratch)
         let table = try PagedDBBinary.run(["outbox", "--db", db])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("1 queued edit."), "the readable one: \(table.stdout)")

@@ -1,5 +1,6 @@
 import PagedStore
 import PagedStoreTesting
+import Testing
 
 /// A post that is one item across the feeds of a store: the test item of sharing.
 struct SharedPost: FeedItem, Codable, Equatable, Hashable {
@@ -38,5 +39,21 @@ extension Feed {
     func firstSnapshot(where condition: @escaping @Sendable (FeedSnapshot<Item>) -> Bool) async -> FeedSnapshot<Item>? {
         for await snapshot in snapshots where condition(snapshot) { return snapshot }
         return nil
+    }
+}
+
+extension FeedTestCase {
+    /// Feeds "home" and "profile" of `server`'s shared posts, refreshed, with a revision of `p0` to 9
+    /// queued in "home" and shown in both; the store is then closed, as an app killed offline.
+    func queueASharedRevisionBeforeARelaunch(_ server: ModelServer) async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never)
+        let store = try self.store()
+        let home = try store.feed("home", source: server.sharedSource, policy: policy)
+        let profile = try store.feed("profile", source: server.sharedSource, policy: policy)
+        await home.refresh()
+        await profile.refresh()
+        try await home.enqueue("revise", id: "p0", argument: Revision(revision: 9)) { $0.revision = 9 }
+        #expect(await profile.firstSnapshot { $0.rows[0]?.revision == 9 } != nil, "shown in both feeds")
+        store.close()
     }
 }
