@@ -14,29 +14,32 @@ import Testing
     let template: String
     let keys = (0..<6).map { "feed\($0)" }
 
-    init() throws {
+    init() async throws {
         scratch = try TemporaryDirectory(prefix: "pagedbTests")
         template = scratch.path("template.sqlite")
         for key in keys {
-            _ = try PagedDBBinary.run(["seed", key, "--db", template, "--generate", "3000", "--seed", "3"])
+            _ = try await PagedDBBinary.run(["seed", key, "--db", template, "--generate", "3000", "--seed", "3"])
         }
     }
 
     /// Runs `pagedb` with `arguments` and kills it after `delay`; whether the kill found it running.
-    func runAndKill(_ arguments: [String], after delay: TimeInterval) throws -> Bool {
-        let process = Process()
-        process.executableURL = PagedDBBinary.url
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread.sleep(forTimeInterval: delay)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal
+    /// Waited for off the test pool (see ``offThePool(_:)``).
+    func runAndKill(_ arguments: [String], after delay: TimeInterval) async throws -> Bool {
+        try await offThePool {
+            let process = Process()
+            process.executableURL = PagedDBBinary.url
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return process.terminationReason == .uncaughtSignal
+        }
     }
 
-    @Test func aKillDuringAnEvictionOrAVacuumLosesNothingElse() throws {
+    @Test func aKillDuringAnEvictionOrAVacuumLosesNothingElse() async throws {
         let original = try StoredRows.byFeed(in: template)
         #expect(original.count == keys.count)
         var random = SystemRandomNumberGenerator()
@@ -47,7 +50,9 @@ import Testing
             try FileManager.default.copyItem(atPath: template, toPath: db)
             let evicting = run.isMultiple(of: 2)
             let arguments = ["vacuum", "--db", db] + (evicting ? ["--budget", "1500000"] : ["--full"])
-            if try runAndKill(arguments, after: Double.random(in: 0.015...0.09, using: &random)) { interrupted += 1 }
+            if try await runAndKill(arguments, after: Double.random(in: 0.015...0.09, using: &random)) {
+                interrupted += 1
+            }
             let violations = try DatabaseQueue(path: db).read { try $0.verify() }
             #expect(violations.isEmpty, "run \(run): \(violations)")
             let stored = try StoredRows.byFeed(in: db)

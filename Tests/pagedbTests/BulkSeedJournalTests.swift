@@ -22,7 +22,7 @@ import Testing
         return header[header.startIndex + 18]
     }
 
-    func fileSize(_ path: String) -> Int {
+    static func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
@@ -34,7 +34,7 @@ import Testing
     /// Killed at instants inside its transaction (its `-journal` exists: while rows are staged, or
     /// once its pages are being written into the file, `grown`), the file is as before or wholly seeded; `pagedb verify`, a read-only open, plays the hot journal back and finds nothing
     /// wrong; the engine opens the file; a last seed completes and leaves the file in WAL mode.
-    @Test func aBulkSeedKilledInItsTransactionLeavesTheFileAsBeforeOrWhole() throws {
+    @Test func aBulkSeedKilledInItsTransactionLeavesTheFileAsBeforeOrWhole() async throws {
         let db = scratch.path("cache.sqlite")
         let count = 200_000
         let file = try fixture(count: count)
@@ -48,23 +48,24 @@ import Testing
             try process.run()
             // The journal appears with the transaction's first write: the kill lands inside it. (Creating
             // the file takes a journal too, for a moment, while the file is still under a page long.)
-            let deadline = Date().addingTimeInterval(60)
             // `grown`: past 1 MiB, the rows are being written into the file itself.
             let size = grown ? 1 << 20 : 8192
-            while !(FileManager.default.fileExists(atPath: db + "-journal") && fileSize(db) > size),
-                process.isRunning, Date() < deadline
-            {
-                usleep(200)
+            // Polled off the test pool: the kill's timing is the test.
+            let killedInside = await offThePool {
+                let deadline = Date().addingTimeInterval(60)
+                while !(FileManager.default.fileExists(atPath: db + "-journal") && Self.fileSize(db) > size),
+                    process.isRunning, Date() < deadline
+                {
+                    usleep(200)
+                }
+                usleep(UInt32(delay * 1000))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return process.terminationReason == .uncaughtSignal
+                    && FileManager.default.fileExists(atPath: db + "-journal") && Self.fileSize(db) > 1 << 20
             }
-            usleep(UInt32(delay * 1000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if process.terminationReason == .uncaughtSignal
-                && FileManager.default.fileExists(atPath: db + "-journal") && fileSize(db) > 1 << 20
-            {
-                killedWhileWriting += 1
-            }
-            let verified = try PagedDBBinary.run(["verify", "--db", db])
+            if killedInside { killedWhileWriting += 1 }
+            let verified = try await PagedDBBinary.run(["verify", "--db", db])
             #expect(
                 verified.status == 0,
                 "kill \(grown ? "writing" : "staging") + \(delay) ms: \(verified.stdout) \(verified.stderr)")
@@ -84,42 +85,42 @@ import Testing
         }
         #expect(killedWhileWriting > 0, "at least one kill left a hot journal and a half-written file")
         for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
-        let seeded = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let seeded = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         #expect(try rows(db) == count)
         #expect(headerJournalMode(db) == 2, "back in WAL mode after the seed")
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
     /// Another connection holding the file (an app, a reader) keeps it in WAL mode: the seed goes
     /// through the log as before, and that connection reads the whole seed afterwards.
-    @Test func aBulkSeedWhileAnotherConnectionHasTheFileGoesThroughTheLog() throws {
+    @Test func aBulkSeedWhileAnotherConnectionHasTheFileGoesThroughTheLog() async throws {
         let db = scratch.path("cache.sqlite")
-        #expect(try PagedDBBinary.run(["migrate", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["migrate", "--db", db]).status == 0)
         let reader = try DatabaseQueue(path: db, mode: .readOnly)
         #expect(try reader.read { try $0.feed(key: "home") } == nil)
         let file = try fixture(count: 60_000)
-        let seeded = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let seeded = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         #expect(headerJournalMode(db) == 2)
         #expect(try reader.read { try $0.feed(key: "home")?.rowCount } == 60_000)
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
     /// A bad line of a bulk seed into a new file writes nothing and leaves the file in WAL mode.
-    @Test func aRepeatedIdInABulkSeedRollsTheJournalBack() throws {
+    @Test func aRepeatedIdInABulkSeedRollsTheJournalBack() async throws {
         let db = scratch.path("cache.sqlite")
         var lines = (0..<60_000).map { index in #"{"id":"x\#(index * 7919 % 60_000)"}"# }
         lines.append(#"{"id":"x7919"}"#)
         let file = try scratch.file("repeat.ndjson", lines.joined(separator: "\n") + "\n")
-        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(result.status == 65)
         #expect(result.stderr.contains("repeat.ndjson:60001:1:"), "\(result.stderr)")
         #expect(try rows(db) == 0)
         #expect(headerJournalMode(db) == 2)
         #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
     /// The sorts of a bulk seed run with a helper thread (`PRAGMA threads = 1`); the connection gets

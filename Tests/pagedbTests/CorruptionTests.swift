@@ -19,7 +19,7 @@ import Testing
         case headerBytes, pageBytes, walBytes, truncate, zeroFill, picture, deleteHotWAL
     }
 
-    @Test func mutatedCachesGiveTypedErrorsNeverCrashes() throws {
+    @Test func mutatedCachesGiveTypedErrorsNeverCrashes() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let closed = scratch.path("closed.sqlite")
         let crashed = scratch.path("crashed.sqlite")
@@ -33,7 +33,7 @@ import Testing
             try Self.copy([.walBytes, .deleteHotWAL].contains(mutation) ? crashed : closed, to: path)
             try Self.mutate(path, mutation, &random)
             for command in [["verify"], ["feeds", "--json"], ["items", "home", "--limit", "500"]] {
-                let result = try PagedDBBinary.run(command + ["--db", path], timeout: 20)
+                let result = try await PagedDBBinary.run(command + ["--db", path], timeout: 20)
                 #expect(!result.timedOut, "mutant \(index) (\(mutation)): \(command[0]) hung")
                 // 66 (no cache) is right where the mutation left an empty database: a truncation to nothing,
                 // or a hot WAL deleted or damaged before its first checkpoint (SQLite stops replaying a log

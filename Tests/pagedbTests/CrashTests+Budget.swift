@@ -21,12 +21,12 @@ extension CrashTests {
     /// The writer's budget: its six feeds grow to about 250 KB without one, so most runs evict.
     static let budgetBytes = "120000"
 
-    @Test func aKillDuringAnAutomaticEvictionLeavesEachFeedATopPart() throws {
+    @Test func aKillDuringAnAutomaticEvictionLeavesEachFeedATopPart() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("budget.sqlite")
         var random = SystemRandomNumberGenerator()
         // A first writer that exits normally: the file exists, with a budget, before the first kill.
-        let setUp = try PagedDBBinary.run([
+        let setUp = try await PagedDBBinary.run([
             "crash-writer", "--db", db, "--budget", Self.budgetBytes, "--operations", "60",
         ])
         try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")
@@ -35,7 +35,7 @@ extension CrashTests {
         var totalAcks = 0
         for kill in 0..<Self.budgetKills {
             let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
-            let log = try runAndKill(
+            let log = try await runAndKill(
                 db: db, seed: UInt64(kill + 1), after: delay, arguments: ["--budget", Self.budgetBytes])
             let inFlight = applyKept(log, to: &expected)
             totalAcks += log.filter { $0.hasPrefix("ACK") }.count

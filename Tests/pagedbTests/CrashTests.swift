@@ -13,19 +13,19 @@ import Testing
         ProcessInfo.processInfo.environment["PAGEDSTORE_CRASH_KILLS"].flatMap(Int.init) ?? 200
     }
 
-    @Test func everyAcknowledgedPageSurvivesAKillAtAnyInstant() throws {
+    @Test func everyAcknowledgedPageSurvivesAKillAtAnyInstant() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crash.sqlite")
         var random = SystemRandomNumberGenerator()
         var acknowledged: [String: Set<String>] = [:]  // ids each feed must still have
         var totalAcks = 0
         // A first writer that exits normally: the file exists before the first kill.
-        let setUp = try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "30"])
+        let setUp = try await PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "30"])
         try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")
         _ = apply(setUp.stdout.split(separator: "\n").map(String.init), to: &acknowledged)
         for kill in 0..<Self.kills {
             let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
-            let log = try runAndKill(db: db, seed: UInt64(kill + 1), after: delay)
+            let log = try await runAndKill(db: db, seed: UInt64(kill + 1), after: delay)
             let inFlight = apply(log, to: &acknowledged)
             totalAcks += log.filter { $0.hasPrefix("ACK") }.count
 
@@ -51,16 +51,16 @@ import Testing
     /// inside the edit's server call): in the file as recovered, every pending edit still shows, an
     /// update over whatever value the server's page wrote, a removal gone, an insert there. Pages and
     /// their replay are one transaction, so no instant shows one without the other.
-    @Test func everyPendingEditShowsInTheFileAfterAKillAtAnyInstant() throws {
+    @Test func everyPendingEditShowsInTheFileAfterAKillAtAnyInstant() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crash.sqlite")
         var random = SystemRandomNumberGenerator()
-        let setUp = try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "10"])
+        let setUp = try await PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "10"])
         try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")
         var pendingSeen = 0
         for kill in 0..<max(Self.kills / 5, 20) {
             let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
-            _ = try runAndKill(db: db, seed: UInt64(kill + 1), after: delay, arguments: ["--pending-edits"])
+            _ = try await runAndKill(db: db, seed: UInt64(kill + 1), after: delay, arguments: ["--pending-edits"])
             let queue = try DatabaseQueue(path: db)
             let violations = try queue.read { try $0.verify() }
             #expect(violations.isEmpty, "kill \(kill): \(violations)")
@@ -88,8 +88,9 @@ import Testing
     }
 
     /// Starts a writer, kills it after `delay`, and returns the lines it printed.
-    func runAndKill(db: String, seed: UInt64, after delay: Duration, arguments: [String] = []) throws -> [String] {
-        try KilledRun.lines(of: ["crash-writer", "--db", db, "--seed", "\(seed)"] + arguments, after: delay)
+    func runAndKill(db: String, seed: UInt64, after delay: Duration, arguments: [String] = []) async throws -> [String]
+    {
+        try await KilledRun.lines(of: ["crash-writer", "--db", db, "--seed", "\(seed)"] + arguments, after: delay)
     }
 
     /// Folds a writer's log into the ids each feed must keep, and returns the feeds whose last operation

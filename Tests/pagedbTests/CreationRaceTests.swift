@@ -5,7 +5,7 @@ import Testing
 /// Two processes creating the same new cache at once: creation and migration wait
 /// for each other like any write, so both succeed.
 @Suite struct CreationRaceTests {
-    @Test func twoProcessesCreatingOneCacheBothSucceed() throws {
+    @Test func twoProcessesCreatingOneCacheBothSucceed() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         var failures: [String] = []
         for race in 0..<30 {
@@ -21,11 +21,14 @@ import Testing
             }
             for (process, _) in processes { try process.run() }
             for (process, errors) in processes {
-                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
+                let message = await offThePool {
+                    let message = String(decoding: errors.fileHandleForReading.readToTheEnd(), as: UTF8.self)
+                    process.waitUntilExit()
+                    return message
+                }
                 if process.terminationStatus != 0 { failures.append("race \(race): \(message)") }
             }
-            let feeds = try PagedDBBinary.run(["feeds", "--db", db, "--json"])
+            let feeds = try await PagedDBBinary.run(["feeds", "--db", db, "--json"])
             let keys = (try? PagedDBBinary.json(feeds) as? [[String: Any]])?.compactMap { $0["key"] as? String }
             #expect(keys == ["a", "b"], "race \(race): both feeds are in the file")
         }

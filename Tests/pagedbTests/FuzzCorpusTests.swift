@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -7,7 +8,7 @@ import Testing
 /// Every input the fuzzer has kept (Tests/FuzzCorpus) is replayed through the fuzz entry point on
 /// every test run, so a crash it once found stays fixed.
 @Suite struct FuzzCorpusTests {
-    @Test func theFixtureCorpusReplaysWithoutACrash() throws {
+    @Test func theFixtureCorpusReplaysWithoutACrash() async throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FuzzCorpus/fixtures").path
         let replayer = PagedDBBinary.url.deletingLastPathComponent().appendingPathComponent("FuzzFixtures")
@@ -16,10 +17,14 @@ import Testing
         process.arguments = [corpus]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let replay = process
+        let (text, exited) = try await offThePool {
+            try replay.run()
+            let text = String(decoding: output.fileHandleForReading.readToTheEnd(), as: UTF8.self)
+            replay.waitUntilExit()
+            return (text, replay.terminationReason == .exit && replay.terminationStatus == 0)
+        }
+        #expect(exited)
         let count = try FileManager.default.contentsOfDirectory(atPath: corpus).count
         #expect(text.contains("replayed \(count) inputs"))
     }

@@ -40,17 +40,17 @@ import Testing
     ]
 
     @Test(arguments: cases)
-    func anEditedValueFailsCleanlyAndVerifyNamesIt(_ hostile: Case) throws {
+    func anEditedValueFailsCleanlyAndVerifyNamesIt(_ hostile: Case) async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "5"]).status == 0)
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "5"]).status == 0)
         try Connection(path: db, mode: .readWrite).execute(hostile.edit)
         let page = try scratch.file("page.json", #"{"items": [{"id": "new"}], "next_cursor": null}"#)
         let arguments = hostile.command + ["--db", db] + (hostile.command[0] == "apply" ? ["--page", page] : [])
-        let result = try PagedDBBinary.run(arguments)
+        let result = try await PagedDBBinary.run(arguments)
         #expect(!result.crashed, "\(hostile): crashed")
         #expect([0, 2].contains(result.status), "\(hostile): exit \(result.status) \(result.stderr)")
-        let verify = try PagedDBBinary.run(["verify", "--db", db, "--json"])
+        let verify = try await PagedDBBinary.run(["verify", "--db", db, "--json"])
         #expect(verify.status == 1, "\(hostile): verify exit \(verify.status) \(verify.stdout)")
         #expect(verify.stdout.contains(hostile.rule), "\(hostile): \(verify.stdout)")
     }

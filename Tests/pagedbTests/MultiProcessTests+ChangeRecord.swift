@@ -23,19 +23,20 @@ extension MultiProcessTests {
     }
 
     /// Runs the crash writer on `db` for `operations` operations (of its seed 1).
-    static func runCrashWriter(_ db: String, operations: Int, _ arguments: [String] = []) throws {
-        let run = try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "\(operations)"] + arguments)
+    static func runCrashWriter(_ db: String, operations: Int, _ arguments: [String] = []) async throws {
+        let run = try await PagedDBBinary.run(
+            ["crash-writer", "--db", db, "--operations", "\(operations)"] + arguments)
         #expect(run.status == 0, "\(run.stderr)")
     }
 
     /// A new file whose first feed holds the crash writer's newest page, so that the writer's
     /// refreshes land on top of it (not in its place).
-    static func fileWithTheCrashWritersNewestPage(in scratch: TemporaryDirectory) throws -> String {
+    static func fileWithTheCrashWritersNewestPage(in scratch: TemporaryDirectory) async throws -> String {
         let db = scratch.path("shared.sqlite")
         let items = (180..<200).reversed().map { #"{"id":"f0s1-\#($0)","revision":0}"# }
         let page = try scratch.file(
             "first.json", #"{"items":[\#(items.joined(separator: ","))],"next_cursor":"f0s1-180"}"#)
-        let apply = try PagedDBBinary.run(["apply", "feed0", "--db", db, "--page", page, "--as", "refresh"])
+        let apply = try await PagedDBBinary.run(["apply", "feed0", "--db", db, "--page", page, "--as", "refresh"])
         #expect(apply.status == 0, "\(apply.stderr)")
         return db
     }
@@ -53,7 +54,7 @@ extension MultiProcessTests {
         let feed = try Self.crashWritersFeed(in: store)
         let events = await EventRecorder(feed)
         let before = await feed.snapshot
-        try Self.runCrashWriter(db, operations: operations, arguments)
+        try await Self.runCrashWriter(db, operations: operations, arguments)
         _ = try await feed.identifiers()
         return (store, feed, events, before, await feed.snapshot)
     }
@@ -69,7 +70,7 @@ extension MultiProcessTests {
 
     @Test func aListThatMissedManyWritesOfAnotherProcessTakesThemAsOneExactChange() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
+        let db = try await Self.fileWithTheCrashWritersNewestPage(in: scratch)
         let (store, feed, events, before, after) = try await Self.readAfterTheCrashWriter(db, operations: 60)
         #expect(after.sequence == before.sequence + 1, "every write in one change")
         #expect(!after.change.isFullReload)
@@ -85,7 +86,7 @@ extension MultiProcessTests {
 
     @Test func aListThatMissedMoreWritesThanTheRecordKeepsReloadsOnceAndSaysSo() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
+        let db = try await Self.fileWithTheCrashWritersNewestPage(in: scratch)
         // A writer that keeps only its newest write: the way from the list's row is forgotten.
         let (store, feed, events, before, after) = try await Self.readAfterTheCrashWriter(
             db, operations: 200, ["--change-record-limit", "1"])
@@ -105,13 +106,13 @@ extension MultiProcessTests {
 
     @Test func aListWhoseFeedAnotherProcessDeletesDeletesEveryRowExactly() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = try Self.fileWithTheCrashWritersNewestPage(in: scratch)
+        let db = try await Self.fileWithTheCrashWritersNewestPage(in: scratch)
         let store = try FeedStore(path: db)
         let feed = try Self.crashWritersFeed(in: store)
         let events = await EventRecorder(feed)
         let before = await feed.snapshot
         #expect(before.rows.count == 20)
-        let deleted = try PagedDBBinary.run(["delete", "feed0", "--db", db])
+        let deleted = try await PagedDBBinary.run(["delete", "feed0", "--db", db])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         _ = try await feed.identifiers()
         let after = await feed.snapshot

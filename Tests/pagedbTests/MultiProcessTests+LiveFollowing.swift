@@ -49,17 +49,17 @@ extension MultiProcessTests {
             let page = try scratch.file(
                 "page\(runs).json",
                 #"{"items":[{"id":"applied\#(runs)-0"},{"id":"applied\#(runs)-1","revision":1}],"next_cursor":null}"#)
-            let apply = try PagedDBBinary.run([
+            let apply = try await PagedDBBinary.run([
                 "apply", "home", "--db", db, "--page", page, "--as", "refresh",
                 "--change-record-limit", "\(Self.keepsEveryWrite)",
             ])
             #expect(apply.status == 0, "apply \(runs): \(apply.stderr)")
             let items = try scratch.file("seed\(runs).json", #"[{"id":"seeded\#(runs)"}]"#)
-            let seed = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", items])
+            let seed = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", items])
             #expect(seed.status == 0, "seed \(runs): \(seed.stderr)")
         }
-        let report = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        writer.waitUntilExit()
+        let report = String(decoding: output.fileHandleForReading.readToTheEnd(), as: UTF8.self)
+        await writer.ended()
         #expect(writer.terminationStatus == 0, "the writer failed: \(report)")
         #expect(report.contains("busy=0"), "the writer met busy errors: \(report)")
         let file = try DatabaseQueue(path: db).read { store in

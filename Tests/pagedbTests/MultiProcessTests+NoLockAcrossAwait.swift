@@ -12,11 +12,11 @@ extension MultiProcessTests {
     /// Writes a refresh of `home` with `pagedb apply` while the caller's write operation is held.
     /// - Returns: How long the other process took; it fails with a busy error after its 5 s busy
     ///   timeout if a lock is held.
-    static func otherProcessWrites(_ db: String, in scratch: TemporaryDirectory) throws -> Duration {
+    static func otherProcessWrites(_ db: String, in scratch: TemporaryDirectory) async throws -> Duration {
         let page = try scratch.file(
             "other.json", #"{"items":[{"id":"x1"},{"id":"p1"}],"next_cursor":"c","previous_cursor":null}"#)
         let started = ContinuousClock.now
-        let result = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
+        let result = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
         #expect(result.status == 0, "the other process waited for a lock: \(result.stderr)")
         return .now - started
     }
@@ -30,7 +30,7 @@ extension MultiProcessTests {
         let feed = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
         let refresh = Task { await feed.refresh() }
         let held = await source.nextFetch()
-        let took = try Self.otherProcessWrites(db, in: scratch)
+        let took = try await Self.otherProcessWrites(db, in: scratch)
         #expect(took < .seconds(5), "well within the other process's busy timeout")
         held.respond(Page(items: [Entry(id: "p1"), Entry(id: "p2")], olderCursor: nil))
         await refresh.value
@@ -56,7 +56,7 @@ extension MultiProcessTests {
             }
         }
         for await _ in calls { break }
-        let took = try Self.otherProcessWrites(db, in: scratch)
+        let took = try await Self.otherProcessWrites(db, in: scratch)
         #expect(took < .seconds(5), "well within the other process's busy timeout")
         answer.yield()
         #expect(try await edit.value)

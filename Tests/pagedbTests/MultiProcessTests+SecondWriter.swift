@@ -17,7 +17,8 @@ extension MultiProcessTests {
         let db = scratch.path("shared.sqlite")
         let first = try scratch.file(
             "first.json", #"{"items":[{"id":"p1"},{"id":"p2"},{"id":"p3"}],"next_cursor":"c3","previous_cursor":"n1"}"#)
-        #expect(try PagedDBBinary.run(["apply", "home", "--db", db, "--page", first, "--as", "refresh"]).status == 0)
+        #expect(
+            try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", first, "--as", "refresh"]).status == 0)
         let source = ScriptedSource<Entry> { request in
             #expect(request == .olderThan(cursor: "c3"))
             return Page(items: [Entry(id: "p4"), Entry(id: "p5")], olderCursor: nil)
@@ -30,7 +31,7 @@ extension MultiProcessTests {
             "newer.json",
             #"{"items":[{"id":"n1"},{"id":"n2"},{"id":"p1"},{"id":"p2","edited":true}],"next_cursor":"c2","previous_cursor":"n0"}"#
         )
-        let refresh = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", newer, "--as", "refresh"])
+        let refresh = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", newer, "--as", "refresh"])
         #expect(refresh.status == 0, "\(refresh.stderr)")
         await feed.loadNextPage()
         let snapshots = await recorder.snapshots(settlingOn: feed)
@@ -60,7 +61,8 @@ extension MultiProcessTests {
         let db = scratch.path("shared.sqlite")
         let first = try scratch.file(
             "first.json", #"{"items":[{"id":"p1"},{"id":"p2"}],"next_cursor":"c2","previous_cursor":"n1"}"#)
-        #expect(try PagedDBBinary.run(["apply", "home", "--db", db, "--page", first, "--as", "refresh"]).status == 0)
+        #expect(
+            try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", first, "--as", "refresh"]).status == 0)
         let store = try FeedStore(path: db, readOnly: readOnly)
         let feed = try store.feed(
             "home", source: ScriptedSource<Entry> { _ in Page(items: [], olderCursor: nil) },
@@ -68,7 +70,7 @@ extension MultiProcessTests {
         let snapshots = await feed.snapshots
         let newer = try scratch.file(
             "newer.json", #"{"items":[{"id":"n1"},{"id":"p1"},{"id":"p2"}],"next_cursor":"c2","previous_cursor":"n0"}"#)
-        let refresh = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", newer, "--as", "refresh"])
+        let refresh = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", newer, "--as", "refresh"])
         #expect(refresh.status == 0, "\(refresh.stderr)")
         // Nothing asks the feed: the snapshot comes from its own look at the file.
         for await snapshot in snapshots where snapshot.rows.loadedItems.map({ $0.id }) == ["n1", "p1", "p2"] {

@@ -83,12 +83,14 @@ extension MultiProcessTests {
                 server.publish(Int.random(in: 0...3, using: &random))
                 server.edit(at: Int.random(in: 0..<6, using: &random))
                 let page = try scratch.file("page\(step).json", try server.newestPageFile())
-                let result = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
+                let result = try await PagedDBBinary.run([
+                    "apply", "home", "--db", db, "--page", page, "--as", "refresh",
+                ])
                 #expect(result.status == 0, "\(context): \(result.stderr)")
                 continue  // this process has not looked yet
             case 2:
                 let rows = Int.random(in: 3...15, using: &random)
-                let result = try PagedDBBinary.run(["trim", "home", "--db", db, "--max-rows", "\(rows)"])
+                let result = try await PagedDBBinary.run(["trim", "home", "--db", db, "--max-rows", "\(rows)"])
                 #expect(result.status == 0, "\(context): \(result.stderr)")
                 continue
             case 3: await feed.refresh()

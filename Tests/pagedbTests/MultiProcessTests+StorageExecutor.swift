@@ -21,10 +21,10 @@ extension MultiProcessTests {
         let feeds = try (0..<8).map { index in
             try store.feed("feed\(index)", source: source, policy: FeedPolicy(refreshOnOpen: .never))
         }
-        let holder = try startHolder(db: db, milliseconds: 3500)
+        let holder = try await startHolder(db: db, milliseconds: 3500)
         defer {
             holder.terminate()
-            holder.waitUntilExit()
+            holder.waitUntilExit()  // terminated: it ends at once
         }
         // Eight feeds block in SQLite's busy handler (and behind each other) for seconds…
         let refreshes = Task {

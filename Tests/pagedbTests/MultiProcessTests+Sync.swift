@@ -14,14 +14,14 @@ extension MultiProcessTests {
         ]
         // The feed exists, so opening it writes nothing: the refresh's own write is the one that waits.
         let seeded = try scratch.file("one.ndjson", #"{"id":"old"}"# + "\n")
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", seeded]).status == 0)
-        let sync = Task.detached { try PagedDBBinary.run(arguments) }
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", seeded]).status == 0)
+        let sync = Task.detached { try await PagedDBBinary.run(arguments) }
         try await server.control("gate/arrived", [:])
         // Longer than the 5 s busy timeout: the refresh's write gives up while the lock is held.
-        let holder = try startHolder(db: db, milliseconds: 30_000)
+        let holder = try await startHolder(db: db, milliseconds: 30_000)
         defer {
             holder.terminate()
-            holder.waitUntilExit()
+            holder.waitUntilExit()  // terminated: it ends at once
         }
         try await server.control("gate/open", [:])
         let busy = try await sync.value

@@ -7,10 +7,11 @@ import Testing
 
 /// Two writer processes and a reader on one file, as an app, its extension and `pagedb` would be.
 @Suite(.serialized) struct MultiProcessTests {
-    @Test func twoWriterProcessesShareAFileWithoutBusyErrors() throws {
+    @Test func twoWriterProcessesShareAFileWithoutBusyErrors() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
-        #expect(try PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "5", "--seed", "9"]).status == 0)
+        #expect(
+            try await PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "5", "--seed", "9"]).status == 0)
         let writers = (1...2).map { seed in
             DispatchQueue.global().sync { () -> Process in
                 let process = Process()
@@ -24,19 +25,19 @@ import Testing
         for writer in writers { try writer.run() }
         var reads = 0
         while writers.contains(where: \.isRunning) {
-            let feeds = try PagedDBBinary.run(["feeds", "--db", db, "--json"])
+            let feeds = try await PagedDBBinary.run(["feeds", "--db", db, "--json"])
             #expect(feeds.status == 0, "a read while both write: \(feeds.stderr)")
             reads += 1
         }
         for writer in writers {
-            writer.waitUntilExit()
+            await writer.ended()
             #expect(writer.terminationStatus == 0, "a writer failed (a busy error would exit 5)")
         }
         #expect(reads > 0)
-        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        let verify = try await PagedDBBinary.run(["verify", "--db", db])
         #expect(verify.status == 0, "\(verify.stdout)")
         let idle = scratch.fingerprint(db)
-        _ = try PagedDBBinary.run(["show", "feed0", "--db", db])
+        _ = try await PagedDBBinary.run(["show", "feed0", "--db", db])
         #expect(scratch.fingerprint(db) == idle, "an inspection of the idle file changes nothing")
     }
 
@@ -45,10 +46,10 @@ import Testing
         let db = scratch.path("lock.sqlite")
         let store = try FeedStore(path: db, busyTimeout: .seconds(2))
         let feed = try store.feed("home", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
-        let holder = try startHolder(db: db, milliseconds: 600)
+        let holder = try await startHolder(db: db, milliseconds: 600)
         await feed.refresh()
         #expect(await feed.snapshot.refresh == .idle, "the write waited for the lock instead of failing")
-        holder.waitUntilExit()
+        await holder.ended()
     }
 
     @Test func aLockHeldLongerGivesABusyErrorWithinTheTimeoutPlusTenPercent() async throws {
@@ -60,7 +61,7 @@ import Testing
         let timeout = 3.0
         let store = try FeedStore(path: db, busyTimeout: .seconds(timeout))
         let feed = try store.feed("home", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
-        let holder = try startHolder(db: db, milliseconds: 10_000)
+        let holder = try await startHolder(db: db, milliseconds: 10_000)
         let started = Date()
         await feed.refresh()
         let waited = Date().timeIntervalSince(started)
@@ -71,11 +72,15 @@ import Testing
         #expect(error.storageKind == .busy)
         #expect(waited >= timeout * 0.9 && waited <= timeout * 1.1, "waited \(waited) s")
         holder.terminate()
-        holder.waitUntilExit()
+        await holder.ended()
     }
 
-    /// Starts `pagedb hold-lock` and returns once it holds the lock.
-    func startHolder(db: String, milliseconds: Int) throws -> Process {
+    /// Starts `pagedb hold-lock` and returns once it holds the lock, waited for off the test pool.
+    func startHolder(db: String, milliseconds: Int) async throws -> Process {
+        try await offThePool { try startHolderBlocking(db: db, milliseconds: milliseconds) }
+    }
+
+    private func startHolderBlocking(db: String, milliseconds: Int) throws -> Process {
         let process = Process()
         process.executableURL = PagedDBBinary.url
         process.arguments = ["hold-lock", "--db", db, "--milliseconds", "\(milliseconds)"]
@@ -84,7 +89,7 @@ import Testing
         try process.run()
         var received = Data()
         while !String(decoding: received, as: UTF8.self).contains("LOCKED") {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.fileHandleForReading.nextChunk()
             if chunk.isEmpty { break }
             received.append(chunk)
         }

@@ -10,7 +10,7 @@ import Testing
     @Test func outboxNamesTheUnreadableRowsBelowItsTableEvenThroughAPipe() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(in: scratch)
-        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        let table = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(table.status == 0, "\(table.stderr)")
         let total = try #require(table.stdout.range(of: "1 queued edit."), "\(table.stdout)")
         let warning = try #require(table.stdout.range(of: "1 queued row cannot be read"), "\(table.stdout)")
@@ -23,9 +23,9 @@ import Testing
         let connection = try Connection(path: db, mode: .readWrite)
         try connection.execute("DELETE FROM pending_edit WHERE item_id = 'p2'")
         try connection.execute("UPDATE pending_edit SET idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
-        let deleted = try PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
+        let deleted = try await PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
-        let history = try PagedDBBinary.run(["outbox", "--db", db, "--dropped", "--json"])
+        let history = try await PagedDBBinary.run(["outbox", "--db", db, "--dropped", "--json"])
         let dropped = try #require(try PagedDBBinary.json(history) as? [[String: Any]])
         #expect(
             dropped.map { $0["idempotency_key"] as? String } == ["not-a-uuid"],
@@ -36,10 +36,10 @@ import Testing
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(
             in: scratch, set: "detached = 1, idempotency_key = 'not-a-uuid'")
-        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        let verify = try await PagedDBBinary.run(["verify", "--db", db])
         #expect(verify.status == 1, "a row nothing sends nor drops: \(verify.stdout)")
         #expect(verify.stdout.contains("not-a-uuid"), "\(verify.stdout)")
-        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        let table = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(table.stdout.contains("1 queued row cannot be read"), "\(table.stdout)")
     }
 }

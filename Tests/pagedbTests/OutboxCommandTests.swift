@@ -41,12 +41,12 @@ import Testing
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let (db, key) = try await Self.cacheWithQueuedEdits(in: scratch)
         let before = scratch.fingerprint(db)
-        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        let table = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("like") && table.stdout.contains("hide"))
         #expect(table.stdout.contains(try #require(key).uuidString))
         #expect(table.stdout.contains("2 queued edits."))
-        let json = try PagedDBBinary.run(["outbox", "--db", db, "--json"])
+        let json = try await PagedDBBinary.run(["outbox", "--db", db, "--json"])
         let edits = try #require(try PagedDBBinary.json(json) as? [[String: Any]])
         #expect(edits.map { $0["kind"] as? String } == ["like", "hide"])
         #expect(edits.map { $0["change"] as? String } == ["update", "remove"])
@@ -66,18 +66,19 @@ import Testing
             try await feed.enqueue("like", id: "p1", argument: Like(on: false)) { $0.revision -= 1 })
         store.close()
 
-        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        let table = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(table.stdout.contains("3 queued edits."))
         #expect(Self.line(of: later.uuidString, in: table.stdout)?.contains("after the edit before it") == true)
         let edits = try #require(
-            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+            try PagedDBBinary.json(try await PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
         // Items in the order of their first edits, each item's edits together, in order.
         #expect(edits.map { $0["idempotency_key"] as? String }[1] == later.uuidString)
         #expect(edits.map { $0["waits_for"] as? String } == [nil, key?.uuidString, nil])
-        let shown = try PagedDBBinary.run(["show", "--db", db, "home"])
+        let shown = try await PagedDBBinary.run(["show", "--db", db, "home"])
         #expect(shown.stdout.contains("next try after the edit before it"))
         let detail = try #require(
-            try PagedDBBinary.json(try PagedDBBinary.run(["show", "--db", db, "home", "--json"])) as? [String: Any])
+            try PagedDBBinary.json(try await PagedDBBinary.run(["show", "--db", db, "home", "--json"]))
+                as? [String: Any])
         let pending = try #require(detail["pending_edits"] as? [[String: Any]])
         #expect(pending.map { $0["waits_for"] as? String } == [nil, nil, key?.uuidString])
     }
@@ -85,11 +86,11 @@ import Testing
     @Test func outboxAndShowSayWhenEachQueuedEditIsNextTried() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let (db, key) = try await Self.cacheWithQueuedEdits(in: scratch)
-        let fresh = try PagedDBBinary.run(["outbox", "--db", db])
+        let fresh = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(fresh.stdout.contains("NEXT TRY"))
         #expect(Self.line(of: "like", in: fresh.stdout)?.contains("at once") == true, "no send failed yet")
         let freshJSON = try #require(
-            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+            try PagedDBBinary.json(try await PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
         #expect(freshJSON.allSatisfy { $0["next_attempt_at"] is NSNull })
 
         // What failed sends keep: the like two and a half hours ahead (a server's Retry-After), the
@@ -108,20 +109,21 @@ import Testing
         }
         queue.close()
 
-        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        let table = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(Self.line(of: "like", in: table.stdout)?.contains("in 2 h") == true, "\(table.stdout)")
         #expect(Self.line(of: "hide", in: table.stdout)?.contains("due") == true, "\(table.stdout)")
         let json = try #require(
-            try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
+            try PagedDBBinary.json(try await PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [[String: Any]])
         let iso = ISO8601DateFormatter()
         #expect(json.map { $0["next_attempt_at"] as? String } == [iso.string(from: ahead), iso.string(from: passed)])
         #expect(json.first?["idempotency_key"] as? String == key?.uuidString)
 
-        let show = try PagedDBBinary.run(["show", "home", "--db", db])
+        let show = try await PagedDBBinary.run(["show", "home", "--db", db])
         #expect(show.stdout.contains("1 failed sends, next try in 2 h"), "\(show.stdout)")
         #expect(show.stdout.contains("1 failed sends, next try due"), "\(show.stdout)")
         let detail =
-            try PagedDBBinary.json(try PagedDBBinary.run(["show", "home", "--db", db, "--json"])) as? [String: Any]
+            try PagedDBBinary.json(try await PagedDBBinary.run(["show", "home", "--db", db, "--json"]))
+            as? [String: Any]
         let pending = try #require(detail?["pending_edits"] as? [[String: Any]])
         #expect(
             pending.map { $0["next_attempt_at"] as? String } == [iso.string(from: ahead), iso.string(from: passed)])
@@ -148,10 +150,10 @@ import Testing
         let inserted = changes.flatMap { $0["inserted"] as? [[Int]] ?? [] }
         #expect(inserted == [[0, 2]], "p2 back between p1 and the end")
         #expect(changes.flatMap { $0["reloaded"] as? [[Int]] ?? [] } == [[0, 1]], "p1 back to the server's value")
-        #expect(watch.interrupt().status == 0)
+        await #expect(watch.interrupt().status == 0)
         for await status in await store.outbox.states where status.count == 0 { break }
         store.close()
-        let items = try PagedDBBinary.run(["items", "home", "--db", db, "--json"])
+        let items = try await PagedDBBinary.run(["items", "home", "--db", db, "--json"])
         let rows = try #require(try PagedDBBinary.json(items) as? [[String: Any]])
         #expect(rows.map { $0["id"] as? String } == ["p0", "p1", "p2"])
         #expect(rows.map { ($0["payload"] as? [String: Any])?["revision"] as? Int } == [0, 0, 0])
@@ -162,14 +164,14 @@ import Testing
         text.split(separator: "\n").first { $0.contains(word) }.map(String.init)
     }
 
-    @Test func aCacheWithoutQueuedEditsSaysSo() throws {
+    @Test func aCacheWithoutQueuedEditsSaysSo() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let items = try scratch.file("items.json", #"[{"id":"a"}]"#)
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", items]).status == 0)
-        let result = try PagedDBBinary.run(["outbox", "--db", db])
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", items]).status == 0)
+        let result = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(result.status == 0)
         #expect(result.stdout.contains("No queued edits in this cache."))
-        #expect(try PagedDBBinary.json(try PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [Any] != nil)
+        #expect(try PagedDBBinary.json(try await PagedDBBinary.run(["outbox", "--db", db, "--json"])) as? [Any] != nil)
     }
 }

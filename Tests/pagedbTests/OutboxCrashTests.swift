@@ -35,7 +35,7 @@ import Testing
             // Every fourth relaunch is of an app whose new model clears the old rows; now and then a
             // row under a queued edit no longer decodes. Their queued edits must still go.
             if kill % 3 == 2 { try Self.spoilARowUnderAQueuedEdit(in: db) }
-            let log = try KilledRun.lines(
+            let log = try await KilledRun.lines(
                 of: [
                     "outbox-writer", "--db", db, "--server", endpoint, "--seed", "\(kill + 1)",
                     "--cache-version", "\(kill / 4)",
@@ -45,7 +45,7 @@ import Testing
             #expect(violations.isEmpty, "kill \(kill): \(violations)")
         }
         // The relaunch that only replays: it exits once the outbox is empty.
-        let replay = try PagedDBBinary.run(
+        let replay = try await PagedDBBinary.run(
             [
                 "outbox-writer", "--db", db, "--server", endpoint, "--operations", "0", "--cache-version",
                 "\(Self.kills / 4 + 1)",
@@ -77,7 +77,7 @@ import Testing
         let queue = try DatabaseQueue(path: db)
         #expect(try queue.read { try $0.queuedEdits() }.isEmpty, "the outbox is empty")
         let checkedRemovals = try checkRejectedEditsAreRolledBack(log, in: queue)
-        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        let verify = try await PagedDBBinary.run(["verify", "--db", db])
         #expect(verify.status == 0, "pagedb verify: \(verify.stdout) \(verify.stderr)")
 
         let deliveries = log.values.reduce(0) { $0 + $1.deliveries }

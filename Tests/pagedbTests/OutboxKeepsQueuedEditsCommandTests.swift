@@ -11,12 +11,12 @@ import Testing
     @Test func outboxNamesAQueuedRowItCannotRead() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(in: scratch)
-        let table = try PagedDBBinary.run(["outbox", "--db", db])
+        let table = try await PagedDBBinary.run(["outbox", "--db", db])
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.stdout.contains("1 queued edit."), "the readable one: \(table.stdout)")
         #expect(table.stdout.contains("1 queued row cannot be read"))
         #expect(table.stdout.contains("item p1, step 0") && table.stdout.contains("not-a-uuid"), "\(table.stdout)")
-        let verify = try PagedDBBinary.run(["verify", "--db", db])
+        let verify = try await PagedDBBinary.run(["verify", "--db", db])
         #expect(verify.status == 1)
         #expect(verify.stdout.contains("idempotency key"), "\(verify.stdout)")
     }
@@ -24,20 +24,21 @@ import Testing
     @Test func deleteKeepsAFeedWithQueuedEditsUnlessToldToDropThem() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let (db, key) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)
-        let refused = try PagedDBBinary.run(["delete", "home", "--db", db])
+        let refused = try await PagedDBBinary.run(["delete", "home", "--db", db])
         #expect(refused.status == 7)
         #expect(refused.stderr.contains("2 queued edits"), "\(refused.stderr)")
-        #expect(try PagedDBBinary.run(["outbox", "--db", db]).stdout.contains("2 queued edits."))
+        #expect(try await PagedDBBinary.run(["outbox", "--db", db]).stdout.contains("2 queued edits."))
 
-        let deleted = try PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
+        let deleted = try await PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(deleted.stdout.contains("2 queued edits dropped unsent"))
-        let history = try PagedDBBinary.run(["outbox", "--db", db, "--dropped", "--json"])
+        let history = try await PagedDBBinary.run(["outbox", "--db", db, "--dropped", "--json"])
         let dropped = try #require(try PagedDBBinary.json(history) as? [[String: Any]])
         #expect(dropped.count == 2)
         #expect(dropped.contains { $0["idempotency_key"] as? String == key?.uuidString })
         #expect(dropped.allSatisfy { ($0["reason"] as? String)?.contains("pagedb delete") == true })
-        #expect(try PagedDBBinary.run(["outbox", "--db", db, "--dropped"]).stdout.contains("2 edits dropped unsent."))
+        #expect(
+            try await PagedDBBinary.run(["outbox", "--db", db, "--dropped"]).stdout.contains("2 edits dropped unsent."))
     }
 }
 
@@ -50,7 +51,7 @@ import Testing
         let widget = try FeedStore(path: db, readOnly: true)
         var states = await widget.outbox.states.makeAsyncIterator()
         #expect(await states.next()?.count == 2)
-        let deleted = try PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
+        let deleted = try await PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         var cleared = false
         while let status = await states.next() {

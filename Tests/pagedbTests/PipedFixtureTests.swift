@@ -22,66 +22,66 @@ import Testing
     }
 
     /// The rows of `home`, as `pagedb feeds --json` counts them; nil when the file has no such feed.
-    func homeRows() throws -> Int? {
-        let feeds = try PagedDBBinary.json(try PagedDBBinary.run(["feeds", "--db", db, "--json"]))
+    func homeRows() async throws -> Int? {
+        let feeds = try PagedDBBinary.json(try await PagedDBBinary.run(["feeds", "--db", db, "--json"]))
         return (feeds as? [[String: Any]])?.first { $0["key"] as? String == "home" }?["rows"] as? Int
     }
 
-    @Test func seedReadsItsFixtureFromStandardInputGivenAsDash() throws {
-        let run = try PagedDBBinary.shell(#"cat "\#(fixture)" | "$PAGEDB" seed home --db "\#(db)" --file -"#)
+    @Test func seedReadsItsFixtureFromStandardInputGivenAsDash() async throws {
+        let run = try await PagedDBBinary.shell(#"cat "\#(fixture)" | "$PAGEDB" seed home --db "\#(db)" --file -"#)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Seeded 3 items into home."))
-        #expect(try homeRows() == 3)
+        await #expect(try homeRows() == 3)
     }
 
-    @Test func seedReadsAPipeGivenAsAPath() throws {
-        let run = try PagedDBBinary.shell(#""$PAGEDB" seed home --db "\#(db)" --file <(cat "\#(fixture)")"#)
+    @Test func seedReadsAPipeGivenAsAPath() async throws {
+        let run = try await PagedDBBinary.shell(#""$PAGEDB" seed home --db "\#(db)" --file <(cat "\#(fixture)")"#)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try homeRows() == 3)
+        await #expect(try homeRows() == 3)
     }
 
-    @Test func seedReadsAFIFO() throws {
+    @Test func seedReadsAFIFO() async throws {
         let fifo = scratch.path("items.fifo")
-        let run = try PagedDBBinary.shell(
+        let run = try await PagedDBBinary.shell(
             #"mkfifo "\#(fifo)" && { cat "\#(fixture)" > "\#(fifo)" & } && "$PAGEDB" seed home --db "\#(db)" --file "\#(fifo)""#
         )
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try homeRows() == 3)
+        await #expect(try homeRows() == 3)
     }
 
-    @Test func aBadLineOnStandardInputNamesItsLineAndColumnAndWritesNothing() throws {
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", fixture]).status == 0)
-        let run = try PagedDBBinary.shell(#"cat "\#(bad)" | "$PAGEDB" seed home --db "\#(db)" --file -"#)
+    @Test func aBadLineOnStandardInputNamesItsLineAndColumnAndWritesNothing() async throws {
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", fixture]).status == 0)
+        let run = try await PagedDBBinary.shell(#"cat "\#(bad)" | "$PAGEDB" seed home --db "\#(db)" --file -"#)
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("<stdin>:3:"), "\(run.stderr)")
-        #expect(try homeRows() == 3, "nothing of the bad stream was written")
+        await #expect(try homeRows() == 3, "nothing of the bad stream was written")
     }
 
-    @Test func aBadLineOnAPipeGivenAsAPathNamesItsLineAndColumn() throws {
-        let run = try PagedDBBinary.shell(#""$PAGEDB" seed home --db "\#(db)" --file <(cat "\#(bad)")"#)
+    @Test func aBadLineOnAPipeGivenAsAPathNamesItsLineAndColumn() async throws {
+        let run = try await PagedDBBinary.shell(#""$PAGEDB" seed home --db "\#(db)" --file <(cat "\#(bad)")"#)
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains(":3:") && run.stderr.contains("/dev/fd/"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db), "a bad fixture opens no cache")
     }
 
-    @Test func applyReadsItsPageFromStandardInput() throws {
-        let run = try PagedDBBinary.shell(
+    @Test func applyReadsItsPageFromStandardInput() async throws {
+        let run = try await PagedDBBinary.shell(
             #"cat "\#(page)" | "$PAGEDB" apply home --db "\#(db)" --page - --as refresh"#)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("2 rows"), "\(run.stdout)")
-        #expect(try homeRows() == 2)
+        await #expect(try homeRows() == 2)
     }
 
-    @Test func applyReadsAPipeGivenAsAPath() throws {
-        let run = try PagedDBBinary.shell(
+    @Test func applyReadsAPipeGivenAsAPath() async throws {
+        let run = try await PagedDBBinary.shell(
             #""$PAGEDB" apply home --db "\#(db)" --page <(cat "\#(page)") --as refresh"#)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try homeRows() == 2)
+        await #expect(try homeRows() == 2)
     }
 
-    @Test func seedAndApplyHelpSayThatDashIsStandardInput() throws {
+    @Test func seedAndApplyHelpSayThatDashIsStandardInput() async throws {
         for command in ["seed", "apply"] {
-            let help = try PagedDBBinary.run([command, "--help"])
+            let help = try await PagedDBBinary.run([command, "--help"])
             #expect(help.stdout.contains("- for standard input"), "\(command): \(help.stdout)")
         }
     }

@@ -26,12 +26,39 @@ import Testing
         return writer
     }
 
-    @Test func exportsRacingAWriterAreWholeSnapshots() throws {
+    /// Race `race`: starts a read of `reading`, then the race's writer a few milliseconds later,
+    /// and waits for both, blocking its thread (run it off the test pool).
+    /// - Returns: The read (nil when it did not start), whether the writer still ran when the read
+    ///   ended, and the writer's exit status.
+    static func race(
+        _ race: Int, db: String, reading: [String], unprivileged: Bool = false
+    ) throws -> (PagedDBBinary.Result?, Bool, Int32) {
+        let writer = Self.writer(db: db, race: race)
+        let read = Locked<PagedDBBinary.Result?>(nil)
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            do {
+                read.value = try PagedDBBinary.runBlocking(reading, timeout: 60, unprivileged: unprivileged)
+            } catch {
+                print("race \(race): the reader did not start: \(error)")
+            }
+            group.leave()
+        }
+        if !unprivileged { Thread.sleep(forTimeInterval: Double(race % 5) * 0.004) }
+        try writer.run()
+        group.wait()
+        let writerStillRan = writer.isRunning
+        writer.waitUntilExit()
+        return (read.value, writerStillRan, writer.terminationStatus)
+    }
+
+    @Test func exportsRacingAWriterAreWholeSnapshots() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("race.sqlite")
         let rows = 60000
-        #expect(try PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "\(rows)"]).status == 0)
-        let expected = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"])
+        #expect(try await PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "\(rows)"]).status == 0)
+        let expected = try await PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"])
         #expect(expected.status == 0)
         #expect(!FileManager.default.fileExists(atPath: db + "-wal"), "an idle read leaves no -wal behind")
         var damaged = 0
@@ -39,26 +66,12 @@ import Testing
         var runaway = 0
         var overlapped = 0
         for race in 0..<Self.races {
-            let writer = Self.writer(db: db, race: race)
-            let reader = DispatchQueue.global()
-            nonisolated(unsafe) var result: PagedDBBinary.Result?
-            let group = DispatchGroup()
-            group.enter()
-            reader.async {
-                do {
-                    result = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"], timeout: 60)
-                } catch {
-                    print("race \(race): the reader did not start: \(error)")
-                }
-                group.leave()
+            let (result, writerStillRan, writerStatus) = try await offThePool {
+                try Self.race(race, db: db, reading: ["export", "big", "--db", db, "--format", "ndjson"])
             }
-            Thread.sleep(forTimeInterval: Double(race % 5) * 0.004)
-            try writer.run()
-            group.wait()
-            if writer.isRunning { overlapped += 1 }
-            writer.waitUntilExit()
+            if writerStillRan { overlapped += 1 }
             #expect(
-                writer.terminationStatus == 0,
+                writerStatus == 0,
                 "race \(race): the writer failed: \(String(decoding: FileManager.default.contents(atPath: db + "-writer-\(race).log") ?? Data(), as: UTF8.self))"
             )
             guard let result else {
@@ -78,32 +91,24 @@ import Testing
             "ReadWhileWrite: \(Self.races) races (\(overlapped) with the writer still running at the read's end): "
                 + "\(damaged) damaged, \(short) short or wrong, \(runaway) runaway")
         #expect(damaged == 0 && short == 0 && runaway == 0)
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
     /// A reader that cannot write the file (another user's cache) reads it as immutable: while a writer
     /// changes it, each read is whole or fails with busy (exit 5), never short or damaged.
-    @Test func aReaderWithoutWriteAccessGetsWholeReadsOrBusy() throws {
+    @Test func aReaderWithoutWriteAccessGetsWholeReadsOrBusy() async throws {
         guard getuid() == 0 else { return }  // needs a second user: the reader runs as nobody
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
-        #expect(try PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "20000"]).status == 0)
+        #expect(try await PagedDBBinary.run(["seed", "big", "--db", db, "--generate", "20000"]).status == 0)
         chmod(db, 0o644)
-        let expected = try PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"]).stdout
+        let expected = try await PagedDBBinary.run(["export", "big", "--db", db, "--format", "ndjson"]).stdout
         var outcomes: [Int32: Int] = [:]
         for race in 0..<10 {
-            let writer = Self.writer(db: db, race: race)
-            nonisolated(unsafe) var result: PagedDBBinary.Result?
-            let group = DispatchGroup()
-            group.enter()
-            DispatchQueue.global().async {
-                result = try? PagedDBBinary.run(
-                    ["export", "big", "--db", db, "--format", "ndjson"], timeout: 60, unprivileged: true)
-                group.leave()
+            let (result, _, _) = try await offThePool {
+                try Self.race(
+                    race, db: db, reading: ["export", "big", "--db", db, "--format", "ndjson"], unprivileged: true)
             }
-            try writer.run()
-            group.wait()
-            writer.waitUntilExit()
             guard let result else { continue }
             outcomes[result.status, default: 0] += 1
             #expect(!result.crashed && !result.timedOut, "race \(race)")
@@ -115,7 +120,7 @@ import Testing
 
     /// After a crash (a hot WAL), a read leaves the database and its WAL byte-identical; only the
     /// `-shm` index may be rebuilt (the "Using pagedb" article, "What each command promises about files").
-    @Test func aReadAfterACrashLeavesTheDatabaseAndItsLogAsTheyWere() throws {
+    @Test func aReadAfterACrashLeavesTheDatabaseAndItsLogAsTheyWere() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crashed.sqlite")
         let writer = Process()
@@ -125,17 +130,19 @@ import Testing
         writer.standardOutput = output
         try writer.run()
         // Killed once it has committed twenty operations (it prints ACK after each), while it writes on.
-        var printed = Data()
-        while String(decoding: printed, as: UTF8.self).components(separatedBy: "ACK").count <= 20 {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            printed.append(chunk)
+        await offThePool {
+            var printed = Data()
+            while String(decoding: printed, as: UTF8.self).components(separatedBy: "ACK").count <= 20 {
+                let chunk = output.fileHandleForReading.nextChunk()
+                if chunk.isEmpty { break }
+                printed.append(chunk)
+            }
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
         }
-        kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: db + "-wal"), "a hot WAL is left")
         let before = scratch.fingerprint(db)
-        let read = try PagedDBBinary.run(["feeds", "--db", db])
+        let read = try await PagedDBBinary.run(["feeds", "--db", db])
         #expect(read.status == 0, "\(read.stderr)")
         let after = scratch.fingerprint(db)
         #expect(after[""] == before[""] && after["-wal"] == before["-wal"])

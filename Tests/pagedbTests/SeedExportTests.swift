@@ -18,20 +18,21 @@ import Testing
         """
 
     @Test(arguments: ["json", "ndjson", "pages"])
-    func seedExportSeedExportGivesIdenticalOutput(format: String) throws {
+    func seedExportSeedExportGivesIdenticalOutput(format: String) async throws {
         let first = scratch.path("first.sqlite")
         let second = scratch.path("second.sqlite")
         let fixture = try scratch.file("fixture.json", Self.fixture)
-        let seeded = try PagedDBBinary.run(["seed", "home", "--db", first, "--file", fixture, "--page-size", "2"])
+        let seeded = try await PagedDBBinary.run(["seed", "home", "--db", first, "--file", fixture, "--page-size", "2"])
         #expect(seeded.status == 0, "\(seeded.stderr)")
         #expect(seeded.stdout.contains("Seeded 3 items"))
-        let exported = try PagedDBBinary.run(["export", "home", "--db", first, "--format", format])
+        let exported = try await PagedDBBinary.run(["export", "home", "--db", first, "--format", format])
         #expect(exported.status == 0)
         let reseedFile = try scratch.file("export.\(format)", exported.stdout)
         #expect(
-            try PagedDBBinary.run(["seed", "home", "--db", second, "--file", reseedFile, "--page-size", "2"]).status
+            try await PagedDBBinary.run(["seed", "home", "--db", second, "--file", reseedFile, "--page-size", "2"])
+                .status
                 == 0)
-        let again = try PagedDBBinary.run(["export", "home", "--db", second, "--format", format])
+        let again = try await PagedDBBinary.run(["export", "home", "--db", second, "--format", format])
         #expect(again.stdout == exported.stdout)
         #expect(exported.stdout.contains("\"id\":\"a\""))
         if format == "pages" {
@@ -40,15 +41,16 @@ import Testing
         }
     }
 
-    @Test func generatedSeedsAreDeterministic() throws {
+    @Test func generatedSeedsAreDeterministic() async throws {
         let a = scratch.path("a.sqlite")
         let b = scratch.path("b.sqlite")
         for path in [a, b] {
             #expect(
-                try PagedDBBinary.run(["seed", "bench", "--db", path, "--generate", "120", "--seed", "7"]).status == 0)
+                try await PagedDBBinary.run(["seed", "bench", "--db", path, "--generate", "120", "--seed", "7"]).status
+                    == 0)
         }
-        let exportA = try PagedDBBinary.run(["export", "bench", "--db", a, "--format", "pages"]).stdout
-        #expect(exportA == (try PagedDBBinary.run(["export", "bench", "--db", b, "--format", "pages"]).stdout))
+        let exportA = try await PagedDBBinary.run(["export", "bench", "--db", a, "--format", "pages"]).stdout
+        #expect(exportA == (try await PagedDBBinary.run(["export", "bench", "--db", b, "--format", "pages"]).stdout))
         #expect(exportA.components(separatedBy: "\"title\":\"Post #").count == 121)
     }
 
@@ -58,13 +60,15 @@ import Testing
         ("dupes.ndjson", "{\"id\": 1}\n{\"id\": 2}\n{\"id\": 1}\n", ":3:1:", "duplicate id"),
         ("badline.ndjson", "{\"id\": 1}\n{\"id\": 2,,}\n", ":2:", "invalid JSON"),
     ])
-    func aBadFixtureNamesItsPlaceAndWritesNothing(name: String, text: String, place: String, reason: String) throws {
+    func aBadFixtureNamesItsPlaceAndWritesNothing(
+        name: String, text: String, place: String, reason: String
+    ) async throws {
         let db = scratch.path("cache.sqlite")
         let good = try scratch.file("good.json", Self.fixture)
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", good]).status == 0)
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", good]).status == 0)
         let before = scratch.fingerprint(db)
         let file = try scratch.file(name, text)
-        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(result.status == 65)
         #expect(result.stderr.contains(name + place), "\(result.stderr)")
         #expect(result.stderr.contains(reason), "\(result.stderr)")
@@ -74,19 +78,19 @@ import Testing
 
     /// Repeats are found while writing: also an id the feed had before the seed, which the first line
     /// with it skips and the second must not.
-    @Test func anIdTheFeedHadIsARepeatOnItsSecondLine() throws {
+    @Test func anIdTheFeedHadIsARepeatOnItsSecondLine() async throws {
         let db = scratch.path("cache.sqlite")
         let first = try scratch.file("first.ndjson", "{\"id\": \"a\"}\n{\"id\": \"b\"}\n")
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", first]).status == 0)
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", first]).status == 0)
         let before = scratch.fingerprint(db)
         let again = try scratch.file("again.ndjson", "{\"id\": \"c\"}\n{\"id\": \"a\"}\n{\"id\": \"a\"}\n")
-        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", again])
+        let result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", again])
         #expect(result.status == 65)
         #expect(result.stderr.contains("again.ndjson:3:1:"), "\(result.stderr)")
         #expect(result.stderr.contains("duplicate id"), "\(result.stderr)")
         #expect(scratch.fingerprint(db) == before)
         let overlap = try scratch.file("overlap.ndjson", "{\"id\": \"b\"}\n{\"id\": \"c\"}\n")
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", overlap]).status == 0)
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", overlap]).status == 0)
     }
 
     /// NDJSON of `count` canonical items whose ids are in no order, as a server's are.
@@ -100,33 +104,33 @@ import Testing
 
     /// Enough items into an empty feed take the bulk path (staged, written in id order, position
     /// index rebuilt): the feed must read back exactly as the fixture, in the file's order and pages.
-    @Test func aBulkSeedKeepsTheFilesOrderAndPages() throws {
+    @Test func aBulkSeedKeepsTheFilesOrderAndPages() async throws {
         let db = scratch.path("cache.sqlite")
         let count = 60_000
         let file = try unorderedFixture("bulk.ndjson", count: count)
-        let seeded = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let seeded = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(seeded.status == 0, "\(seeded.stderr)")
-        let exported = try PagedDBBinary.run(["export", "home", "--db", db, "--format", "ndjson"])
+        let exported = try await PagedDBBinary.run(["export", "home", "--db", db, "--format", "ndjson"])
         #expect(exported.stdout == (try String(contentsOfFile: file, encoding: .utf8)))
-        let pages = try PagedDBBinary.run(["export", "home", "--db", db, "--format", "pages"])
+        let pages = try await PagedDBBinary.run(["export", "home", "--db", db, "--format", "pages"])
         #expect((try PagedDBBinary.json(pages) as? [Any])?.count == count / 50)
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
     /// A bulk seed finds repeats only at its end: the first repeating line is still named, and
     /// nothing is written.
-    @Test func aBulkSeedNamesTheFirstRepeatedLine() throws {
+    @Test func aBulkSeedNamesTheFirstRepeatedLine() async throws {
         let db = scratch.path("cache.sqlite")
         let other = try scratch.file("other.ndjson", "{\"id\": \"a\"}\n")
-        #expect(try PagedDBBinary.run(["seed", "other", "--db", db, "--file", other]).status == 0)
+        #expect(try await PagedDBBinary.run(["seed", "other", "--db", db, "--file", other]).status == 0)
         let before = scratch.fingerprint(db)
         let file = try unorderedFixture("repeat.ndjson", count: 60_000, repeating: (line: 55_001, ofLine: 10))
-        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(result.status == 65)
         #expect(result.stderr.contains("repeat.ndjson:55001:1:"), "\(result.stderr)")
         #expect(result.stderr.contains("duplicate id \"x\(9 * 7919 % 60013)\""), "\(result.stderr)")
         #expect(scratch.fingerprint(db) == before)
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
     /// A bulk seed stages its rows and sorts them in SQLite's temporary folder, not beside the cache
@@ -160,7 +164,7 @@ import Testing
     /// On a terminal, a bulk seed's last step (the sorted insert and the index rebuild, about a fifth
     /// of the seed, with no count of its own) is named: the line used to sit at its last count,
     /// short of 100 %, until the seed ended. stderr is a real pseudo-terminal here.
-    @Test func aBulkSeedNamesItsLastStepOnATerminal() throws {
+    @Test func aBulkSeedNamesItsLastStepOnATerminal() async throws {
         let db = scratch.path("cache.sqlite")
         let count = 150_000
         let lines = (0..<count).map { #"{"id":"k\#(count - $0)","n":\#($0)}"# }
@@ -182,15 +186,19 @@ import Testing
         process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
         try process.run()
         close(terminal)
-        var shown = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            // EIO once the seed has exited and no one holds the terminal any more.
-            let read = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
-            if read <= 0 { break }
-            shown.append(contentsOf: buffer[0..<read])
+        // Read off the test pool: the terminal is read until the seed has exited.
+        let shown = await offThePool {
+            var shown = Data()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                // EIO once the seed has exited and no one holds the terminal any more.
+                let read = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+                if read <= 0 { break }
+                shown.append(contentsOf: buffer[0..<read])
+            }
+            return shown
         }
-        process.waitUntilExit()
+        await process.ended()
         let text = String(decoding: shown, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("seeding home: \(count) items read; writing them in id order…"), "\(text.suffix(300))")
@@ -200,31 +208,31 @@ import Testing
     /// names) takes the bulk path; ids of the fixture that its rows have are then no repeat of the
     /// fixture, and the seed used to blame the fixture with `file:1:1: duplicate id ""`. It is the
     /// cache that is damaged: status 2, and nothing written.
-    @Test func aBulkSeedIntoAFeedWithUncountedRowsBlamesTheCacheNotTheFixture() throws {
+    @Test func aBulkSeedIntoAFeedWithUncountedRowsBlamesTheCacheNotTheFixture() async throws {
         let db = scratch.path("cache.sqlite")
         let file = try unorderedFixture("bulk.ndjson", count: 60_000)
         let head = try scratch.file(
             "head.ndjson",
             (try String(contentsOfFile: file, encoding: .utf8)).split(separator: "\n").prefix(10).joined(
                 separator: "\n"))
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", head]).status == 0)
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", head]).status == 0)
         try DatabaseQueue(path: db).write { store in
             try store.connection.execute(
                 "UPDATE feed SET row_count = 0, top_position = NULL, bottom_position = NULL WHERE key = 'home'")
         }
         let before = scratch.fingerprint(db)
-        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(result.status == 2, "\(result.stderr)")
         #expect(!result.stderr.contains("duplicate id"), "\(result.stderr)")
         #expect(result.stderr.contains("pagedb verify"), "\(result.stderr)")
         #expect(scratch.fingerprint(db) == before)
     }
 
-    @Test func aTwentyMegabyteLineIsRefusedWithItsLine() throws {
+    @Test func aTwentyMegabyteLineIsRefusedWithItsLine() async throws {
         let db = scratch.path("cache.sqlite")
         let huge = "{\"id\": 1}\n{\"id\": 2, \"blob\": \"" + String(repeating: "x", count: 20 << 20) + "\"}\n"
         let file = try scratch.file("huge.ndjson", huge)
-        let result = try PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
+        let result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", file])
         #expect(result.status == 65)
         #expect(result.stderr.contains("huge.ndjson:2:1:"), "\(result.stderr)")
         #expect(result.stderr.contains("1 MiB limit"))

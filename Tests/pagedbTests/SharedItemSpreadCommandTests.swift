@@ -26,17 +26,17 @@ import Testing
         let items = Self.homeIDs.map { #"{"id":"\#($0)","title":"\#($0 == "s0008" ? "new" : "old")"}"# }
         let page = try scratch.file(
             "page.json", #"{"items":[\#(items.joined(separator: ","))],"next_cursor":null,"previous_cursor":null}"#)
-        let applied = try PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
+        let applied = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
         #expect(applied.status == 0, "\(applied.stderr)")
-        #expect(try SharedPosts.titles(of: "home", in: db)["s0008"] == "new")
-        try #require(try SharedPosts.titles(of: "profile", in: db) == ["s0008": "new", "p1": "old"])
+        await #expect(try SharedPosts.titles(of: "home", in: db)["s0008"] == "new")
+        try await #require(try SharedPosts.titles(of: "profile", in: db) == ["s0008": "new", "p1": "old"])
         let shown = try #require(await list.firstSnapshot { $0.rows.first??.title == "new" })
         #expect(shown.rows.map { $0?.title } == ["new", "old"])
         #expect(list.seen.fullReloads == 0, "the change record names the reload: \(list.seen)")
         #expect(list.rejectedChanges.isEmpty, "\(list.rejectedChanges)")
-        let show = try PagedDBBinary.json(try PagedDBBinary.run(["show", "home", "--db", db, "--json"]))
+        let show = try PagedDBBinary.json(try await PagedDBBinary.run(["show", "home", "--db", db, "--json"]))
         #expect((show as? [String: Any])?["shared_as"] as? String == "post", "apply keeps the feed's sharing name")
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
         store.close()
     }
 
@@ -46,13 +46,13 @@ import Testing
         _ = try await SharedPosts.feed("home", SharedPosts.posts(["i0"], titled: "old"), in: store)
         _ = try await SharedPosts.feed("profile", SharedPosts.posts(["i3", "p1"], titled: "old"), in: store)
         store.close()
-        let synced = try PagedDBBinary.run([
+        let synced = try await PagedDBBinary.run([
             "sync", "home", "--db", db, "--url", server.url("body").absoluteString, "--items-path", "data.items",
             "--next-path", "meta.next_cursor",
         ])
         #expect(synced.status == 0, "\(synced.stderr)")
-        #expect(try SharedPosts.titles(of: "profile", in: db) == ["i3": "Item 3", "p1": "old"])
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        await #expect(try SharedPosts.titles(of: "profile", in: db) == ["i3": "Item 3", "p1": "old"])
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
     @Test func seedingASharedFeedSpreadsEachCopyItWritesToTheFeedsHoldingIt() async throws {
@@ -62,15 +62,15 @@ import Testing
         await home.refresh()
         _ = try await SharedPosts.feed("profile", SharedPosts.posts(["p1"], titled: "old"), in: store)
         let fixture = try scratch.file("seed.ndjson", #"{"id":"s0008","title":"new"}"# + "\n")
-        let seeded = try PagedDBBinary.run(["seed", "profile", "--db", db, "--file", fixture])
+        let seeded = try await PagedDBBinary.run(["seed", "profile", "--db", db, "--file", fixture])
         #expect(seeded.status == 0, "\(seeded.stderr)")
-        #expect(try SharedPosts.titles(of: "profile", in: db) == ["p1": "old", "s0008": "new"])
-        try #require(try SharedPosts.titles(of: "home", in: db) == ["s0007": "old", "s0008": "new"])
+        await #expect(try SharedPosts.titles(of: "profile", in: db) == ["p1": "old", "s0008": "new"])
+        try await #require(try SharedPosts.titles(of: "home", in: db) == ["s0007": "old", "s0008": "new"])
         let shown = try #require(await list.firstSnapshot { $0.rows.last??.title == "new" })
         #expect(shown.rows.map { $0?.title } == ["old", "new"])
         #expect(list.seen.fullReloads == 0, "the change record names the reload: \(list.seen)")
         #expect(list.rejectedChanges.isEmpty, "\(list.rejectedChanges)")
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
         store.close()
     }
 }

@@ -31,24 +31,26 @@ import Testing
             await (try Self.feed(key, ids, in: store)).refresh()
         }
         store.close()
-        let text = try PagedDBBinary.run(["show", "home", "--db", db])
+        let text = try await PagedDBBinary.run(["show", "home", "--db", db])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("shared as:  post (2 of its rows are in other feeds too)"))
         let json = try #require(
-            try PagedDBBinary.json(try PagedDBBinary.run(["show", "profile", "--db", db, "--json"])) as? [String: Any])
+            try PagedDBBinary.json(try await PagedDBBinary.run(["show", "profile", "--db", db, "--json"]))
+                as? [String: Any])
         #expect(json["shared_as"] as? String == "post")
         #expect(json["rows_in_other_feeds"] as? Int == 2)
     }
 
-    @Test func aFeedWhoseItemsAreItsOwnSaysNothingOfSharing() throws {
+    @Test func aFeedWhoseItemsAreItsOwnSaysNothingOfSharing() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         let items = try scratch.file("items.json", #"[{"id":"a"}]"#)
-        #expect(try PagedDBBinary.run(["seed", "home", "--db", db, "--file", items]).status == 0)
-        let text = try PagedDBBinary.run(["show", "home", "--db", db])
+        #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", items]).status == 0)
+        let text = try await PagedDBBinary.run(["show", "home", "--db", db])
         #expect(!text.stdout.contains("shared as"))
         let json = try #require(
-            try PagedDBBinary.json(try PagedDBBinary.run(["show", "home", "--db", db, "--json"])) as? [String: Any])
+            try PagedDBBinary.json(try await PagedDBBinary.run(["show", "home", "--db", db, "--json"]))
+                as? [String: Any])
         #expect(json["shared_as"] is NSNull)
     }
 
@@ -61,14 +63,14 @@ import Testing
         await (try Self.feed("profile", ["x"], in: store)).refresh()
         store.close()
         let items = try scratch.file("items.json", #"[{"id":"b","revision":0}]"#)
-        let seeded = try PagedDBBinary.run(["seed", "profile", "--db", db, "--file", items])
+        let seeded = try await PagedDBBinary.run(["seed", "profile", "--db", db, "--file", items])
         #expect(seeded.status == 0, "\(seeded.stderr)")
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
         let reopened = try FeedStore(path: db)
         try await Self.feed("home", ["a", "b"], in: reopened).update(SharedPost(id: "b", revision: 3))
         reopened.close()
         let profile = try #require(
-            try PagedDBBinary.json(try PagedDBBinary.run(["items", "profile", "--db", db, "--json"]))
+            try PagedDBBinary.json(try await PagedDBBinary.run(["items", "profile", "--db", db, "--json"]))
                 as? [[String: Any]])
         let payloads = profile.compactMap { $0["payload"] as? [String: Any] }
         #expect(payloads.map { $0["revision"] as? Int } == [0, 3], "the seeded row took the other feed's update")

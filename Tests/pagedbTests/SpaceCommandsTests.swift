@@ -9,11 +9,11 @@ import Testing
     let scratch: TemporaryDirectory
     let db: String
 
-    init() throws {
+    init() async throws {
         scratch = try TemporaryDirectory(prefix: "pagedbTests")
         db = scratch.path("cache.sqlite")
         for feed in ["a", "b"] {
-            _ = try PagedDBBinary.run(["seed", feed, "--db", db, "--generate", "2000", "--seed", "1"])
+            _ = try await PagedDBBinary.run(["seed", feed, "--db", db, "--generate", "2000", "--seed", "1"])
         }
     }
 
@@ -22,8 +22,8 @@ import Testing
         return (attributes[.size] as? NSNumber)?.int64Value ?? 0
     }
 
-    @Test func statsShowsEachFeedsSizeRowsAndLastOpenAndTheFreePages() throws {
-        let result = try PagedDBBinary.run(["stats", "--db", db, "--json"])
+    @Test func statsShowsEachFeedsSizeRowsAndLastOpenAndTheFreePages() async throws {
+        let result = try await PagedDBBinary.run(["stats", "--db", db, "--json"])
         let stats = try #require(try PagedDBBinary.json(result) as? [String: Any])
         let feeds = try #require(stats["feeds"] as? [[String: Any]])
         #expect(feeds.map { $0["key"] as? String } == ["a", "b"])
@@ -31,36 +31,36 @@ import Testing
         #expect(feeds.allSatisfy { $0["last_opened"] is NSNull }, "pagedb seed does not open a feed")
         #expect(stats["free_pages"] as? Int == 0)
         #expect(stats["incremental_vacuum"] as? Bool == false, "only a store with a budget asks for it")
-        let table = try PagedDBBinary.run(["stats", "--db", db])
+        let table = try await PagedDBBinary.run(["stats", "--db", db])
         #expect(table.stdout.contains("LAST OPENED"))
         #expect(table.stdout.contains("auto-vacuum off"))
     }
 
-    @Test func vacuumGivesTheFreePagesOfADeletedFeedBack() throws {
-        _ = try PagedDBBinary.run(["delete", "b", "--db", db])
+    @Test func vacuumGivesTheFreePagesOfADeletedFeedBack() async throws {
+        _ = try await PagedDBBinary.run(["delete", "b", "--db", db])
         let before = try fileSize()
-        let result = try PagedDBBinary.run(["vacuum", "--db", db])
+        let result = try await PagedDBBinary.run(["vacuum", "--db", db])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Shrank"))
         let after = try fileSize()
         #expect(after < before * 2 / 3, "\(before) → \(after) bytes")
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
-    @Test func vacuumConvertsAFileCreatedWithoutAutoVacuumThenGivesPagesBackIncrementally() throws {
+    @Test func vacuumConvertsAFileCreatedWithoutAutoVacuumThenGivesPagesBackIncrementally() async throws {
         #expect(try DatabaseQueue(path: db).read { try $0.fileSpace().isIncremental } == false)
-        let result = try PagedDBBinary.run(["vacuum", "--db", db])
+        let result = try await PagedDBBinary.run(["vacuum", "--db", db])
         #expect(result.stdout.contains("now uses incremental auto-vacuum"))
         #expect(try DatabaseQueue(path: db).read { try $0.fileSpace().isIncremental })
-        _ = try PagedDBBinary.run(["delete", "a", "--db", db])
-        let again = try PagedDBBinary.run(["vacuum", "--db", db])
+        _ = try await PagedDBBinary.run(["delete", "a", "--db", db])
+        let again = try await PagedDBBinary.run(["vacuum", "--db", db])
         #expect(!again.stdout.contains("now uses"), "converted once")
         #expect(try DatabaseQueue(path: db).read { try $0.fileSpace().freePages } == 0)
-        #expect(try PagedDBBinary.run(["verify", "--db", db]).status == 0)
+        #expect(try await PagedDBBinary.run(["verify", "--db", db]).status == 0)
     }
 
-    @Test func vacuumOfAMissingFileNamesThePath() throws {
-        let result = try PagedDBBinary.run(["vacuum", "--db", scratch.path("missing.sqlite")])
+    @Test func vacuumOfAMissingFileNamesThePath() async throws {
+        let result = try await PagedDBBinary.run(["vacuum", "--db", scratch.path("missing.sqlite")])
         #expect(result.status != 0)
         #expect(result.stderr.contains("missing.sqlite"))
     }

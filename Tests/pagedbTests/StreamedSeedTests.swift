@@ -30,7 +30,7 @@ import Testing
     /// (with `count` from the command line), makes it a seed from standard input.
     func peakKiB(
         seeding file: String, into db: String, feeding: (count: Int, python: String)? = nil
-    ) throws -> (
+    ) async throws -> (
         status: Int32, kib: Int
     ) {
         let script = """
@@ -50,9 +50,12 @@ import Testing
         ]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try await offThePool {
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readToTheEnd(), as: UTF8.self)
+            process.waitUntilExit()
+            return text
+        }
         let fields = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
         return (Int32(fields.first ?? -1), fields.count > 1 ? fields[1] : -1)
     }
@@ -71,7 +74,7 @@ import Testing
     func expectBoundedPeak(
         _ small: (status: Int32, kib: Int), _ large: (status: Int32, kib: Int), in scratch: TemporaryDirectory,
         _ what: String
-    ) throws {
+    ) async throws {
         print(
             "StreamedSeed \(what): \(Self.lines / 10) lines peak \(small.kib) KiB, \(Self.lines) lines peak \(large.kib) KiB"
         )
@@ -80,24 +83,25 @@ import Testing
             #expect(large.kib > 0 && large.kib < 64 << 10, "peak \(large.kib) KiB for \(Self.lines) lines")
             #expect(large.kib - small.kib < 16 << 10, "ten times the lines: \(small.kib) → \(large.kib) KiB")
         }
-        let items = try PagedDBBinary.run(["feeds", "--db", scratch.path("large.sqlite"), "--json"])
+        let items = try await PagedDBBinary.run(["feeds", "--db", scratch.path("large.sqlite"), "--json"])
         let rows = (try? PagedDBBinary.json(items) as? [[String: Any]])?.first?["rows"] as? Int
         #expect(rows == Self.lines)
     }
 
-    @Test func peakMemoryOfASeedFromAPipeDoesNotGrowWithTheStream() throws {
+    @Test func peakMemoryOfASeedFromAPipeDoesNotGrowWithTheStream() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let small = try peakKiB(
+        let small = try await peakKiB(
             seeding: "-", into: scratch.path("small.sqlite"), feeding: (Self.lines / 10, Self.pipedItems))
-        let large = try peakKiB(
+        let large = try await peakKiB(
             seeding: "-", into: scratch.path("large.sqlite"), feeding: (Self.lines, Self.pipedItems))
-        try expectBoundedPeak(small, large, in: scratch, "from a pipe")
+        try await expectBoundedPeak(small, large, in: scratch, "from a pipe")
     }
 
-    @Test func peakMemoryDoesNotGrowWithTheFixture() throws {
+    @Test func peakMemoryDoesNotGrowWithTheFixture() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let small = try peakKiB(seeding: try fixture(scratch, Self.lines / 10), into: scratch.path("small.sqlite"))
-        let large = try peakKiB(seeding: try fixture(scratch, Self.lines), into: scratch.path("large.sqlite"))
-        try expectBoundedPeak(small, large, in: scratch, "from a file")
+        let small = try await peakKiB(
+            seeding: try fixture(scratch, Self.lines / 10), into: scratch.path("small.sqlite"))
+        let large = try await peakKiB(seeding: try fixture(scratch, Self.lines), into: scratch.path("large.sqlite"))
+        try await expectBoundedPeak(small, large, in: scratch, "from a file")
     }
 }

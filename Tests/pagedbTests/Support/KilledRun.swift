@@ -1,11 +1,16 @@
 import Foundation
+import TestSupport
 
 /// A `pagedb` harness process killed with SIGKILL at a chosen instant, as the crash harnesses kill
 /// their writers.
 enum KilledRun {
     /// Starts `pagedb arguments…`, kills it `delay` after its first line, and returns the whole lines
-    /// it printed.
-    static func lines(of arguments: [String], after delay: Duration) throws -> [String] {
+    /// it printed; waited for off the test pool (see ``offThePool(_:)``).
+    static func lines(of arguments: [String], after delay: Duration) async throws -> [String] {
+        try await offThePool { try linesBlocking(of: arguments, after: delay) }
+    }
+
+    private static func linesBlocking(of arguments: [String], after delay: Duration) throws -> [String] {
         let process = Process()
         process.executableURL = PagedDBBinary.url
         process.arguments = arguments
@@ -15,11 +20,11 @@ enum KilledRun {
         try process.run()
         // The delay counts from the writer's first line, not from its launch: a slow start (a
         // sanitizer's, a loaded machine's) must not use up the delay before anything is written.
-        let first = output.fileHandleForReading.availableData
+        let first = output.fileHandleForReading.nextChunk()
         Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18 + Double(delay.components.seconds))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let text = String(decoding: first + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = String(decoding: first + output.fileHandleForReading.readToTheEnd(), as: UTF8.self)
         // A line cut by the kill has no newline: it is not an acknowledgement.
         var lines = text.components(separatedBy: "\n")
         lines.removeLast()

@@ -3,7 +3,7 @@ import TestSupport
 
 /// Runs the built `pagedb` binary as a user would, capturing its output and exit status.
 enum PagedDBBinary {
-    struct Result {
+    struct Result: Sendable {
         let status: Int32
         let stdout: String
         let stderr: String
@@ -29,11 +29,22 @@ enum PagedDBBinary {
         return URL(fileURLWithPath: ".build/debug/pagedb")
     }()
 
-    /// Runs `pagedb arguments…` with `PAGEDB_DATABASE` unset unless given.
+    /// Runs `pagedb arguments…` with `PAGEDB_DATABASE` unset unless given, waited for off the test
+    /// pool (see ``offThePool(_:)``).
     ///
     /// With `unprivileged`, a test run as root runs `pagedb` as the user `nobody` (through `setpriv`),
     /// so that file permissions apply to it as they do to an app; the caller gives that user the folder.
     static func run(
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false
+    ) async throws -> Result {
+        try await offThePool {
+            try runBlocking(arguments, environment: environment, timeout: timeout, unprivileged: unprivileged)
+        }
+    }
+
+    /// ``run(_:environment:timeout:unprivileged:)`` on the calling thread, which it blocks until the
+    /// process ends: for a race whose steps run on a thread of their own, never on the test pool.
+    static func runBlocking(
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false
     ) throws -> Result {
         let process = Process()
@@ -43,21 +54,24 @@ enum PagedDBBinary {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", url.path] + arguments
         }
-        return try run(process, environment: environment, timeout: timeout)
+        return try runBlocking(process, environment: environment, timeout: timeout)
     }
 
     /// Runs `script` with bash, as a user types it: `$PAGEDB` is the built binary, so the script can
     /// give it a real pipe (`… | "$PAGEDB" seed home --file -`, `--file <(…)`) or a FIFO.
-    static func shell(_ script: String, timeout: Double = 120) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        return try run(process, environment: ["PAGEDB": url.path], timeout: timeout)
+    static func shell(_ script: String, timeout: Double = 120) async throws -> Result {
+        try await offThePool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", script]
+            return try runBlocking(process, environment: ["PAGEDB": url.path], timeout: timeout)
+        }
     }
 
     /// Runs `process` with `PAGEDB_DATABASE` unset unless `environment` gives it, and returns what
     /// it printed and how it ended.
-    private static func run(_ process: Process, environment: [String: String], timeout: Double) throws -> Result {
+    private static func runBlocking(_ process: Process, environment: [String: String], timeout: Double) throws -> Result
+    {
         var processEnvironment = ProcessInfo.processInfo.environment
         processEnvironment["PAGEDB_DATABASE"] = nil
         processEnvironment.merge(environment) { $1 }
@@ -74,10 +88,10 @@ enum PagedDBBinary {
         nonisolated(unsafe) var errorData = Data()
         group.enter()
         DispatchQueue.global().async {
-            errorData = stderr.fileHandleForReading.readDataToEndOfFile()
+            errorData = stderr.fileHandleForReading.readToTheEnd()
             group.leave()
         }
-        let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
+        let outputData = stdout.fileHandleForReading.readToTheEnd()
         group.wait()
         process.waitUntilExit()
         let timedOut =

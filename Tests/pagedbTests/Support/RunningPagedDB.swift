@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A `pagedb` process that runs until the test ends it (`watch`), its stdout read line by line as
 /// the process writes it.
@@ -25,7 +26,7 @@ final class RunningPagedDB: @unchecked Sendable {
         Thread.detachNewThread {
             var buffer = Data()
             while true {
-                let data = reading.availableData
+                let data = reading.nextChunk()
                 if data.isEmpty { break }
                 buffer.append(data)
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -37,11 +38,11 @@ final class RunningPagedDB: @unchecked Sendable {
         }
     }
 
-    /// Sends SIGINT (Ctrl-C) and waits for the process to end.
+    /// Sends SIGINT (Ctrl-C) and waits for the process to end, off the test pool.
     /// - Returns: Its exit status, and whether a signal ended it (rather than its own exit).
-    func interrupt() -> (status: Int32, bySignal: Bool) {
+    func interrupt() async -> (status: Int32, bySignal: Bool) {
         if process.isRunning { kill(process.processIdentifier, SIGINT) }
-        process.waitUntilExit()
+        await process.ended()
         return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
     }
 

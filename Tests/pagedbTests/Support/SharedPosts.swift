@@ -32,8 +32,8 @@ enum SharedPosts {
     }
 
     /// The titles of the feed's rows as `pagedb items --json` prints them, by id.
-    static func titles(of key: String, in db: String) throws -> [String: String] {
-        let rows = try PagedDBBinary.json(try PagedDBBinary.run(["items", key, "--db", db, "--json"]))
+    static func titles(of key: String, in db: String) async throws -> [String: String] {
+        let rows = try PagedDBBinary.json(try await PagedDBBinary.run(["items", key, "--db", db, "--json"]))
         var titles: [String: String] = [:]
         for row in rows as? [[String: Any]] ?? [] {
             guard let id = row["id"] as? String, let payload = row["payload"] as? [String: Any] else { continue }

@@ -1,0 +1,32 @@
+public import Foundation
+
+/// Runs `body`, which blocks (waits for a process to exit, reads a pipe to its end, sleeps between
+/// the steps of a race), on a thread of its own, and waits for it without holding a thread.
+///
+/// Swift concurrency runs every test on a pool with one thread per core: a test that blocks one of
+/// them stops every other test that needs it. On this machine's two cores, two tests waiting for a
+/// `pagedb` process stalled the rest of the suite for minutes, and tests whose work was a second
+/// ran past their time limits.
+public func offThePool<Value: Sendable>(
+    _ body: @escaping @Sendable () throws -> Value
+) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try body() })
+        }
+    }
+}
+
+/// ``offThePool(_:)`` for a body that cannot fail.
+public func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: body()) }
+    }
+}
+
+extension Process {
+    /// Waits for the process to end without holding a thread of the test pool.
+    public func ended() async {
+        await offThePool { self.waitUntilExit() }
+    }
+}
