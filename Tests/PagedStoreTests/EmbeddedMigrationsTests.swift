@@ -4,12 +4,12 @@ import Testing
 @testable import PagedStore
 
 /// The schema is defined once, in `Migrations/*.sql`; the binary carries it as
-/// `Sources/PagedStore/Storage/EmbeddedMigrations.swift`. This test keeps the two equal, and writes the
+/// `Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift`. This test keeps the two equal, and writes the
 /// Swift file anew when run with `PAGEDSTORE_REGENERATE_MIGRATIONS=1`.
 @Suite struct EmbeddedMigrationsTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let generatedFile = packageRoot.appendingPathComponent("Sources/PagedStore/Storage/EmbeddedMigrations.swift")
+    static let generatedFile = packageRoot.appendingPathComponent("Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift")
 
     @Test func embeddedMigrationsMatchTheFiles() throws {
         let files = try Self.migrationFiles()
