@@ -8,7 +8,7 @@ import Testing
 /// Hostile tests of two promises: a row the codec cannot decode costs that row only, and a feed
 /// notices another `Feed`'s write before it reads or writes. Real SQLite files, no mocks; races
 /// ordered by held fetches and held calls, never by sleeps.
-@Suite(.timeLimit(.minutes(1))) struct AttackedFileContentsTests {
+@Suite(.limit()) struct AttackedFileContentsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rule 11: a large feed is read in windows, never decoded whole.
-@Suite struct BoundedMemoryTests {
+@Suite(.limit()) struct BoundedMemoryTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -9,7 +9,7 @@ import Testing
 /// A caller whose task is cancelled (a SwiftUI `.task` whose view went away) returns at once, even
 /// while the server has not answered: nothing is left loading, and a fetch that nobody waits for any
 /// more is dropped, while one that other callers share goes on for them.
-@Suite(.timeLimit(.minutes(1))) struct CancelledCallersTests {
+@Suite(.limit()) struct CancelledCallersTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The way from the row a list holds to the file's, out of the change record: one exact change
 /// when the recorded writes chain, nothing when any link is missing or wrong.
-@Suite struct ChangeChainTests {
+@Suite(.limit()) struct ChangeChainTests {
     static func record(id: Int64 = 1, count: Int64, rows: Int) -> FeedRecord {
         FeedRecord(
             id: id, key: "home", newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: rows,
@@ -76,7 +77,7 @@ import Testing
 }
 
 /// How long the change record keeps writes: the newest, as many as the limit, forgotten in batches.
-@Suite struct ChangeRecordRetentionTests {
+@Suite(.limit()) struct ChangeRecordRetentionTests {
     @Test func nothingIsForgottenBeforeTheLimitOrBetweenBatches() {
         #expect(ChangeRecordRetention.forgetThrough(after: 64, limit: 1000) == nil)
         #expect(ChangeRecordRetention.forgetThrough(after: 1001, limit: 1000) == nil)

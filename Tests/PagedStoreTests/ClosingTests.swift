@@ -1,12 +1,13 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// `FeedStore.close()`: the file is released at once, and every later use of the store's feeds fails
 /// with a typed error instead of touching it.
-@Suite struct ClosingTests {
+@Suite(.limit()) struct ClosingTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
@@ -68,7 +69,7 @@ import Testing
 }
 
 extension ClosingTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.limit())
     func everyCallWithAFetchInFlightReturnsWhenTheStoreClosesAndNothingIsWritten() async throws {
         let keys = (0..<4).map { "feed\($0)" }
         for key in keys {

@@ -1,12 +1,13 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// A full disk, simulated with `PRAGMA max_page_count`: the write fails with the storage-full error,
 /// nothing of it is kept, reads go on, and trimming frees room for the next write.
-@Suite struct DiskFullTests {
+@Suite(.limit()) struct DiskFullTests {
     @Test func aFullDiskFailsTheWriteKeepsTheRowsAndTrimmingMakesRoom() async throws {
         let test = try FeedTestCase()
         let store = try test.store()

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every Swift block of the UIKit, SwiftUI, offline-first, extensions, offline edits and sharing articles is code
 /// the tests compile (in `Snippets/`).
-@Suite struct DocumentationSnippetTests {
+@Suite(.limit()) struct DocumentationSnippetTests {
     static let catalog = ReadmeSnippetTests.root.appendingPathComponent("Sources/PagedStore/PagedStore.docc")
     static let snippets = ReadmeSnippetTests.root.appendingPathComponent("Tests/PagedStoreTests/Snippets")
 

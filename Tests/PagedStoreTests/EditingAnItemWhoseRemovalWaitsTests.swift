@@ -7,7 +7,7 @@ import Testing
 
 /// An edit of an item whose removal waits for its server call is refused with an error, never
 /// taken for an item the feed lacks.
-@Suite(.timeLimit(.minutes(1))) struct EditingAnItemWhoseRemovalWaitsTests {
+@Suite(.limit()) struct EditingAnItemWhoseRemovalWaitsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

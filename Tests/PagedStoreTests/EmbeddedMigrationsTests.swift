@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -6,10 +7,11 @@ import Testing
 /// The schema is defined once, in `Migrations/*.sql`; the binary carries it as
 /// `Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift`. This test keeps the two equal, and writes the
 /// Swift file anew when run with `PAGEDSTORE_REGENERATE_MIGRATIONS=1`.
-@Suite struct EmbeddedMigrationsTests {
+@Suite(.limit()) struct EmbeddedMigrationsTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let generatedFile = packageRoot.appendingPathComponent("Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift")
+    static let generatedFile = packageRoot.appendingPathComponent(
+        "Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift")
 
     @Test func embeddedMigrationsMatchTheFiles() throws {
         let files = try Self.migrationFiles()

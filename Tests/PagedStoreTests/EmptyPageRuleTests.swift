@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// ``EmptyPageRule``: a page left with no rows goes, and its cursors pass to a neighbour so that the
 /// pages still chain by cursor; the feed's only page stays.
-@Suite struct EmptyPageRuleTests {
+@Suite(.limit()) struct EmptyPageRuleTests {
     /// A page asked with `requestCursor` that came with `olderCursor`.
     func page(
         _ pageNo: Int64, _ request: PageRequestKind = .older, asked requestCursor: String?, older olderCursor: String?,

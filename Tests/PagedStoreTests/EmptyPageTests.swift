@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -8,7 +9,7 @@ import Testing
 /// proves, a refresh that rewrites the head), so a feed without a row limit keeps no page rows
 /// without rows however long it lives; the cursors the page carried stay where the next page and a
 /// trim read them, and `verify` names a page row without rows.
-@Suite(.timeLimit(.minutes(1))) struct EmptyPageTests {
+@Suite(.limit()) struct EmptyPageTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rule 8: errors are states, not crashes.
-@Suite struct ErrorStateTests {
+@Suite(.limit()) struct ErrorStateTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Where two features meet: each test is one bug found outside the project's own tests,
 /// reproduced through the public API on a real cache file.
-@Suite struct FeaturesMeetTests {
+@Suite(.limit()) struct FeaturesMeetTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
@@ -35,7 +35,7 @@ import Testing
         #expect(await feed.snapshot.ids.count == 20, "prefetch fires again")
     }
 
-    @Test(.timeLimit(.minutes(2))) func retryDoesNotWaitOutAnOlderFailuresRetryAfter() async throws {
+    @Test(.limit(minutes: 2)) func retryDoesNotWaitOutAnOlderFailuresRetryAfter() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let mode = Locked(Mode.ok)
         let source = ScriptedSource<Post> { request in

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The activity state machine alone: no SQLite, no network.
-@Suite struct FeedActivityTests {
+@Suite(.limit()) struct FeedActivityTests {
     let failure = FeedActivity.Failure(error: FeedError(.source, message: "offline"), at: .now)
 
     @Test func aRefreshTakesGapFillsAwayButLetsTheNextPageGoOn() throws {

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The rows a SwiftUI list shows: items, placeholders outside the window, and gap markers in place,
 /// with unique ids.
-@Suite struct FeedListRowsTests {
+@Suite(.limit()) struct FeedListRowsTests {
     @Test func gapsSitBelowTheirRowAndUnloadedRowsArePlaceholders() async throws {
         let test = try FeedTestCase()
         let server = ModelServer(.posts("p", 5), pageSize: 2)

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// When the file watcher looks next: at once after a signal, again soon when the signalled commit is
 /// not visible yet, and rarely while nothing happens.
-@Suite struct FileWatchScheduleTests {
+@Suite(.limit()) struct FileWatchScheduleTests {
     @Test func withASignalItWaitsForTheSignalAndLooksRarelyOtherwise() {
         var schedule = FileWatchSchedule(signalled: true)
         #expect(schedule.wait == FileWatchSchedule.backstop)

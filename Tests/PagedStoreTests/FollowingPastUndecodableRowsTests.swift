@@ -9,7 +9,7 @@ import Testing
 /// a read-only store can never remove the row, and a writable list removes it with a write of its
 /// own before it follows, so no list waits for the app's next read or write to show another writer's.
 /// A list nobody observes leaves the follow, and the row, to its own next read or write.
-@Suite(.timeLimit(.minutes(1))) struct FollowingPastUndecodableRowsTests {
+@Suite(.limit()) struct FollowingPastUndecodableRowsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -8,7 +8,7 @@ import Testing
 /// A fresher server copy of a shared item, fetched through another feed, while an edit of the item
 /// is pending: every list shows the edit applied again on the fresh copy (its change, while the
 /// feed that made it is open; what it changed, after a relaunch), and a rollback restores the copy.
-@Suite(.timeLimit(.minutes(1))) struct FresherSharedCopyUnderAPendingEditTests {
+@Suite(.limit()) struct FresherSharedCopyUnderAPendingEditTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

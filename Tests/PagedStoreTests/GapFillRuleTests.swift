@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The rule for a gap's page, alone: which items go in, whether the page closes the gap, and what
 /// the gap becomes.
-@Suite struct GapFillRuleTests {
+@Suite(.limit()) struct GapFillRuleTests {
     /// A gap at position 100: rows a (50) and b (100) above it, c (200) and d (300) below.
     func plan(
         _ ids: [String], from end: GapEnd = .top, cursor: String? = "next", rowsOnFarSide: Bool = true

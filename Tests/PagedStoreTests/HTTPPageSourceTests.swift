@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// The HTTP page source against a real server on loopback.
-@Suite(.serialized) struct HTTPPageSourceTests {
+@Suite(.serialized, .limit()) struct HTTPPageSourceTests {
     let server: LoopbackServer
     let test: FeedTestCase
 

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -7,7 +8,7 @@ import Testing
 /// The identifier view for diffable data sources: read from the id column without decoding items,
 /// consistent with its snapshot, unique, and accepted by a snapshot of `NSDiffableDataSourceSnapshot`'s
 /// shape.
-@Suite struct IdentifiersTests {
+@Suite(.limit()) struct IdentifiersTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -1,11 +1,12 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Architecture rule 2: the latest request wins, and a second next-page call joins the first.
-@Suite(.timeLimit(.minutes(1))) struct LatestRequestWinsTests {
+@Suite(.limit()) struct LatestRequestWinsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

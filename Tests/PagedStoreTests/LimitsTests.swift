@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rule 12: per-feed maximum rows and age; the oldest rows go first and the cursor moves with them.
-@Suite struct LimitsTests {
+@Suite(.limit()) struct LimitsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

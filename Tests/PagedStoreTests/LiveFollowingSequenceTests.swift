@@ -8,7 +8,7 @@ import Testing
 /// write), no busy error surfaces, and at the end each shows the file's rows by itself.
 ///
 /// `PAGEDSTORE_LIVE_OPERATIONS` sets the sequence's length (default 300).
-@Suite(.timeLimit(.minutes(10))) struct LiveFollowingSequenceTests {
+@Suite(.limit(minutes: 10)) struct LiveFollowingSequenceTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

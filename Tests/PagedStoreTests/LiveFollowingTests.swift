@@ -9,7 +9,7 @@ import Testing
 /// a second screen on the same feed, or a second store on the same file (an app and its extension
 /// in one process), never waits for its own next read and never gets a full reload for a write it
 /// could name.
-@Suite(.timeLimit(.minutes(1))) struct LiveFollowingTests {
+@Suite(.limit()) struct LiveFollowingTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -7,7 +8,7 @@ import Testing
 /// Pending edit rows that no edit writes (a file edited with sqlite3, a faulty writer): `verify`
 /// names them, a feed drops them and reports it, never writes them over the server's value, and the
 /// feed keeps opening.
-@Suite struct MalformedPendingEditTests {
+@Suite(.limit()) struct MalformedPendingEditTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Refresh by the newer-side cursor (`FeedPolicy.RefreshMode.newerThanHead`): only what is new is
 /// fetched, page by page above the cached head, until the server answers with nothing newer.
-@Suite struct NewerCursorRefreshTests {
+@Suite(.limit()) struct NewerCursorRefreshTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

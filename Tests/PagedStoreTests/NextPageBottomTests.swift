@@ -1,9 +1,10 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Whether a next page still continues the feed's bottom: the rule alone, on feed records.
-@Suite struct NextPageBottomTests {
+@Suite(.limit()) struct NextPageBottomTests {
     static func feed(cursor: String?, bottom: Int64? = 90) -> FeedRecord {
         FeedRecord(
             id: 1, key: "home", newestCursor: nil, oldestCursor: cursor, endReached: cursor == nil, rowCount: 10,

@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The rules of a run of next pages, alone: which answers are loops, and when a page of only known
 /// items moves the run on.
-@Suite struct NextPageRunTests {
+@Suite(.limit()) struct NextPageRunTests {
     let bottom = NextPageBottom(cursor: "page=2", rowID: "p9")
 
     @Test func anAnswerPointingBackToItsOwnCursorIsALoop() {

@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rules 4 and 5: next page by cursor, no id twice, loops stopped; prefetch.
-@Suite struct NextPageTests {
+@Suite(.limit()) struct NextPageTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

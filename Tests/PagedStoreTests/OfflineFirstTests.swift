@@ -1,11 +1,12 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Architecture rules 1 and 7: offline first, and what is on disk is what was committed.
-@Suite struct OfflineFirstTests {
+@Suite(.limit()) struct OfflineFirstTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

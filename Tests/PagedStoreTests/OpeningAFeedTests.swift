@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -8,7 +9,7 @@ import Testing
 /// relaunch, an extension or a second screen opening it writes nothing the open lists follow (only,
 /// at most once a minute, the mark of when the feed was last opened, for the store's budget), so the
 /// feeds already open keep their exact changes.
-@Suite struct OpeningAFeedTests {
+@Suite(.limit()) struct OpeningAFeedTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Queued edits whose rows left (detached), attacked: what a new edit of the item, a relaunch, a
 /// second store or a hand-edited file does to them.
-@Suite(.timeLimit(.minutes(1))) struct OutboxAttackTests {
+@Suite(.limit()) struct OutboxAttackTests {
     let test: FeedTestCase
     let list = ModelServer(.posts("p", 4), pageSize: 10)
     init() throws { test = try FeedTestCase() }

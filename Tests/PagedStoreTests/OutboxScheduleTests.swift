@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The outbox's rules alone: what is sent next, what each outcome does, and when a failed send goes
 /// again.
-@Suite struct OutboxScheduleTests {
+@Suite(.limit()) struct OutboxScheduleTests {
     let now = ContinuousClock.now
     /// The wall-clock time at `now`.
     let date = Date()

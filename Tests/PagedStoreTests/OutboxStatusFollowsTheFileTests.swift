@@ -7,7 +7,7 @@ import Testing
 
 /// The outbox's state is part of the file: a store's `status` and `states` say what the file holds,
 /// whichever store queued, sent or settled the edits.
-@Suite(.timeLimit(.minutes(1))) struct OutboxStatusFollowsTheFileTests {
+@Suite(.limit()) struct OutboxStatusFollowsTheFileTests {
     let test: FeedTestCase
     let list = ModelServer(.posts("p", 4), pageSize: 10)
     init() throws { test = try FeedTestCase() }

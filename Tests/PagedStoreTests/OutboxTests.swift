@@ -8,7 +8,7 @@ import Testing
 /// Queued edits through the public API: sent by the handler of their kind, settled by its outcome
 /// (confirmed, rejected with exact rollback index paths, retryable after the server's
 /// `Retry-After`), one in flight per item, and sent exactly once by key after a relaunch.
-@Suite(.timeLimit(.minutes(1))) struct OutboxTests {
+@Suite(.limit()) struct OutboxTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

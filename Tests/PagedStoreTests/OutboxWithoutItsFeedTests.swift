@@ -8,7 +8,7 @@ import Testing
 /// Queued edits go when the store opens after a relaunch, whether or not the app opens their feed:
 /// the outcome is written through the store's write path, a feed opened later reads it, and an
 /// open list of the feed in another store follows it with the exact change.
-@Suite(.timeLimit(.minutes(1))) struct OutboxWithoutItsFeedTests {
+@Suite(.limit()) struct OutboxWithoutItsFeedTests {
     let test: FeedTestCase
     let list = ModelServer(.posts("p", 4), pageSize: 10)
     init() throws { test = try FeedTestCase() }

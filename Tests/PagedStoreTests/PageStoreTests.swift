@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// The page store's writes: atomic pages, exact round trips, migrations.
-@Suite struct PageStoreTests {
+@Suite(.limit()) struct PageStoreTests {
     let directory: TemporaryDirectory
     let queue: DatabaseQueue
 

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Carrying an edit's change onto another value, alone: what it changed is set again, every other
 /// field keeps the new value's, and a payload that is not a JSON object shows as the edit left it.
-@Suite struct PayloadRebaseTests {
+@Suite(.limit()) struct PayloadRebaseTests {
     func json(_ text: String) -> Data { Data(text.utf8) }
 
     func object(_ data: Data) -> JSONValue? { JSONValue.decode(data) }

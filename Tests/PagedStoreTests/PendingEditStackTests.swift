@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The rules of an item's stacked edits, alone: which edit may follow which, what a stack amounts
 /// to, and what a rejected first edit leaves of the others.
-@Suite struct PendingEditStackTests {
+@Suite(.limit()) struct PendingEditStackTests {
     func edit(
         _ kind: PendingEditRecord.Kind, _ item: String = "a", step: Int = 0, base: String? = nil,
         edited: String? = nil, queued: Bool = true

@@ -1,11 +1,12 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Architecture rule 3: proper pull-to-refresh, with the insertion index paths, reloads and gap policies.
-@Suite struct PullToRefreshTests {
+@Suite(.limit()) struct PullToRefreshTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -8,7 +8,7 @@ import Testing
 /// A queued edit is the user's intent for the server, not a row: a path that removes its row
 /// without asking (a new cache version, a row that no longer decodes) leaves it queued, and the
 /// outbox still sends it; an edit that must go is reported and kept in the outbox's history.
-@Suite(.timeLimit(.minutes(1))) struct QueuedEditsOutliveTheirRowsTests {
+@Suite(.limit()) struct QueuedEditsOutliveTheirRowsTests {
     let test: FeedTestCase
     let list = ModelServer(.posts("p", 4), pageSize: 10)
     init() throws { test = try FeedTestCase() }

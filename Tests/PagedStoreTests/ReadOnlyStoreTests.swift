@@ -8,7 +8,7 @@ import Testing
 /// A read-only store (a widget, an app extension) shows the cache and follows its writers live, and
 /// never creates, migrates or writes the file: each write-type call fails with a typed error before
 /// it fetches, and what a writer would save (the reading place, a failure, removed rows) is not saved.
-@Suite(.timeLimit(.minutes(1))) struct ReadOnlyStoreTests {
+@Suite(.limit()) struct ReadOnlyStoreTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

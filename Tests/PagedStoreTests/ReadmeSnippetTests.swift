@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The README's examples that the tests compile (in `Snippets/`) are the README's text, exactly.
-@Suite struct ReadmeSnippetTests {
+@Suite(.limit()) struct ReadmeSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Rows whose content changed but whose identity did not are named by id beside their reloads, for
 /// `reconfigureItems`, by every operation that changes an item in place.
-@Suite struct ReconfigureTests {
+@Suite(.limit()) struct ReconfigureTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

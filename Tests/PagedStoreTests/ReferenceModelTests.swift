@@ -38,7 +38,7 @@ import Testing
 ///
 /// `PAGEDSTORE_MODEL_SEQUENCES=N` runs N sequences (default 60) from seed 0x5EED0000, or from
 /// `PAGEDSTORE_MODEL_FIRST_SEED` (to run seeds CI does not); `PAGEDSTORE_MODEL_SEED=S` replays one.
-@Suite(.timeLimit(.minutes(15))) struct ReferenceModelTests {
+@Suite(.limit(minutes: 15)) struct ReferenceModelTests {
     static var seeds: [UInt64] {
         let environment = ProcessInfo.processInfo.environment
         if let seed = environment["PAGEDSTORE_MODEL_SEED"].flatMap(UInt64.init) { return [seed] }

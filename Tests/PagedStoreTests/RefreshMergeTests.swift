@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// The pure merge on its own: no database, just pages and heads.
-@Suite struct RefreshMergeTests {
+@Suite(.limit()) struct RefreshMergeTests {
     static func item(_ id: String, _ payload: String = "v0") -> EncodedItem {
         EncodedItem(itemID: id, payload: Data(payload.utf8))
     }

@@ -8,7 +8,7 @@ import Testing
 /// Where a rejected removal puts its item back when the rows it was removed from are gone too:
 /// next to the closest rows still shown on each side, whether those rows left for good (a removal
 /// confirmed, an insert rolled back) or are themselves removed and pending.
-@Suite(.timeLimit(.minutes(1))) struct RejectedRemovalPlaceTests {
+@Suite(.limit()) struct RejectedRemovalPlaceTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

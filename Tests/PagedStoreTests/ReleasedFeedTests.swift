@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -7,7 +8,7 @@ import Testing
 /// A feed that nobody holds any more ends its streams: a loop over its snapshots, events or saved
 /// reading positions that outlives the feed ends instead of waiting forever. A loop that does not end
 /// runs into the suite's time limit, which stops it.
-@Suite(.timeLimit(.minutes(1))) struct ReleasedFeedTests {
+@Suite(.limit()) struct ReleasedFeedTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

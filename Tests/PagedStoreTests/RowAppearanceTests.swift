@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// `enqueueRowDidAppear`: a synchronous call from UIKit's data source methods whose rows reach the
 /// feed in order.
-@Suite struct RowAppearanceTests {
+@Suite(.limit()) struct RowAppearanceTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -1,9 +1,10 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// How a list takes a recorded change against the rows it holds.
-@Suite struct RowChangeCheckingTests {
+@Suite(.limit()) struct RowChangeCheckingTests {
     typealias Rows = RowChange.ShownRows
 
     @Test func anItemDeletedAndInsertedAgainInOneChangeIsReconfigured() {

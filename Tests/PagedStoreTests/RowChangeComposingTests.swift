@@ -1,12 +1,13 @@
 import PagedStoreFixtures
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Two changes as one: a list that missed two writes takes them as one batch, which must turn its
 /// rows into the rows after both, and reload every row whose item either write changed.
-@Suite struct RowChangeComposingTests {
+@Suite(.limit()) struct RowChangeComposingTests {
     /// A row: its id and the version of its item.
     struct Row: Hashable {
         var id: String

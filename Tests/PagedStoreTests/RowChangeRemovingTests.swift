@@ -1,11 +1,12 @@
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// A change followed by the removal of rows it leads to (rows found undecodable while its window is
 /// read), as one batch: it turns the rows before the change into the rows after both.
-@Suite struct RowChangeRemovingTests {
+@Suite(.limit()) struct RowChangeRemovingTests {
     /// Applies `change` then the removal of the rows at `removed` to `old`, as one batch, checking it
     /// gives `expected`; `middle` is what `change` alone gives.
     func check(

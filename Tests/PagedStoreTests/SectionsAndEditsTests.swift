@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Architecture rules 9 and 10: sections, and local edits persisted and reported with index paths.
-@Suite struct SectionsAndEditsTests {
+@Suite(.limit()) struct SectionsAndEditsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

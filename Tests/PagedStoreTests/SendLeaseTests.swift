@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Who may send a queued edit: one store at a time, across stores and processes.
-@Suite struct SendLeaseTests {
+@Suite(.limit()) struct SendLeaseTests {
     let now = Date()
     let me = SendLease.holder(store: UUID(), process: 10)
     let other = SendLease.holder(store: UUID(), process: 20)

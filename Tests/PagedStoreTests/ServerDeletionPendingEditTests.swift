@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Server deletions meeting optimistic edits still waiting for their call.
-@Suite struct ServerDeletionPendingEditTests {
+@Suite(.limit()) struct ServerDeletionPendingEditTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Where a copy of a shared item goes among the feeds holding it.
-@Suite struct SharedCopyRuleTests {
+@Suite(.limit()) struct SharedCopyRuleTests {
     let copy = Data("copy".utf8)
     let edited = Data("edited".utf8)
 

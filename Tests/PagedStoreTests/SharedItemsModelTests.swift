@@ -32,7 +32,7 @@ import Testing
 /// `PAGEDSTORE_MODEL_SEED=S` replays one, and `PAGEDSTORE_MODEL_TRACE` prints each step. Alone,
 /// CI's size (125 sequences) takes about 10 s; beside the whole suite on two cores, minutes, hence
 /// the reference model's time limit.
-@Suite(.timeLimit(.minutes(15))) struct SharedItemsModelTests {
+@Suite(.limit(minutes: 15)) struct SharedItemsModelTests {
     static var seeds: [UInt64] {
         let seeds = ReferenceModelTests.seeds
         guard ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_SEED"] == nil else { return seeds }

@@ -9,7 +9,7 @@ import Testing
 /// One item in many lists: a post in the home timeline and in a profile is one post. A fresher copy
 /// written by either (a refresh, a next page, a local update) shows in both, in one transaction, and
 /// each open list shows it as a reload at its own row.
-@Suite(.timeLimit(.minutes(1))) struct SharedItemsTests {
+@Suite(.limit()) struct SharedItemsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// A second hostile review of stacked edits: the outbox schedule's fixes, sections an edit moved an
 /// item to, shared items, and the outbox's listing order.
-@Suite(.timeLimit(.minutes(1))) struct StackedEditsSecondAttackTests {
+@Suite(.limit()) struct StackedEditsSecondAttackTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

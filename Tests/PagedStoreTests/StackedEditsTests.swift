@@ -8,7 +8,7 @@ import Testing
 /// Several queued edits of one item (liked, then unliked, offline): sent in order, one at a time,
 /// each once; the last shows; a rejected one is rolled back under the later ones, which stay shown
 /// on top of the value it restored, also after a relaunch.
-@Suite(.timeLimit(.minutes(1))) struct StackedEditsTests {
+@Suite(.limit()) struct StackedEditsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
 @testable import PagedStoreFixtures
 
 /// The generator must match the shared benchmark workload byte for byte (its conformance values).
-@Suite struct SyntheticItemsTests {
+@Suite(.limit()) struct SyntheticItemsTests {
     let items = SyntheticItems(seed: 1)
 
     @Test func idsAndPayloadsMatchTheWorkloadsConformanceValues() {

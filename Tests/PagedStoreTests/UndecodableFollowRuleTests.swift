@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// ``UndecodableFollowRule``: a follow that meets rows the codec cannot decode never counts them in a
 /// writable list, and an observed list follows without waiting for the app's next read or write.
-@Suite struct UndecodableFollowRuleTests {
+@Suite(.limit()) struct UndecodableFollowRuleTests {
     @Test func aReadOnlyStoreStopsItsWindowAboveThemWhoeverAsks() {
         for callerMayWrite in [false, true] {
             for observed in [false, true] {

@@ -8,7 +8,7 @@ import Testing
 /// A queued edit the file holds in a way the outbox cannot send (a file edited by hand): named by
 /// `verify` and the outbox's listing, dropped by its feed with a report and kept in the history, and
 /// never a reason to refuse the item's next edit.
-@Suite(.timeLimit(.minutes(1))) struct UnreadableQueuedEditTests {
+@Suite(.limit()) struct UnreadableQueuedEditTests {
     let test: FeedTestCase
     let list = ModelServer(.posts("p", 4), pageSize: 10)
     init() throws { test = try FeedTestCase() }

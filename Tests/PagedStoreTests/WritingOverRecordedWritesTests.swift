@@ -8,7 +8,7 @@ import Testing
 /// A list that writes after another writer's recorded writes it has not followed yet takes them and
 /// its own as one change: the ids it says to reconfigure name rows of both snapshots, as
 /// `NSDiffableDataSourceSnapshot.reconfigureItems(_:)` requires (it raises on any other).
-@Suite(.timeLimit(.minutes(1))) struct WritingOverRecordedWritesTests {
+@Suite(.limit()) struct WritingOverRecordedWritesTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `pagedb apply`: the real engine on captured responses.
-@Suite struct ApplyTests {
+@Suite(.limit()) struct ApplyTests {
     let scratch: TemporaryDirectory
     let db: String
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Fixtures as users write them, and the export → seed round trip.
-@Suite struct FixtureRoundTripTests {
+@Suite(.limit()) struct FixtureRoundTripTests {
     @Test func ordersWithLineItemsAreItemsNotPages() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")

@@ -22,7 +22,7 @@ extension MultiProcessTests {
     /// Every batch the observing list receives applies to the rows before it, none is a full reload
     /// taken from the file (every writer records its changes), no writer meets a busy error, and
     /// after the last write the list shows the file's rows by itself.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.limit(minutes: 10))
     func anObservedFeedFollowsAnotherProcessesRandomWritesWithExactBatches() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")

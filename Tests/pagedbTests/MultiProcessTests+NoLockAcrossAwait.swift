@@ -21,7 +21,7 @@ extension MultiProcessTests {
         return .now - started
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.limit())
     func aRefreshWhoseFetchIsHeldKeepsNoOtherProcessWaiting() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
@@ -38,7 +38,7 @@ extension MultiProcessTests {
         store.close()
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.limit())
     func anOptimisticEditWhoseServerCallIsHeldKeepsNoOtherProcessWaiting() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")

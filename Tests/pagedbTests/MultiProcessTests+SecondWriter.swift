@@ -55,7 +55,7 @@ extension MultiProcessTests {
     }
 
     /// Read-only too, as a widget opens the app's cache: it follows the other process all the same.
-    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    @Test(.limit(), arguments: [false, true])
     func anObservedFeedShowsAnotherProcessesWriteWithoutBeingAsked(readOnly: Bool) async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")

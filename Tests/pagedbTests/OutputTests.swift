@@ -4,7 +4,7 @@ import Testing
 
 /// What `pagedb` prints: cursors that can be told apart, escaped bidi controls,
 /// exported payloads that stay JSON, exit 66 for a missing file, one-line usage errors.
-@Suite struct OutputTests {
+@Suite(.limit()) struct OutputTests {
     @Test func urlCursorsAreShortenedInTheMiddleAndWholeWithWide() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")

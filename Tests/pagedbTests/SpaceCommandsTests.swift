@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// `stats` and `vacuum`: each feed's size and last open, and shrinking a file on demand.
-@Suite struct SpaceCommandsTests {
+@Suite(.limit()) struct SpaceCommandsTests {
     let scratch: TemporaryDirectory
     let db: String
 
