@@ -15,6 +15,25 @@ package struct InvariantViolation: Sendable, Equatable, CustomStringConvertible 
     }
 }
 
+/// What ``PageStore/verify(_:)`` needs of the engine's rules, passed in: storage knows none of them.
+package struct InvariantRules: Sendable {
+    /// Whether a page with no rows may stay in a sound file: the page, whether it is the feed's
+    /// bottom page, and how many pages the feed has.
+    package var mayStayEmpty: @Sendable (_ page: PageRecord, _ isBottom: Bool, _ pageCount: Int) -> Bool
+    /// What is wrong with a feed's pending edits taken as one stack per item: the item and the
+    /// problem, for each stack no edits can make.
+    package var stackProblems: @Sendable (_ edits: [PendingEditRecord]) -> [(itemID: String, problem: String)]
+
+    /// Rules made of the two checks.
+    package init(
+        mayStayEmpty: @escaping @Sendable (PageRecord, Bool, Int) -> Bool,
+        stackProblems: @escaping @Sendable ([PendingEditRecord]) -> [(itemID: String, problem: String)]
+    ) {
+        self.mayStayEmpty = mayStayEmpty
+        self.stackProblems = stackProblems
+    }
+}
+
 /// Checks the file: SQLite's integrity and foreign-key checks, then the engine's own invariants.
 extension PageStore {
     /// Every violation found, or none for a sound cache.
@@ -27,7 +46,8 @@ extension PageStore {
     /// an ended feed has no older cursor; gaps sit between two existing, neighbouring rows; every
     /// pending edit row holds a known kind and the payloads its kind needs (``MalformedPendingEdit``).
     /// - Complexity: O(*n* log *n*) for *n* rows.
-    package func verify() throws -> [InvariantViolation] {
+    /// - Parameter rules: The engine's rules the invariants depend on.
+    package func verify(_ rules: InvariantRules) throws -> [InvariantViolation] {
         var violations = try connection.rows("PRAGMA integrity_check") { statement in statement.string(0) ?? "" }
             .filter { $0 != "ok" }.map { InvariantViolation(feed: nil, rule: "integrity", detail: $0) }
         violations += try connection.rows("PRAGMA foreign_key_check") { statement in
@@ -39,12 +59,14 @@ extension PageStore {
             violations.append(.init(feed: nil, rule: "orphan_rows", detail: "\(orphans) rows belong to no feed"))
         }
         for feed in try feeds() {
-            violations += try verify(feed).map { InvariantViolation(feed: feed.key, rule: $0.rule, detail: $0.detail) }
+            violations += try verify(feed, rules).map {
+                InvariantViolation(feed: feed.key, rule: $0.rule, detail: $0.detail)
+            }
         }
         return violations
     }
 
-    private func verify(_ feed: FeedRecord) throws -> [(rule: String, detail: String)] {
+    private func verify(_ feed: FeedRecord, _ rules: InvariantRules) throws -> [(rule: String, detail: String)] {
         var found: [(rule: String, detail: String)] = []
         let id = feed.id
         func count(_ sql: String) throws -> Int {
@@ -85,7 +107,7 @@ extension PageStore {
         for (index, page) in pages.enumerated() {
             let span = spans[page.pageNo]
             if span == nil, page.rowCount == 0,
-                !EmptyPageRule.mayStayEmpty(page, isBottom: index == pages.count - 1, pageCount: pages.count)
+                !rules.mayStayEmpty(page, index == pages.count - 1, pages.count)
             {
                 empty.append(page.pageNo)
             }
@@ -124,9 +146,8 @@ extension PageStore {
         for edit in try pending.malformed + unreadableDetachedEdits(of: feed) {
             found.append(("pending_edit", "the pending edit of \(edit.itemID.debugDescription) is \(edit.problem)"))
         }
-        for stack in PendingEditStack.stacks(pending.edits) {
-            guard let problem = PendingEditStack.problem(of: stack), let first = stack.first else { continue }
-            found.append(("pending_edit", "a pending edit of \(first.itemID.debugDescription) is \(problem)"))
+        for (itemID, problem) in rules.stackProblems(pending.edits) {
+            found.append(("pending_edit", "a pending edit of \(itemID.debugDescription) is \(problem)"))
         }
         return found
     }
