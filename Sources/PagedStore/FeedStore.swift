@@ -12,7 +12,9 @@ import Foundation
 public final class FeedStore: Sendable {
     /// The cache file's path (`:memory:` for an in-memory store).
     public let path: String
-    let queue: DatabaseQueue
+    /// The store's one write path, which keeps the file within its budget.
+    let writer: StoreWriter
+    var queue: DatabaseQueue { writer.queue }
     /// The store's durable outbox: register how each kind of queued edit reaches its server, and
     /// observe the edits waiting (see ``Outbox``). A read-only store's outbox sends nothing.
     public let outbox: Outbox
@@ -59,14 +61,15 @@ public final class FeedStore: Sendable {
     ) throws {
         try SQLiteLibrary.checkVersion()
         self.path = path
-        queue = try DatabaseQueue(
+        let queue = try DatabaseQueue(
             path: path, mode: readOnly ? .sharedReadOnly : .readWrite, busyTimeout: busyTimeout,
-            changeRecordLimit: changeRecordLimit, budget: budget)
-        outbox = Outbox(queue: queue)
+            changeRecordLimit: changeRecordLimit, incrementalVacuum: budget != nil)
+        writer = StoreWriter(queue: queue, budget: budget.map { BudgetKeeper(budget: $0) })
+        outbox = Outbox(store: writer)
     }
 
     /// The store's budget, if it has one.
-    public var budget: StoreBudget? { queue.budgetKeeper?.budget }
+    public var budget: StoreBudget? { writer.budget?.budget }
 
     /// Whether the store only reads (see ``init(path:busyTimeout:readOnly:changeRecordLimit:budget:)``).
     public var isReadOnly: Bool { queue.isReadOnly }
@@ -119,7 +122,7 @@ public final class FeedStore: Sendable {
         _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>, sharedAs: String?
     ) throws -> Feed<Source.Item> {
         let feed = try Feed(
-            key: key, source: source, policy: policy, codec: codec, queue: queue, outbox: isReadOnly ? nil : outbox,
+            key: key, source: source, policy: policy, codec: codec, store: writer, outbox: isReadOnly ? nil : outbox,
             sharedItemType: sharedAs)
         if !isReadOnly {
             // The outcomes of its queued edits go through it while it is open, so that it forgets

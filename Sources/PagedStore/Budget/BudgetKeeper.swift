@@ -87,7 +87,8 @@ final class BudgetKeeper: @unchecked Sendable {
 
     /// One write that evicts and trims what ``EvictionRule`` says, recording each feed's change.
     private func evict(_ queue: DatabaseQueue, file: FileIdentity, writing: String?) throws -> [StoreEviction] {
-        try StoreWriter.transaction(in: queue, by: follower) { store in
+        // Not kept within the budget again: this write is the keeper's.
+        try StoreWriter(queue: queue, budget: nil).transaction(by: follower) { store in
             let facts = try Self.facts(in: store, file: file, writing: writing)
             let used = try store.fileSpace().usedBytes
             let (steps, stillToFree) = EvictionRule.evictions(

@@ -6,7 +6,7 @@ extension FeedStore {
     ///
     /// Each access makes a new stream.
     public var evictions: AsyncStream<StoreEviction> {
-        queue.budgetKeeper?.evictions() ?? AsyncStream { _ in }
+        writer.budget?.evictions() ?? AsyncStream { _ in }
     }
 
     /// Evicts what the budget requires now, and gives every free page back to the file system, even
@@ -21,7 +21,7 @@ extension FeedStore {
     /// - Throws: ``StorageError`` when the file cannot be written.
     @discardableResult
     public func keepWithinBudget() throws -> [StoreEviction] {
-        guard let keeper = queue.budgetKeeper else { return [] }
+        guard let keeper = writer.budget else { return [] }
         return try keeper.keep(queue, writing: nil, force: true)
     }
 }

@@ -67,12 +67,12 @@ public actor Feed<Item: FeedItem> {
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
     /// - Parameter sharedItemType: The name its items are shared under (see ``FeedWriter/sharedItemType``).
     init(
-        key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, queue: DatabaseQueue,
+        key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, store: StoreWriter,
         outbox: Outbox? = nil, sharedItemType: String? = Item.sharedItemType
     )
         throws
     {
-        let writer = FeedWriter(key: key, queue: queue, codec: codec, sharedItemType: sharedItemType)
+        let writer = FeedWriter(key: key, store: store, codec: codec, sharedItemType: sharedItemType)
         context = FeedContext(
             key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
             outbox: WeakOutbox(outbox: outbox))

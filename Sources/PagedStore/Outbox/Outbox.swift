@@ -60,9 +60,9 @@ public actor Outbox {
         queue.executor.asUnownedSerialExecutor()
     }
 
-    init(queue: DatabaseQueue) {
-        self.queue = queue
-        writer = OutboxWriter(queue: queue)
+    init(store: StoreWriter) {
+        queue = store.queue
+        writer = OutboxWriter(store: store)
         schedule.readOnly = queue.isReadOnly
         // A closed store follows nothing, and the edits it was sending may go from another store.
         let (follower, file, holder) = (writer.follower, queue.file, leaseHolder)

@@ -8,13 +8,15 @@ import Foundation
 /// every open list of the feed, in this store, another store or another process, follows it as an
 /// exact change, and a feed opened later reads the rolled-back rows.
 struct OutboxWriter: Sendable {
-    let queue: DatabaseQueue
+    /// The store's one write path.
+    let store: StoreWriter
+    var queue: DatabaseQueue { store.queue }
     /// Who writes, among the open feeds of the process: nobody's list, so every list of the feed
     /// is told.
     let follower: Int
 
-    init(queue: DatabaseQueue) {
-        self.queue = queue
+    init(store: StoreWriter) {
+        self.store = store
         follower = LiveFeeds.shared.newFollower()
     }
 
@@ -26,7 +28,7 @@ struct OutboxWriter: Sendable {
     /// edit can come from (see ``MalformedPendingEdit``) is deleted without a rollback, as a feed
     /// drops it.
     func settle(_ itemID: String, key: UUID, confirmed: Bool, inFeed feedKey: String) throws {
-        try StoreWriter.transaction(in: queue, by: follower) { store in
+        try store.transaction(by: follower) { store in
             guard var feed = try store.feed(key: feedKey) else { return ((), []) }
             // As the feed's own settlement does: a rollback's server copy is spread to every feed
             // sharing the item (the feed's row names the name its items are shared under).
@@ -48,7 +50,6 @@ struct OutboxWriter: Sendable {
             guard change != nil || feed != before else { return ((), written) }
             return ((), [RecordedWrite(before: before, after: feed, change: change ?? .fullReload)] + written)
         }
-        queue.budgetKeeper?.keepWithinBudget(queue, writing: feedKey)
     }
 
     /// Takes the send lease of the item's queued edit with `key` for `holder`, unless another store
@@ -57,7 +58,7 @@ struct OutboxWriter: Sendable {
     ///   again: the other store's lease, or a second when the edit is gone (the next look at the file
     ///   forgets it).
     func takeSendLease(of itemID: String, key: UUID, inFeed feedKey: String, for holder: String) throws -> Duration? {
-        try StoreWriter.transaction(in: queue, by: follower) { store in
+        try store.transaction(by: follower, growing: false) { store in
             guard let feed = try store.feed(key: feedKey),
                 let found = try store.sendLease(of: itemID, key: key, in: feed)
             else { return (.seconds(1), []) }
@@ -81,7 +82,7 @@ struct OutboxWriter: Sendable {
     func recordFailedSend(
         of itemID: String, key: UUID, error: String, nextAttemptAt: Date, inFeed feedKey: String
     ) throws {
-        try StoreWriter.transaction(in: queue, by: follower) { store in
+        try store.transaction(by: follower, growing: false) { store in
             guard let feed = try store.feed(key: feedKey) else { return ((), []) }
             _ = try store.recordFailedSend(of: itemID, key: key, error: error, nextAttemptAt: nextAttemptAt, in: feed)
             return ((), [])

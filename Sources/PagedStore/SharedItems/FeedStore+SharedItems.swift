@@ -19,7 +19,7 @@ extension FeedStore {
         guard let shared = Item.sharedItemType else { return 0 }
         if isReadOnly { throw StorageError(.readOnly, message: "A read-only store cannot remove items") }
         let itemID = Item.storedID(for: id)
-        return try StoreWriter.transaction(in: queue, by: LiveFeeds.shared.newFollower()) { store in
+        return try writer.transaction(by: LiveFeeds.shared.newFollower(), growing: false) { store in
             // A removal pending in a feed has no row here, but its rollback would put the item back.
             try store.forgetPendingRemovalPlaces(of: itemID, sharedAs: shared)
             var written: [RecordedWrite] = []

@@ -12,7 +12,9 @@ import Foundation
 struct FeedWriter<Item: FeedItem>: Sendable {
     /// The feed's key in the cache.
     let key: String
-    let queue: DatabaseQueue
+    /// The store's one write path.
+    let store: StoreWriter
+    var queue: DatabaseQueue { store.queue }
     let codec: ItemCodec<Item>
     /// Who this writer is among the open feeds of the process (see ``LiveFeeds``): every write it
     /// commits is told to the others, not to itself.
@@ -21,9 +23,9 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// unless the caller knows it only at run time (`pagedb` reads it from the file).
     let sharedItemType: String?
 
-    init(key: String, queue: DatabaseQueue, codec: ItemCodec<Item>, sharedItemType: String? = Item.sharedItemType) {
+    init(key: String, store: StoreWriter, codec: ItemCodec<Item>, sharedItemType: String? = Item.sharedItemType) {
         self.key = key
-        self.queue = queue
+        self.store = store
         self.codec = codec
         self.sharedItemType = sharedItemType
         follower = LiveFeeds.shared.newFollower()
@@ -106,7 +108,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// Settles the item's queued edit with `key` that shows on no row of this feed
     /// (``DetachedEditSettlement``), when the file has it.
     func settleDetachedEdit(_ itemID: String, key: UUID, confirmed: Bool) throws {
-        try transaction(keepingBudget: false) { store in
+        try transaction(growing: false) { store in
             guard let feed = try store.feed(key: self.key) else { return ((), []) }
             let written = try DetachedEditSettlement.settle(
                 itemID, key: key, confirmed: confirmed, in: feed, store: store)
@@ -194,29 +196,28 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     func recordOpened(lastRecorded: Date?, now: Date = Date()) throws {
         if let lastRecorded, abs(now.timeIntervalSince(lastRecorded)) < 60 { return }
         // Not a reason to evict: the feed opening should not wait for it, and the write adds no row.
-        try transaction(keepingBudget: false) { store in
+        try transaction(growing: false) { store in
             guard let feed = try store.feed(key: key) else { return ((), []) }
             try store.recordOpened(feed, at: now)
             return ((), [])
         }
     }
 
-    /// The write path of this feed: ``StoreWriter/transaction(in:by:_:)`` for one feed (and the
-    /// feeds its shared items spread to), then the store's budget (see ``BudgetKeeper``), with this
-    /// feed's rows kept whole: the list that wrote them has not taken them into its window yet.
-    /// - Parameter sharing: Whether the rows written are copies to spread (see ``SharedCopyLog``).
+    /// The write path of this feed: ``StoreWriter/transaction(by:keepingWhole:growing:_:)`` for one
+    /// feed (and the feeds its shared items spread to), with this feed's rows kept whole by the budget.
+    /// - Parameters:
+    ///   - growing: Whether the write may grow the file (see ``StoreWriter``).
+    ///   - sharing: Whether the rows written are copies to spread (see ``SharedCopyLog``).
     private func transaction<Result>(
-        keepingBudget: Bool = true, sharing: Bool = false, _ body: (PageStore) throws -> (Result, [RecordedWrite])
+        growing: Bool = true, sharing: Bool = false, _ body: (PageStore) throws -> (Result, [RecordedWrite])
     ) throws -> Result {
-        let result = try StoreWriter.transaction(in: queue, by: follower) { store in
+        try store.transaction(by: follower, keepingWhole: key, growing: growing) { store in
             // A feed that shares its items flags every row it writes, so that other feeds' copies
             // find it; only the plan's rows are logged to spread.
             store.sharing = sharedItemType.map { _ in SharedCopyLog(logging: sharing) }
             defer { store.sharing = nil }
             return try body(store)
         }
-        if keepingBudget { queue.budgetKeeper?.keepWithinBudget(queue, writing: key) }
-        return result
     }
 
     /// What the change record keeps of a write that took the feed's row from `before` to `after`.
@@ -235,46 +236,4 @@ struct UndecodableRemoval<Read> {
     var read: Read
     /// The pending edits dropped with the rows, to report.
     var droppedEdits: [MalformedPendingEdit]
-}
-
-/// What one write did to a feed's row and rows, for the change record.
-struct RecordedWrite {
-    let before: FeedRecord
-    let after: FeedRecord
-    let change: RowChange
-}
-
-/// The write transaction of the engine, for one feed (``FeedWriter``) or several (the store's budget,
-/// ``BudgetKeeper``): here only, so that every write records its change and tells the open lists.
-enum StoreWriter {
-    /// The one place the engine opens a write transaction. `body` returns its result and what the
-    /// write did to each feed it wrote, which the change record keeps in the same transaction; the
-    /// other open lists of those feeds are told once the transaction committed.
-    /// - Parameter follower: Who wrote, among the open feeds of the process: it is not told.
-    static func transaction<Result>(
-        in queue: DatabaseQueue, by follower: Int, _ body: (PageStore) throws -> (Result, [RecordedWrite])
-    ) throws -> Result {
-        let limit = queue.changeRecordLimit
-        let (result, written) = try queue.write { store in
-            store.pagesLosingRows = [:]
-            let (result, written) = try body(store)
-            // Pages the write left with no rows go with it (see ``EmptyPageRule``).
-            try EmptyPages.remove(in: store)
-            for write in written {
-                let sequence = try store.recordChange(from: write.before, to: write.after, bytes: write.change.encoded)
-                if let forget = ChangeRecordRetention.forgetThrough(after: sequence, limit: limit) {
-                    try store.forgetChanges(through: forget)
-                }
-            }
-            return (result, written)
-        }
-        if let file = queue.file {
-            for write in written { LiveFeeds.shared.tell(writeOf: write.after.key, by: follower, in: file) }
-            // Every write may have changed the queued edits, which no feed's change records: the
-            // outboxes following the file look again (a write that changed none costs them a read).
-            LiveFeeds.shared.tellOutboxes(in: file, by: follower)
-            FileChangeSignal.post(for: file)
-        }
-        return result
-    }
 }

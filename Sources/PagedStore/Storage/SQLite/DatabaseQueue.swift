@@ -29,24 +29,20 @@ package final class DatabaseQueue: @unchecked Sendable {
     package static let defaultChangeRecordLimit = 1000
     /// Whether the queue was opened read-only: every write then throws before it begins.
     package let isReadOnly: Bool
-    /// What keeps the file within the store's budget after each write of a feed; nil without a
-    /// budget. The queue only holds it: the engine runs it.
-    let budgetKeeper: BudgetKeeper?
 
     /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
     package init(
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5),
-        changeRecordLimit: Int = DatabaseQueue.defaultChangeRecordLimit, budget: StoreBudget? = nil
+        changeRecordLimit: Int = DatabaseQueue.defaultChangeRecordLimit, incrementalVacuum: Bool = false
     ) throws {
         let store = try PageStore(
-            path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout, incrementalVacuum: budget != nil)
+            path: path, mode: mode, migrate: migrate, busyTimeout: busyTimeout, incrementalVacuum: incrementalVacuum)
         openStore = store
         executor = StorageExecutor(label: "PagedStore.storage")
         file = FileIdentity(path: path)
         resolvedPath = store.connection.file
         self.changeRecordLimit = changeRecordLimit
         isReadOnly = mode != .readWrite
-        budgetKeeper = budget.map { BudgetKeeper(budget: $0) }
     }
 
     deinit {
