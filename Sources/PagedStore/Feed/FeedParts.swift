@@ -22,7 +22,7 @@ struct LoadedFeed<Item: FeedItem> {
     /// The feed's row as last committed or read.
     var record: FeedRecord
     /// The file's write mark when the feed last found its row equal to ``record`` (see
-    /// ``Feed/syncWithFile()``).
+    /// ``Feed/syncWithFile(mayWrite:)``).
     var writeMark: DatabaseQueue.WriteMark?
     /// The rows held in memory.
     var window: RowWindow<Item>

@@ -31,7 +31,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         follower = LiveFeeds.shared.newFollower()
     }
 
-    /// What one ``commit(over:creatingFeed:edits:_:)`` did.
+    /// What one ``commit(over:creatingFeed:edits:spreading:_:)`` did.
     struct Written {
         /// The commit, pending edits re-applied; nil when the plan wrote nothing.
         var commit: FeedCommit<Item>?

@@ -20,7 +20,7 @@ extension Connection {
     ///
     /// After `body` the file goes back to WAL mode (waiting up to the busy timeout for readers that
     /// came meanwhile). Should that still fail, the file stays in rollback mode, which is consistent, and
-    /// the next read-write open switches it (see ``PageStore/init(path:mode:migrate:busyTimeout:)``).
+    /// the next read-write open switches it (see ``PageStore/init(path:mode:migrate:busyTimeout:incrementalVacuum:)``).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_journal_mode>
     package func withRollbackJournal<T>(_ body: () throws -> T) throws -> T {

@@ -13,7 +13,7 @@ package final class Connection {
         /// Reads and writes; creates the file (mode 0600) when it is missing.
         case readWrite
         /// Reads only, and never creates the file or its side files when the file is idle
-        /// (see ``Connection/init(path:mode:busyTimeout:)``).
+        /// (see ``Connection/init(path:mode:busyTimeout:probe:)``).
         case readOnly
         /// Reads only, opened with `SQLITE_OPEN_READONLY` whatever state the file is in: for a store
         /// that lives beside the file's writers (an app extension) and must never write, not even the

@@ -30,7 +30,7 @@ package final class DatabaseQueue: @unchecked Sendable {
     /// Whether the queue was opened read-only: every write then throws before it begins.
     package let isReadOnly: Bool
 
-    /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:)``.
+    /// Opens (creating and migrating) the cache at `path`; see ``PageStore/init(path:mode:migrate:busyTimeout:incrementalVacuum:)``.
     package init(
         path: String, mode: Connection.Mode = .readWrite, migrate: Bool = true, busyTimeout: Duration = .seconds(5),
         changeRecordLimit: Int = DatabaseQueue.defaultChangeRecordLimit, incrementalVacuum: Bool = false

@@ -51,7 +51,7 @@ package struct Migrator: Sendable {
     /// How many schema objects the file has: tells an empty file from another program's.
     static let schemaObjectsSQL = "SELECT count(*) FROM sqlite_schema"
 
-    /// What ``probe(_:)`` reads.
+    /// What ``probe(_:marker:)`` reads.
     package struct Probe: Sendable, Equatable {
         /// `PRAGMA user_version`.
         package var version: Int

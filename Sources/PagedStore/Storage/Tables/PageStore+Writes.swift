@@ -130,7 +130,7 @@ extension PageStore {
     }
 
     /// Deletes every row, page and gap of the feed and writes `items` as its only page.
-    /// - Returns: The rows written, as ``appendPage(_:page:to:)`` returns them.
+    /// - Returns: The rows written, as ``appendPage(_:page:to:storingEmptyPage:)`` returns them.
     @discardableResult
     package func replaceFeed(
         with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord
