@@ -21,12 +21,6 @@ import Testing
         }
     }
 
-    /// The first event of `kind`; the suite's time limit fails a test that waits for one in vain.
-    func firstEvent(_ kind: FeedEvent.Kind, in events: AsyncStream<FeedEvent>) async -> FeedEvent? {
-        for await event in events where event.kind == kind { return event }
-        return nil
-    }
-
     /// Every snapshot's row count follows from the one before and its change (for feeds larger than
     /// their window, where `ReferenceModelTests.check` cannot compare ids).
     func countsAddUp(_ snapshots: [FeedSnapshot<Post>], _ context: String) {
@@ -81,7 +75,7 @@ import Testing
         call.finish(succeeding: true)
         _ = try? await liking.value
         if !onDisk.contains("p3") {
-            let removed = await firstEvent(.undecodableRowsRemoved, in: events)
+            let removed = await events.first(.undecodableRowsRemoved)
             #expect(removed?.itemIDs == ["p3"])
         }
         try await ReferenceModelTests.check(recorder, feed, test, "a damaged row with a pending edit")
@@ -106,7 +100,7 @@ import Testing
         #expect(snapshot.rows.id(at: 120) == "p121", "the row that took the place is loaded")
         let place = await feed.readingPosition
         #expect(place?.row == 120 && place?.itemID == "p121", "opened at \(String(describing: place))")
-        let removed = await firstEvent(.undecodableRowsRemoved, in: events)
+        let removed = await events.first(.undecodableRowsRemoved)
         #expect(removed?.itemIDs == ["p120"])
         try SecondWriterChecks.rowsEqualTheFile(snapshot, test, "reopened")
     }

@@ -12,16 +12,8 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// A store with a feed of four posts, refreshed.
-    func openFeed(_ server: ModelServer) async throws -> (FeedStore, Feed<Post>) {
-        let store = try test.store()
-        let feed = try test.feed(server.source, store: store)
-        await feed.refresh()
-        return (store, feed)
-    }
-
     @Test func aConfirmedEditIsSentOnceWithItsKeyAndNoLongerPending() async throws {
-        let (store, feed) = try await openFeed(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openPosts(ModelServer(.posts("p", 4), pageSize: 10))
         let server = MutationServer()
         await store.outbox.register("revise", as: Revision.self) { edit in
             server.receive("\(edit.itemID)=\(edit.argument.revision)", key: edit.idempotencyKey)
@@ -38,7 +30,7 @@ import Testing
     }
 
     @Test func aRejectedEditRollsBackWithExactIndexPaths() async throws {
-        let (store, feed) = try await openFeed(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openPosts(ModelServer(.posts("p", 4), pageSize: 10))
         await store.outbox.register("delete", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
         let key = try await feed.enqueue("delete", removing: "p2", argument: Revision(revision: 0))
         #expect(key != nil)
@@ -58,7 +50,7 @@ import Testing
     }
 
     @Test func aRetryableEditIsKeptCountedAndSentAgainAfterTheServersRetryAfter() async throws {
-        let (store, feed) = try await openFeed(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openPosts(ModelServer(.posts("p", 4), pageSize: 10))
         // Without the server's wait the backoff would be a minute: the retry comes from Retry-After.
         await store.outbox.setRetryDelays(first: .seconds(60), maximum: .seconds(120))
         let server = MutationServer()
@@ -89,7 +81,7 @@ import Testing
     }
 
     @Test func resumeSendsAWaitingEditAtOnce() async throws {
-        let (store, feed) = try await openFeed(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openPosts(ModelServer(.posts("p", 4), pageSize: 10))
         await store.outbox.setRetryDelays(first: .seconds(3600), maximum: .seconds(3600))
         let online = Locked(false)
         await store.outbox.register("revise", as: Revision.self) { _ in
@@ -105,7 +97,7 @@ import Testing
 
     @Test func anEditOfAnItemTheServerDeletedSettlesWithoutLooping() async throws {
         let list = ModelServer(.posts("p", 4), pageSize: 10)
-        let (store, feed) = try await openFeed(list)
+        let (store, feed) = try await test.openPosts(list)
         let sends = Locked(0)
         await store.outbox.setRetryDelays(first: .seconds(3600), maximum: .seconds(3600))
         try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 }
@@ -123,7 +115,7 @@ import Testing
     }
 
     @Test func anItemHasOneEditInFlightAndItsNextWaitsUntilItSettles() async throws {
-        let (store, feed) = try await openFeed(ModelServer(.posts("p", 4), pageSize: 10))
+        let (store, feed) = try await test.openPosts(ModelServer(.posts("p", 4), pageSize: 10))
         let server = MutationServer()
         let call = HeldCall()
         await store.outbox.register("revise", as: Revision.self) { edit in
@@ -148,7 +140,7 @@ import Testing
     @Test func anEditPendingAtARelaunchIsSentExactlyOnceWhenItsHandlerIsRegistered() async throws {
         let list = ModelServer(.posts("p", 4), pageSize: 10)
         do {
-            let (store, feed) = try await openFeed(list)
+            let (store, feed) = try await test.openPosts(list)
             try await feed.enqueue("revise", id: "p2", argument: Revision(revision: 9)) { $0.revision = 9 }
             #expect(await store.outbox.status.count == 1)
             store.close()
@@ -173,7 +165,7 @@ import Testing
     @Test func aServersRetryAfterOutlivesARelaunchAndResumeStillSendsAtOnce() async throws {
         let list = ModelServer(.posts("p", 4), pageSize: 10)
         do {
-            let (store, feed) = try await openFeed(list)
+            let (store, feed) = try await test.openPosts(list)
             await store.outbox.register("revise", as: Revision.self) { _ in
                 .retryable(reason: "HTTP 503", retryAfter: .seconds(60))
             }

@@ -14,10 +14,7 @@ import Testing
 
     /// A store with a feed of six posts, p0 to p5, refreshed.
     func openFeed() async throws -> (FeedStore, Feed<Post>) {
-        let store = try test.store()
-        let feed = try test.feed(ModelServer(.posts("p", 6), pageSize: 10).source, store: store)
-        await feed.refresh()
-        return (store, feed)
+        try await test.openPosts(ModelServer(.posts("p", 6), pageSize: 10))
     }
 
     @Test func anItemWhoseNeighboursWereRemovedForGoodGoesBackBetweenTheClosestRowsLeft() async throws {

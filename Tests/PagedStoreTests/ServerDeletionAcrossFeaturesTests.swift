@@ -13,20 +13,11 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// See ``FeedTestCase/timelineWithAGap(_:policy:answering:)``.
-    func feedWithAGap(
-        _ old: [Post] = .posts("p", 30), policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap),
-        answering: (@Sendable (PageRequest, ModelServer) -> Page<Post>?)? = nil
-    ) async throws -> (Feed<Post>, ModelServer, SnapshotRecorder<Post>) {
-        let (feed, server, _) = try await test.timelineWithAGap(old, policy: policy, answering: answering)
-        return (feed, server, await SnapshotRecorder(feed))
-    }
-
     /// A bottom fill answered since_id-style (the newest page, not the page right above the
     /// cursor) reaches rows above the gap but is not attached to the gap's lower edge: it says
     /// nothing of the rows between its last item and the gap.
     @Test func aBottomFillAnsweredWithTheNewestPageDeletesNothingItDidNotList() async throws {
-        let (feed, _, recorder) = try await feedWithAGap { request, _ in
+        let (feed, _, recorder) = try await test.recordedTimelineWithAGap { request, _ in
             guard case .newerThan = request else { return nil }
             // Five posts arrived on top meanwhile; the server ignores min_id and answers its top.
             let top = [Post].posts("m", 5) + [Post].posts("n", 5)
@@ -41,7 +32,7 @@ import Testing
     /// The same with nothing new on top: the newest page is n0…n4, the top half of the rows above
     /// the gap. Nothing follows its last row, so it says nothing of n5…n9.
     @Test func aBottomFillAnsweredWithTheNewestPageAndNothingNewDeletesNothingBelowIt() async throws {
-        let (feed, _, recorder) = try await feedWithAGap { request, _ in
+        let (feed, _, recorder) = try await test.recordedTimelineWithAGap { request, _ in
             guard case .newerThan = request else { return nil }
             return Page(items: .posts("n", 5), olderCursor: "n4", newerCursor: "new:n0")
         }
@@ -76,7 +67,7 @@ import Testing
         old[0].section = "a"
         old[1].section = "b"
         old[2].section = "b"
-        let (feed, server, recorder) = try await feedWithAGap(old)
+        let (feed, server, recorder) = try await test.recordedTimelineWithAGap(old)
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
         server.items.removeAll { $0.id == "p1" || $0.id == "p2" }
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
@@ -88,7 +79,7 @@ import Testing
     @Test func aFillThatJoinsTwoSectionsGivesABatchUIKitAccepts() async throws {
         var old = [Post].posts("p", 30, section: "a")
         old[1].section = "b"
-        let (feed, server, recorder) = try await feedWithAGap(old)
+        let (feed, server, recorder) = try await test.recordedTimelineWithAGap(old)
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
         server.items.removeAll { $0.id == "p1" }
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
@@ -99,7 +90,7 @@ import Testing
     /// The row on top of the screen is deleted by a fill; the place saved on it survives a relaunch.
     @Test func aFillThatDeletesTheAnchorRowKeepsTheReaderNearIt() async throws {
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, keepsReadingPosition: true)
-        let (feed, server, recorder) = try await feedWithAGap(policy: policy)
+        let (feed, server, recorder) = try await test.recordedTimelineWithAGap(policy: policy)
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
         await feed.setVisibleRows(21..<26)  // p1…p5
         try await feed.saveReadingPosition()
@@ -163,7 +154,7 @@ import Testing
     /// `flags` edited with sqlite3 to a value the engine never writes, with its bit 0 set, reads as a
     /// row the app inserted, and `verify` names the value.
     @Test func aLocalFlagEditedOutsideTheAppIsReadAsLocal() async throws {
-        let (feed, server, _) = try await feedWithAGap()
+        let (feed, server, _) = try await test.recordedTimelineWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
         try Connection(path: test.path, mode: .readWrite).execute("UPDATE item SET flags = 5 WHERE item_id = 'p1'")
         server.items.removeAll { $0.id == "p1" || $0.id == "p2" }

@@ -12,18 +12,12 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// See ``FeedTestCase/timelineWithAGap(_:policy:answering:)``.
-    func feedWithAGap() async throws -> (Feed<Post>, ModelServer, SnapshotRecorder<Post>) {
-        let (feed, server, _) = try await test.timelineWithAGap()
-        return (feed, server, await SnapshotRecorder(feed))
-    }
-
     func deleteOnServer(_ ids: Set<String>, _ server: ModelServer) {
         server.items.removeAll { ids.contains($0.id) }
     }
 
     @Test func rowsBelowAGapThatAFillFromTheTopSkipsAreDeleted() async throws {
-        let (feed, server, recorder) = try await feedWithAGap()
+        let (feed, server, recorder) = try await test.recordedTimelineWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // n10…n19
         deleteOnServer(["p1", "p3"], server)
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // n20…n24, p0, p2, p4, p5, p6
@@ -60,7 +54,7 @@ import Testing
     }
 
     @Test func rowsAboveAGapThatAFillFromTheBottomSkipsAreDeleted() async throws {
-        let (feed, server, recorder) = try await feedWithAGap()
+        let (feed, server, recorder) = try await test.recordedTimelineWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)  // n15…n24
         deleteOnServer(["n7", "n9"], server)
         await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)  // n3…n6, n8, n10…n14
@@ -106,7 +100,7 @@ import Testing
     }
 
     @Test func rowsTheAppInsertedAreNeverDeletedByAPageThatSkipsThem() async throws {
-        let (feed, server, recorder) = try await feedWithAGap()
+        let (feed, server, recorder) = try await test.recordedTimelineWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // n10…n19
         try await feed.insert(Post(id: "mine"), at: 22)  // between p1 and p2
         try await feed.insert(Post(id: "posting"), at: 24, commit: { _ in })

@@ -10,15 +10,8 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// See ``FeedTestCase/timelineWithAGap(_:policy:answering:)``.
-    func feedWithAGap(
-        policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
-    ) async throws -> (Feed<Post>, ModelServer, ScriptedSource<Post>) {
-        try await test.timelineWithAGap(policy: policy)
-    }
-
     @Test func aGapFilledFromTheBottomGoesRightAboveTheRowsBelowWithItsOwnRows() async throws {
-        let (feed, server, source) = try await feedWithAGap()
+        let (feed, server, source) = try await test.timelineWithAGap()
         let gap = try #require(await feed.snapshot.gaps.first)
         #expect(gap.afterRow == 9 && gap.canFillFromBottom)
         let recorder = await SnapshotRecorder(feed)
@@ -39,7 +32,7 @@ import Testing
     }
 
     @Test func bothEndsMeetInTheMiddle() async throws {
-        let (feed, server, _) = try await feedWithAGap()
+        let (feed, server, _) = try await test.timelineWithAGap()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)  // n10…n19
         await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)  // n20…n24, reaches n19
         let snapshot = await feed.snapshot
@@ -48,7 +41,7 @@ import Testing
     }
 
     @Test func aFillOfOnlyKnownItemsClosesTheGapWithoutInserting() async throws {
-        let (feed, server, _) = try await feedWithAGap()
+        let (feed, server, _) = try await test.timelineWithAGap()
         server.items = Array(server.items[0..<10]) + Array(server.items[25...])  // n10…n24 deleted
         await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)
         let snapshot = await feed.snapshot
@@ -58,7 +51,7 @@ import Testing
     }
 
     @Test func aGapTheServerCannotFillStaysUnfillableIsNeverFetchedAgainAndCanBeDismissed() async throws {
-        let (_, server, _) = try await feedWithAGap()
+        let (_, server, _) = try await test.timelineWithAGap()
         // The server no longer has what lies below n9 (Mastodon keeps a few hundred posts).
         let forgetful = ScriptedSource<Post> { request in
             if case .olderThan("n9") = request { return Page(items: [], olderCursor: nil) }
@@ -84,7 +77,7 @@ import Testing
 
     @Test func aRefreshFillsTheSmallGapItMadeByItself() async throws {
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, autoFillGapPages: 2)
-        let (feed, server, _) = try await feedWithAGap(policy: policy)
+        let (feed, server, _) = try await test.timelineWithAGap(policy: policy)
         let snapshot = await feed.snapshot
         #expect(snapshot.gaps.isEmpty, "25 new posts: the first page and two fills of 10 close it")
         #expect(snapshot.ids == Array(server.items.prefix(35).map(\.id)))
@@ -93,7 +86,7 @@ import Testing
 
     @Test func aLargeGapKeepsWhatTheAutomaticFillsDidNotReach() async throws {
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, autoFillGapPages: 1)
-        let (feed, _, _) = try await feedWithAGap(policy: policy)
+        let (feed, _, _) = try await test.timelineWithAGap(policy: policy)
         let snapshot = await feed.snapshot
         #expect(snapshot.gaps.map(\.afterRow) == [19], "one page filled, the rest still a gap")
     }

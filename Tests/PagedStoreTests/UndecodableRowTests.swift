@@ -36,12 +36,6 @@ import Testing
         }
     }
 
-    /// The first event of `kind`; the suite's time limit fails a test that waits for one in vain.
-    func firstEvent(_ kind: FeedEvent.Kind, in events: AsyncStream<FeedEvent>) async -> FeedEvent? {
-        for await event in events where event.kind == kind { return event }
-        return nil
-    }
-
     @Test func aModelWithANewFieldOpensTheFeedAndLoadsItAgain() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         try await test.feed(server.source).refresh()
@@ -50,7 +44,7 @@ import Testing
         let opened = await feed.snapshot
         #expect(opened.rows.count == 0, "no row of the old model is shown")
         #expect(opened.content == .initialLoading, "the feed loads again, as on a first launch")
-        let removed = await firstEvent(.undecodableRowsRemoved, in: await feed.events)
+        let removed = await feed.events.first(.undecodableRowsRemoved)
         #expect(removed?.itemIDs == (0..<10).map { "p\($0)" })
         #expect(removed?.error?.kind == .codec)
         #expect(try test.recordOnDisk()?.oldestCursor == nil, "its cursors are reset")
@@ -77,7 +71,7 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(snapshot.rows.count == 999)
         #expect(snapshot.rows.id(at: 499) == "p499" && snapshot.rows.id(at: 500) == "p501", "no blank neighbour")
-        let removed = await firstEvent(.undecodableRowsRemoved, in: events)
+        let removed = await events.first(.undecodableRowsRemoved)
         #expect(removed?.itemIDs == ["p500"])
         let snapshots = await recorder.snapshots(settlingOn: feed)
         for (previous, next) in zip(snapshots, snapshots.dropFirst()) where next.change != .none {

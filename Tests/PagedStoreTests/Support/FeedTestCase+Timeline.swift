@@ -1,5 +1,6 @@
 import Foundation
 import PagedStoreTesting
+import TestSupport
 
 @testable import PagedStore
 
@@ -19,5 +20,14 @@ extension FeedTestCase {
         server.items = .posts("n", 25) + server.items
         await feed.refresh()
         return (feed, server, source)
+    }
+
+    /// ``timelineWithAGap(_:policy:answering:)`` with a recorder of the feed's snapshots from then on.
+    func recordedTimelineWithAGap(
+        _ old: [Post] = .posts("p", 30), policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap),
+        answering: (@Sendable (PageRequest, ModelServer) -> Page<Post>?)? = nil
+    ) async throws -> (feed: Feed<Post>, server: ModelServer, recorder: SnapshotRecorder<Post>) {
+        let (feed, server, _) = try await timelineWithAGap(old, policy: policy, answering: answering)
+        return (feed, server, await SnapshotRecorder(feed))
     }
 }
