@@ -9,7 +9,8 @@ import Testing
 @Suite struct EmbeddedMigrationsTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let generatedFile = packageRoot.appendingPathComponent("Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift")
+    static let generatedFile = packageRoot.appendingPathComponent(
+        "Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift")
 
     @Test func embeddedMigrationsMatchTheFiles() throws {
         let files = try Self.migrationFiles()
