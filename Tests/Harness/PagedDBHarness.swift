@@ -5,6 +5,7 @@ import PagedStore
 /// for the tests only: no product of the package ships it, and `pagedb` holds user commands only.
 @main
 struct PagedDBHarness: AsyncParsableCommand {
+    /// The root's help, which says what the tools are for, and its four tools.
     static let configuration = CommandConfiguration(
         commandName: "pagedb-harness",
         abstract: "Test tools for PagedStore's reliability tests; not part of pagedb and not shipped.",

@@ -6,6 +6,7 @@ import Testing
     /// The tools the harness runs, as the tests name them.
     static let tools = ["crash-writer", "random-writer", "outbox-writer", "hold-lock"]
 
+    /// `pagedb --help-hidden` names no tool, and naming one is a usage error (64).
     @Test func pagedbHasNoneOfTheTestTools() async throws {
         let help = try await PagedDBBinary.run(["--help-hidden"])
         #expect(help.status == 0)
@@ -16,6 +17,7 @@ import Testing
         }
     }
 
+    /// `pagedb-harness --help` says what it is for and lists every tool, whose own help shows an example.
     @Test func theHarnessListsItsToolsEachWithAnExample() async throws {
         let help = try await HarnessBinary.run(["--help"])
         #expect(help.status == 0)
