@@ -12,7 +12,7 @@ let package = Package(
         .executable(name: "pagedb", targets: ["pagedb"]),
     ],
     dependencies: [
-        // The CLI only: the library itself depends on SQLite and Foundation alone.
+        // The CLI and its test harness only: the library itself depends on SQLite and Foundation alone.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Documentation only: `swift package generate-documentation`; nothing links it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -49,6 +49,19 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The test tools the reliability tests run as processes (crash-writer, random-writer, outbox-writer,
+        // hold-lock): built for the tests, in no product, so that the shipped pagedb holds user commands only.
+        .executableTarget(
+            name: "pagedb-harness",
+            dependencies: [
+                "PagedStore",
+                "PagedStoreFixtures",
+                "PagedStoreTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/Harness",
+            swiftSettings: strictSettings
+        ),
         // The fixture parser's fuzz entry point: a corpus replayer normally, a libFuzzer target with -DFUZZING.
         .executableTarget(
             name: "FuzzFixtures",
@@ -73,7 +86,8 @@ let package = Package(
         .testTarget(
             name: "pagedbTests",
             dependencies: [
-                "pagedb", "PagedStore", "PagedStoreFixtures", "PagedStoreTesting", "FuzzFixtures", "TestSupport",
+                "pagedb", "pagedb-harness", "PagedStore", "PagedStoreFixtures", "PagedStoreTesting", "FuzzFixtures",
+                "TestSupport",
             ],
             swiftSettings: strictSettings
         ),

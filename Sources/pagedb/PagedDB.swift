@@ -17,8 +17,8 @@ struct PagedDB: AsyncParsableCommand {
         version: PagedStoreVersion.description,
         subcommands: [
             Demo.self, Feeds.self, Show.self, Stats.self, Items.self, Seed.self, Export.self, Apply.self, Verify.self,
-            Trim.self, Delete.self, Vacuum.self, Migrate.self, Schema.self, Bench.self, CrashWriter.self, HoldLock.self,
-            PacedWriter.self, RandomWriter.self, Sync.self, Watch.self, Outbox.self, OutboxWriter.self,
+            Trim.self, Delete.self, Vacuum.self, Migrate.self, Schema.self, Bench.self, Sync.self, Watch.self,
+            Outbox.self,
         ]
     )
 

@@ -26,7 +26,7 @@ extension CrashTests {
         let db = scratch.path("budget.sqlite")
         var random = SystemRandomNumberGenerator()
         // A first writer that exits normally: the file exists, with a budget, before the first kill.
-        let setUp = try await PagedDBBinary.run([
+        let setUp = try await HarnessBinary.run([
             "crash-writer", "--db", db, "--budget", Self.budgetBytes, "--operations", "60",
         ])
         try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")

@@ -20,7 +20,7 @@ import Testing
         var acknowledged: [String: Set<String>] = [:]  // ids each feed must still have
         var totalAcks = 0
         // A first writer that exits normally: the file exists before the first kill.
-        let setUp = try await PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "30"])
+        let setUp = try await HarnessBinary.run(["crash-writer", "--db", db, "--operations", "30"])
         try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")
         _ = apply(setUp.stdout.split(separator: "\n").map(String.init), to: &acknowledged)
         for kill in 0..<Self.kills {
@@ -55,7 +55,7 @@ import Testing
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crash.sqlite")
         var random = SystemRandomNumberGenerator()
-        let setUp = try await PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "10"])
+        let setUp = try await HarnessBinary.run(["crash-writer", "--db", db, "--operations", "10"])
         try #require(setUp.status == 0, "the writer runs: \(setUp.stderr)")
         var pendingSeen = 0
         for kill in 0..<max(Self.kills / 5, 20) {

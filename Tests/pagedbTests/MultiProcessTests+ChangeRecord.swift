@@ -24,7 +24,7 @@ extension MultiProcessTests {
 
     /// Runs the crash writer on `db` for `operations` operations (of its seed 1).
     static func runCrashWriter(_ db: String, operations: Int, _ arguments: [String] = []) async throws {
-        let run = try await PagedDBBinary.run(
+        let run = try await HarnessBinary.run(
             ["crash-writer", "--db", db, "--operations", "\(operations)"] + arguments)
         #expect(run.status == 0, "\(run.stderr)")
     }

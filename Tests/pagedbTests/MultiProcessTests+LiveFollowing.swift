@@ -4,9 +4,9 @@ import PagedStoreTesting
 import TestSupport
 import Testing
 
-@testable import pagedb
+@testable import pagedb_harness
 
-/// A feed observed in this process while another process (`pagedb random-writer`) writes it with a
+/// A feed observed in this process while another process (`pagedb-harness random-writer`) writes it with a
 /// long random sequence of every kind of operation, and `pagedb apply` and `pagedb seed` write it
 /// too.
 extension MultiProcessTests {
@@ -29,10 +29,10 @@ extension MultiProcessTests {
         let store = try FeedStore(path: db)
         let feed = try store.feed(
             "home", source: ScriptedSource<RandomEntry> { _ in Page(items: [], olderCursor: nil) },
-            policy: PagedDB.RandomWriter.policy)
+            policy: PagedDBHarness.RandomWriter.policy)
         let list = await ObservedList(feed)
         let writer = Process()
-        writer.executableURL = PagedDBBinary.url
+        writer.executableURL = HarnessBinary.url
         // Paced, so that the observer sees the writer's steps rather than only their sum.
         writer.arguments = [
             "random-writer", "--db", db, "--operations", "\(Self.liveOperations)", "--seed", "23",

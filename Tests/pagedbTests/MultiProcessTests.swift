@@ -11,11 +11,11 @@ import Testing
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")
         #expect(
-            try await PagedDBBinary.run(["crash-writer", "--db", db, "--operations", "5", "--seed", "9"]).status == 0)
+            try await HarnessBinary.run(["crash-writer", "--db", db, "--operations", "5", "--seed", "9"]).status == 0)
         let writers = (1...2).map { seed in
             DispatchQueue.global().sync { () -> Process in
                 let process = Process()
-                process.executableURL = PagedDBBinary.url
+                process.executableURL = HarnessBinary.url
                 process.arguments = ["crash-writer", "--db", db, "--operations", "300", "--seed", "\(seed)"]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
@@ -31,7 +31,7 @@ import Testing
         }
         for writer in writers {
             await writer.ended()
-            #expect(writer.terminationStatus == 0, "a writer failed (a busy error would exit 5)")
+            #expect(writer.terminationStatus == 0, "a writer failed (a busy error would end it with status 1)")
         }
         #expect(reads > 0)
         let verify = try await PagedDBBinary.run(["verify", "--db", db])
@@ -75,14 +75,14 @@ import Testing
         await holder.ended()
     }
 
-    /// Starts `pagedb hold-lock` and returns once it holds the lock, waited for off the test pool.
+    /// Starts `pagedb-harness hold-lock` and returns once it holds the lock, waited for off the test pool.
     func startHolder(db: String, milliseconds: Int) async throws -> Process {
         try await offThePool { try startHolderBlocking(db: db, milliseconds: milliseconds) }
     }
 
     private func startHolderBlocking(db: String, milliseconds: Int) throws -> Process {
         let process = Process()
-        process.executableURL = PagedDBBinary.url
+        process.executableURL = HarnessBinary.url
         process.arguments = ["hold-lock", "--db", db, "--milliseconds", "\(milliseconds)"]
         let output = Pipe()
         process.standardOutput = output

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PagedStore
 
-/// The outbox crash harness: `pagedb outbox-writer` queues edits that a real loopback server
+/// The outbox crash harness: `pagedb-harness outbox-writer` queues edits that a real loopback server
 /// receives, and is killed with SIGKILL at random instants; a last relaunch replays what is left.
 ///
 /// `PAGEDSTORE_OUTBOX_KILLS=N` sets the number of kills (default 10; RELIABILITY.md's long mode is
@@ -45,7 +45,7 @@ import Testing
             #expect(violations.isEmpty, "kill \(kill): \(violations)")
         }
         // The relaunch that only replays: it exits once the outbox is empty.
-        let replay = try await PagedDBBinary.run(
+        let replay = try await HarnessBinary.run(
             [
                 "outbox-writer", "--db", db, "--server", endpoint, "--operations", "0", "--cache-version",
                 "\(Self.kills / 4 + 1)",

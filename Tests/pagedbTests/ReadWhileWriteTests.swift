@@ -124,7 +124,7 @@ import Testing
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crashed.sqlite")
         let writer = Process()
-        writer.executableURL = PagedDBBinary.url
+        writer.executableURL = HarnessBinary.url
         writer.arguments = ["crash-writer", "--db", db, "--operations", "100000", "--seed", "4"]
         let output = Pipe()
         writer.standardOutput = output

@@ -19,7 +19,7 @@ extension PagedDB {
                 paced inserts (with idle pauses of 300 to 550 ms), each timed from the start of its write to the observing feed's snapshot \
                 that shows it (p50 and p99; goals p99 ≤ 5 ms in one process, ≤ 50 ms across processes), \
                 with two feeds on one store, two stores on one file, and another process \
-                (pagedb paced-writer); then the CPU a store with 10 open feeds uses in 5 s without \
+                (this pagedb, started again to write); then the CPU a store with 10 open feeds uses in 5 s without \
                 writes, with their snapshots observed and without.
 
                 BUDGET (only when named): 1,000 feeds of 200 posts under a 20 MB budget, then 10,000 random \
@@ -52,6 +52,9 @@ extension PagedDB {
             help: "Workloads to run, comma-separated: W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT.")
         var only = "W1,W2,W3,W3w,W4,W5,FS,FS-real"
         @Option(name: .long, help: "Rows of the scroll feed; runs SCROLL.") var scroll: Int?
+        /// LIVE's writer in another process: the benchmark starts this same binary with `--live-writer PATH`,
+        /// which makes LIVE's paced commits to that file and exits. Internal, hidden from every help.
+        @Option(name: .long, help: ArgumentHelp(visibility: .private)) var liveWriter: String?
 
         func validate() throws {
             let known: Set = [
@@ -66,6 +69,7 @@ extension PagedDB {
         }
 
         func run() async throws {
+            if let liveWriter { return try await BenchWorkloads.writeLive(to: liveWriter) }
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             let selected = Set(only.uppercased().split(separator: ",").map(String.init))
             let workloads = BenchWorkloads(dir: dir, items: SyntheticItems(seed: seed))

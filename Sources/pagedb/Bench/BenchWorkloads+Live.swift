@@ -24,6 +24,36 @@ extension BenchWorkloads {
 
         /// Whether commit `number` is the first after an idle pause.
         static func followsAPause(_ number: Int) -> Bool { number > 0 && number % pauseEvery == 0 }
+
+        /// Makes the paced commits on `feed`: item `w0`, `w1`… inserted on top, each carrying the instant
+        /// its write began; `each` runs after every insert, before the pace's wait.
+        static func write(_ feed: Feed<LiveBenchItem>, each: (String) async -> Void) async throws {
+            var random = SplitMix64(seed: 1)
+            for number in 0..<commits {
+                let id = "w\(number)"
+                try await feed.insert(LiveBenchItem(id: id, writtenAt: LiveBenchItem.now()), at: 0)
+                await each(id)
+                try await pace(after: number, using: &random)
+            }
+        }
+
+        /// Waits after commit `number`: the interval, or after every `pauseEvery`-th an idle pause.
+        private static func pace(after number: Int, using random: inout SplitMix64) async throws {
+            guard (number + 1) % pauseEvery == 0 else {
+                return try await Task.sleep(for: .milliseconds(intervalMilliseconds))
+            }
+            let jitter = Int(random.next() % UInt64(pauseJitterMilliseconds + 1))
+            try await Task.sleep(for: .milliseconds(pauseMilliseconds + jitter))
+        }
+    }
+
+    /// The writer of (c), run in the process that `pagedb bench --live-writer PATH` starts: the paced
+    /// commits on the feed `live` of the file at `path`, blind (nothing in that process observes them).
+    static func writeLive(to path: String) async throws {
+        let store = try FeedStore(path: path)
+        let feed = try store.feed("live", source: LiveBenchItem.silentSource, policy: FeedPolicy(refreshOnOpen: .never))
+        try await LivePace.write(feed) { _ in }
+        store.close()
     }
 
     func live() async throws {
@@ -44,19 +74,15 @@ extension BenchWorkloads {
         let writer = try store.feed("live", source: LiveBenchItem.silentSource, policy: policy)
         let observer = await LiveLatencyObserver(
             try observerStore.feed("live", source: LiveBenchItem.silentSource, policy: policy))
-        var random = SplitMix64(seed: 1)
-        for number in 0..<LivePace.commits {
-            try await writer.insert(LiveBenchItem(id: "w\(number)", writtenAt: LiveBenchItem.now()), at: 0)
-            _ = await observer.waitUntilShown("w\(number)", within: LivePace.patience)
-            try await pace(after: number, using: &random)
-        }
+        try await LivePace.write(writer) { id in _ = await observer.waitUntilShown(id, within: LivePace.patience) }
         observer.stop()
         printLatency(setup: setup, observer.recorded, goalMilliseconds: 5)
         store.close()
         observerStore.close()
     }
 
-    /// (c): `pagedb paced-writer`, another process, writes; a feed in this process observes.
+    /// (c): another process writes, this same pagedb started as `pagedb bench --live-writer PATH` (the
+    /// benchmark needs no other binary); a feed in this process observes.
     private func liveAcrossProcesses() async throws {
         let path = dir + "/live.db"
         removeDatabase(path)
@@ -65,11 +91,7 @@ extension BenchWorkloads {
         let observer = await LiveLatencyObserver(feed)
         let writer = Process()
         writer.executableURL = Bundle.main.executableURL
-        writer.arguments = [
-            "paced-writer", "--db", path, "--feed", "live", "--commits", "\(LivePace.commits)",
-            "--interval-ms", "\(LivePace.intervalMilliseconds)", "--pause-every", "\(LivePace.pauseEvery)",
-            "--pause-ms", "\(LivePace.pauseMilliseconds)", "--pause-jitter-ms", "\(LivePace.pauseJitterMilliseconds)",
-        ]
+        writer.arguments = ["bench", "--live-writer", path]
         writer.standardOutput = FileHandle.nullDevice
         let ended = AsyncStream<Int32> { continuation in
             writer.terminationHandler = { process in
@@ -78,19 +100,11 @@ extension BenchWorkloads {
             }
         }
         try writer.run()
-        for await status in ended where status != 0 { throw BenchFailure("paced-writer exited with \(status)") }
+        for await status in ended where status != 0 { throw BenchFailure("the live writer exited with \(status)") }
         _ = await observer.waitUntilShown("w\(LivePace.commits - 1)", within: LivePace.patience)
         observer.stop()
         printLatency(setup: "two-processes", observer.recorded, goalMilliseconds: 50)
         store.close()
-    }
-
-    private func pace(after number: Int, using random: inout SplitMix64) async throws {
-        guard (number + 1) % LivePace.pauseEvery == 0 else {
-            return try await Task.sleep(for: .milliseconds(LivePace.intervalMilliseconds))
-        }
-        let jitter = Int(random.next() % UInt64(LivePace.pauseJitterMilliseconds + 1))
-        try await Task.sleep(for: .milliseconds(LivePace.pauseMilliseconds + jitter))
     }
 
     /// One line per set-up; `missed` counts the commits no snapshot showed within the patience.

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStore
+import PagedStoreFixtures
 
 /// A post of the demo timeline.
 struct DemoPost: FeedItem, Codable, Equatable {

@@ -1,10 +1,10 @@
 import Foundation
 import TestSupport
 
-/// A `pagedb` harness process killed with SIGKILL at a chosen instant, as the crash harnesses kill
+/// A `pagedb-harness` process killed with SIGKILL at a chosen instant, as the crash harnesses kill
 /// their writers.
 enum KilledRun {
-    /// Starts `pagedb arguments…`, kills it `delay` after its first line, and returns the whole lines
+    /// Starts `pagedb-harness arguments…`, kills it `delay` after its first line, and returns the whole lines
     /// it printed; waited for off the test pool (see ``offThePool(_:)``).
     static func lines(of arguments: [String], after delay: Duration) async throws -> [String] {
         try await offThePool { try linesBlocking(of: arguments, after: delay) }
@@ -12,7 +12,7 @@ enum KilledRun {
 
     private static func linesBlocking(of arguments: [String], after delay: Duration) throws -> [String] {
         let process = Process()
-        process.executableURL = PagedDBBinary.url
+        process.executableURL = HarnessBinary.url
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output

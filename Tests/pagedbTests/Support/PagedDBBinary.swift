@@ -19,40 +19,51 @@ enum PagedDBBinary {
         if let other = ProcessInfo.processInfo.environment["PAGEDSTORE_PAGEDB"], !other.isEmpty {
             return URL(fileURLWithPath: other)
         }
+        return builtBeside(named: "pagedb")
+    }()
+
+    /// The executable `name` that the build put beside the test bundle (in one of the four folders
+    /// above it), or `.build/debug/name`.
+    static func builtBeside(named name: String) -> URL {
         let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var folder = testBinary.deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("pagedb")
+            let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             folder.deleteLastPathComponent()
         }
-        return URL(fileURLWithPath: ".build/debug/pagedb")
-    }()
+        return URL(fileURLWithPath: ".build/debug/\(name)")
+    }
 
-    /// Runs `pagedb arguments…` with `PAGEDB_DATABASE` unset unless given, waited for off the test
-    /// pool (see ``offThePool(_:)``).
+    /// Runs `pagedb arguments…` (or the `executable` given, such as ``HarnessBinary/url``) with
+    /// `PAGEDB_DATABASE` unset unless given, waited for off the test pool (see ``offThePool(_:)``).
     ///
     /// With `unprivileged`, a test run as root runs `pagedb` as the user `nobody` (through `setpriv`),
     /// so that file permissions apply to it as they do to an app; the caller gives that user the folder.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false,
+        executable: URL = url
     ) async throws -> Result {
         try await offThePool {
-            try runBlocking(arguments, environment: environment, timeout: timeout, unprivileged: unprivileged)
+            try runBlocking(
+                arguments, environment: environment, timeout: timeout, unprivileged: unprivileged,
+                executable: executable)
         }
     }
 
-    /// ``run(_:environment:timeout:unprivileged:)`` on the calling thread, which it blocks until the
-    /// process ends: for a race whose steps run on a thread of their own, never on the test pool.
+    /// ``run(_:environment:timeout:unprivileged:executable:)`` on the calling thread, which it blocks
+    /// until the process ends: for a race whose steps run on a thread of their own, never on the test pool.
     static func runBlocking(
-        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false
+        _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false,
+        executable: URL = url
     ) throws -> Result {
         let process = Process()
-        process.executableURL = url
+        process.executableURL = executable
         process.arguments = arguments
         if unprivileged && getuid() == 0 {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", url.path] + arguments
+            process.arguments =
+                ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", executable.path] + arguments
         }
         return try runBlocking(process, environment: environment, timeout: timeout)
     }
@@ -115,7 +126,7 @@ enum PagedDBBinary {
 
 /// What the pagedb tests do with a test's folder.
 extension TemporaryDirectory {
-    /// Hands the folder to the user that ``PagedDBBinary/run(_:environment:timeout:unprivileged:)``
+    /// Hands the folder to the user that ``PagedDBBinary/run(_:environment:timeout:unprivileged:executable:)``
     /// runs unprivileged commands as (a no-op unless the tests run as root).
     func giveToUnprivilegedUser() {
         guard getuid() == 0 else { return }

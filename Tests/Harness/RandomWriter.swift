@@ -4,7 +4,7 @@ import PagedStore
 import PagedStoreFixtures
 import PagedStoreTesting
 
-extension PagedDB {
+extension PagedDBHarness {
     /// The live-following harness's other process: one feed written by a random sequence of every
     /// kind of operation against a simulated server, while another process observes the feed.
     struct RandomWriter: AsyncParsableCommand {
@@ -19,11 +19,10 @@ extension PagedDB {
                 "revision"}. Prints DONE with the operations made and the busy errors met.
 
                 Example:
-                  pagedb random-writer --db /tmp/live.sqlite --operations 300 --seed 7
-                """,
-            shouldDisplay: false)
+                  pagedb-harness random-writer --db /tmp/live.sqlite --operations 300 --seed 7
+                """)
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: HarnessDatabase
         @Option(name: .long, help: "The feed's key.") var feed = "home"
         @Option(name: .long, help: "How many operations to make.") var operations = 300
         @Option(name: .long, help: "Chooses the operations.") var seed: UInt64 = 1
@@ -48,7 +47,7 @@ extension PagedDB {
         }
 
         func run() async throws {
-            let store = try FeedStore(path: try database.path(), changeRecordLimit: changeRecordLimit)
+            let store = try FeedStore(path: database.path, changeRecordLimit: changeRecordLimit)
             let server = HarnessServer(prefix: "s\(seed)-", items: 60, pageSize: 10) {
                 RandomEntry(id: $0, revision: 0)
             }

@@ -1,11 +1,11 @@
-import PagedStore
+package import PagedStore
 
 /// Pages an in-memory list the way a timeline API does: a cursor is the id of an item at the edge of
 /// the page it came with. An older page starts right below the item; a newer page (Mastodon's
-/// `min_id`) ends right above it. Serves the demo's and the crash harness's simulated servers.
-enum ListPager {
+/// `min_id`) ends right above it. Serves the simulated servers of `pagedb demo` and of the test harness.
+package enum ListPager {
     /// The page `request` asks for from `items` (top first), `size` items long.
-    static func page<Item: FeedItem>(_ request: PageRequest, of items: [Item], size: Int) -> Page<Item> {
+    package static func page<Item: FeedItem>(_ request: PageRequest, of items: [Item], size: Int) -> Page<Item> {
         if case .newerThan(let cursor) = request {
             let end = items.firstIndex { $0.storedID == cursor } ?? 0
             let start = max(end - size, 0)

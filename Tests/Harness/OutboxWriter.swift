@@ -7,7 +7,7 @@ import PagedStoreFixtures
 import FoundationNetworking
 #endif
 
-extension PagedDB {
+extension PagedDBHarness {
     /// The outbox crash harness's victim: queues edits by kind that a real HTTP server receives, and
     /// acknowledges each one once it is durable, so that a driver can kill it at any instant and check
     /// that no acknowledged edit is lost and none is applied twice.
@@ -26,11 +26,10 @@ extension PagedDB {
                 again: a refresh and every next page); then it exits. Without --operations it never ends.
 
                 Example:
-                  pagedb outbox-writer --db /tmp/outbox.sqlite --server http://127.0.0.1:8080/mutations --seed 7
-                """,
-            shouldDisplay: false)
+                  pagedb-harness outbox-writer --db /tmp/outbox.sqlite --server http://127.0.0.1:8080/mutations --seed 7
+                """)
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: HarnessDatabase
         @Option(name: .long, help: "The URL each queued edit is POSTed to.") var server: String
         @Option(name: .long, help: "Chooses the operations.") var seed: UInt64 = 1
         @Option(name: .long, help: "Stop after this many operations and wait until nothing is pending.")
@@ -42,7 +41,7 @@ extension PagedDB {
             guard let endpoint = URL(string: server) else {
                 throw ValidationError("--server is not a URL: \(server)")
             }
-            let store = try FeedStore(path: try database.path())
+            let store = try FeedStore(path: database.path)
             // Short waits: the harness's server fails a send only once, and the test waits for the replay.
             await store.outbox.setRetryDelays(first: .milliseconds(20), maximum: .milliseconds(500))
             let outcomes = OutcomeLog()

@@ -3,7 +3,7 @@ import Foundation
 import PagedStore
 import PagedStoreFixtures
 
-extension PagedDB {
+extension PagedDBHarness {
     /// The crash harness's victim: writes through the engine without end and acknowledges each commit
     /// on stdout, so that a driver can kill it at any instant and check what reached the disk.
     struct CrashWriter: AsyncParsableCommand {
@@ -20,11 +20,10 @@ extension PagedDB {
                 feed's rows top first, just before each ACK.
 
                 Example:
-                  pagedb crash-writer --db /tmp/crash.sqlite --seed 7
-                """,
-            shouldDisplay: false)
+                  pagedb-harness crash-writer --db /tmp/crash.sqlite --seed 7
+                """)
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: HarnessDatabase
         @Option(name: .long, help: "Chooses the operations.") var seed: UInt64 = 1
         @Option(name: .long, help: "Stop after this many operations (default: never).") var operations: Int?
         @Flag(
@@ -47,7 +46,7 @@ extension PagedDB {
                 try await runWithinBudget(budget)
                 return
             }
-            let store = try FeedStore(path: try database.path(), changeRecordLimit: changeRecordLimit)
+            let store = try FeedStore(path: database.path, changeRecordLimit: changeRecordLimit)
             var random = SplitMix64(seed: seed)
             var feeds: [(feed: Feed<CrashItem>, server: HarnessServer<CrashItem>)] = []
             for index in 0..<3 {
@@ -80,7 +79,7 @@ extension PagedDB {
         /// outgrows the budget by the writer's own inserts, next pages and refreshes.
         private func runWithinBudget(_ maxBytes: Int64) async throws {
             let store = try FeedStore(
-                path: try database.path(), changeRecordLimit: changeRecordLimit,
+                path: database.path, changeRecordLimit: changeRecordLimit,
                 budget: StoreBudget(maxBytes: maxBytes))
             var random = SplitMix64(seed: seed)
             let servers = (0..<6).map { index in

@@ -1,4 +1,5 @@
 import PagedStore
+import PagedStoreFixtures
 
 /// The harnesses' simulated server: a list, newest first, that grows on top and whose items change
 /// or go; a cursor is the id of the item at the edge of its page (``ListPager``).

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import PagedStore
 
-extension PagedDB {
+extension PagedDBHarness {
     /// Holds the write lock of a cache for a while: the multi-process harness's other writer.
     struct HoldLock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -12,15 +12,14 @@ extension PagedDB {
                 Begins a write transaction, prints LOCKED, waits, then commits and prints RELEASED.
 
                 Example:
-                  pagedb hold-lock --db /tmp/cache.sqlite --milliseconds 2000
-                """,
-            shouldDisplay: false)
+                  pagedb-harness hold-lock --db /tmp/cache.sqlite --milliseconds 2000
+                """)
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: HarnessDatabase
         @Option(name: .long, help: "How long to hold the lock.") var milliseconds = 1000
 
         func run() async throws {
-            let queue = try database.openForWriting()
+            let queue = try DatabaseQueue(path: database.path, mode: .readWrite)
             try queue.write { store in
                 _ = try store.ensureFeed(key: "hold-lock")
                 FileHandle.standardOutput.write(Data("LOCKED\n".utf8))
