@@ -35,7 +35,7 @@ public final class LoopbackServer: Sendable {
         process.standardOutput = output
         // Not the test's stderr: a server holding it open would keep `swift test` waiting.
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.start()
         port = Self.readPort(output.fileHandleForReading)
     }
 

@@ -45,7 +45,7 @@ import Testing
             process.arguments = ["seed", "home", "--db", db, "--file", file]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try process.start()
             // The journal appears with the transaction's first write: the kill lands inside it. (Creating
             // the file takes a journal too, for a moment, while the file is still under a page long.)
             // `grown`: past 1 MiB, the rows are being written into the file itself.

@@ -19,7 +19,7 @@ import Testing
                 process.standardError = errors
                 return (process, errors)
             }
-            for (process, _) in processes { try process.run() }
+            for (process, _) in processes { try process.start() }
             for (process, errors) in processes {
                 let message = await offThePool {
                     let message = String(decoding: errors.fileHandleForReading.readToTheEnd(), as: UTF8.self)

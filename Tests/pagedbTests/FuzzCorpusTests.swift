@@ -19,7 +19,7 @@ import Testing
         process.standardOutput = output
         let replay = process
         let (text, exited) = try await offThePool {
-            try replay.run()
+            try replay.start()
             let text = String(decoding: output.fileHandleForReading.readToTheEnd(), as: UTF8.self)
             replay.waitUntilExit()
             return (text, replay.terminationReason == .exit && replay.terminationStatus == 0)

@@ -41,7 +41,7 @@ extension MultiProcessTests {
         ]
         let output = Pipe()
         writer.standardOutput = output
-        try writer.run()
+        try writer.start()
         // Meanwhile other commands write the same feed: a refresh with new posts on top, items seeded below.
         var runs = 0
         while writer.isRunning {

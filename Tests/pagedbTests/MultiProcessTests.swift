@@ -22,7 +22,7 @@ import Testing
                 return process
             }
         }
-        for writer in writers { try writer.run() }
+        for writer in writers { try writer.start() }
         var reads = 0
         while writers.contains(where: \.isRunning) {
             let feeds = try await PagedDBBinary.run(["feeds", "--db", db, "--json"])
@@ -86,7 +86,7 @@ import Testing
         process.arguments = ["hold-lock", "--db", db, "--milliseconds", "\(milliseconds)"]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try process.start()
         var received = Data()
         while !String(decoding: received, as: UTF8.self).contains("LOCKED") {
             let chunk = output.fileHandleForReading.nextChunk()

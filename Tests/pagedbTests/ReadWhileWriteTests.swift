@@ -46,7 +46,7 @@ import Testing
             group.leave()
         }
         if !unprivileged { Thread.sleep(forTimeInterval: Double(race % 5) * 0.004) }
-        try writer.run()
+        try writer.start()
         group.wait()
         let writerStillRan = writer.isRunning
         writer.waitUntilExit()
@@ -128,7 +128,7 @@ import Testing
         writer.arguments = ["crash-writer", "--db", db, "--operations", "100000", "--seed", "4"]
         let output = Pipe()
         writer.standardOutput = output
-        try writer.run()
+        try writer.start()
         // Killed once it has committed twenty operations (it prints ACK after each), while it writes on.
         await offThePool {
             var printed = Data()

@@ -184,7 +184,7 @@ import Testing
         process.arguments = ["seed", "home", "--db", db, "--file", file]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(fileDescriptor: terminal, closeOnDealloc: false)
-        try process.run()
+        try process.start()
         close(terminal)
         // Read off the test pool: the terminal is read until the seed has exited.
         let shown = await offThePool {

@@ -51,7 +51,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         let text = try await offThePool {
-            try process.run()
+            try process.start()
             let text = String(decoding: output.fileHandleForReading.readToTheEnd(), as: UTF8.self)
             process.waitUntilExit()
             return text

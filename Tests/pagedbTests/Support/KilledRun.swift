@@ -17,7 +17,7 @@ enum KilledRun {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.start()
         // The delay counts from the writer's first line, not from its launch: a slow start (a
         // sanitizer's, a loaded machine's) must not use up the delay before anything is written.
         let first = output.fileHandleForReading.nextChunk()

@@ -91,7 +91,7 @@ enum PagedDBBinary {
         let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        try process.start()
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         // Read both pipes before waiting, so a large output cannot fill a pipe and stall the process.

@@ -21,7 +21,7 @@ final class RunningPagedDB: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
         self.lines = lines
-        try process.run()
+        try process.start()
         let reading = stdout.fileHandleForReading
         Thread.detachNewThread {
             var buffer = Data()
