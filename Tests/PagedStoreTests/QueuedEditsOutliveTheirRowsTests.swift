@@ -86,7 +86,7 @@ import Testing
         let store = try test.store()
         let feed = try test.feed(list.source, store: store, codec: refused.codec)
         await feed.refresh()
-        let held = StackedEditsAttackTests.HeldOutcome()
+        let held = StackedEditsSettleInOrderTests.HeldOutcome()
         let (called, call) = AsyncStream.makeStream(of: Int.self)
         // A failed send waits an hour: the second send's outcome must settle the edit, not a retry.
         await store.outbox.setRetryDelays(first: .seconds(3_600), maximum: .seconds(3_600))

@@ -5,10 +5,10 @@ import Testing
 
 @testable import PagedStore
 
-/// Hostile tests of two promises: a row the codec cannot decode costs that row only, and a feed
+/// Two promises, tried with hostile files: a row the codec cannot decode costs that row only, and a feed
 /// notices another `Feed`'s write before it reads or writes. Real SQLite files, no mocks; races
 /// ordered by held fetches and held calls, never by sleeps.
-@Suite(.limit()) struct AttackedFileContentsTests {
+@Suite(.limit()) struct FileContentsNeverBreakAListTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

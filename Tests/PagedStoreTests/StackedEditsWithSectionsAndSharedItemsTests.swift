@@ -6,9 +6,9 @@ import Testing
 
 @testable import PagedStore
 
-/// A second hostile review of stacked edits: the outbox schedule's fixes, sections an edit moved an
+/// Stacked edits where other features meet them: the outbox schedule, sections an edit moved an
 /// item to, shared items, and the outbox's listing order.
-@Suite(.limit()) struct StackedEditsSecondAttackTests {
+@Suite(.limit()) struct StackedEditsWithSectionsAndSharedItemsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
@@ -496,7 +496,7 @@ import Testing
         try await feed.enqueue("rev", id: "p3", argument: Revision(revision: 1)) { $0.revision = 1 }
         try await feed.enqueue("move", id: "p3", argument: Revision(revision: 0)) { $0.section = "B" }
         let (started, start) = AsyncStream.makeStream(of: Void.self)
-        let held = StackedEditsAttackTests.HeldOutcome()
+        let held = StackedEditsSettleInOrderTests.HeldOutcome()
         await store.outbox.register("rev", as: Revision.self) { _ in
             start.yield()
             return await held.outcome()

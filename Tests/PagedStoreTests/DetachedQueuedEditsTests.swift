@@ -5,9 +5,9 @@ import Testing
 
 @testable import PagedStore
 
-/// Queued edits whose rows left (detached), attacked: what a new edit of the item, a relaunch, a
+/// Queued edits whose rows left (detached): what a new edit of the item, a relaunch, a
 /// second store or a hand-edited file does to them.
-@Suite(.limit()) struct OutboxAttackTests {
+@Suite(.limit()) struct DetachedQueuedEditsTests {
     let test: FeedTestCase
     let list = ModelServer(.posts("p", 4), pageSize: 10)
     init() throws { test = try FeedTestCase() }

@@ -6,9 +6,9 @@ import Testing
 
 @testable import PagedStore
 
-/// Hostile tests of stacked queued edits (several edits of one item queued at once), of their
-/// settlement, replay and rebase, and of where a rejected removal goes back.
-@Suite(.limit()) struct StackedEditsAttackTests {
+/// Stacked queued edits (several edits of one item queued at once), their
+/// settlement in order, replay and rebase, and where a rejected removal goes back.
+@Suite(.limit()) struct StackedEditsSettleInOrderTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
