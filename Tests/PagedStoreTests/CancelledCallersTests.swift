@@ -24,7 +24,7 @@ import Testing
     }
 
     /// Calls `call` in a task, cancels the task once its fetch waits in `source`, and waits for it to
-    /// return (with the bug, for ever: the suite's time limit fails it). Returns the fetch, unanswered.
+    /// return (if it never returns, the suite's time limit fails it). Returns the fetch, unanswered.
     func cancelledWhileFetching(
         _ call: @escaping @Sendable () async -> Void, from source: ScriptedSource<Post>
     ) async -> ScriptedSource<Post>.PendingFetch {
@@ -129,10 +129,10 @@ import Testing
 
 /// A cancelled caller is not a failure.
 extension CancelledCallersTests {
-    /// Found: a refresh whose caller's task is cancelled (a SwiftUI `.task` or `.refreshable` that
-    /// ends when the view goes away) is recorded as a failed fetch: the CancellationError shows as
-    /// `refresh: failed`, and on a feed with nothing cached as content `error`, though nothing
-    /// failed. Feed+Refresh.swift refresh() catch / Feed+Commit.swift complete.
+    /// A refresh whose caller's task is cancelled (a SwiftUI `.task` or `.refreshable` that ends when
+    /// the view goes away) is no failure: the snapshot's refresh is `idle`, and a feed with nothing
+    /// cached does not show the `error` content.
+    /// It guarded against the CancellationError being recorded as a failed fetch.
     @Test func cancellingTheCallersTaskIsNotAFailure() async throws {
         let source = ScriptedSource<Post>()
         let feed = try test.feed(source)

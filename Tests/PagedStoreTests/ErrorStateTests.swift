@@ -75,11 +75,10 @@ import Testing
 
 /// A failure that a later commit made moot does not stay on screen.
 extension ErrorStateTests {
-    /// Found: a next page fails; then a refresh replaces the feed with a list that has ended (no
-    /// older cursor). The snapshot still says next page `failed` (the failure outranks `endReached`
-    /// in Feed.snapshot), and retry() cannot repeat it: startNextPage refuses an ended feed, so the
-    /// failure shows forever with a retry that does nothing. FeedActivity: nothing clears a
-    /// next-page failure when a commit ends the feed.
+    /// A next page fails; then a refresh replaces the feed with a list that has ended (no older
+    /// cursor). After `retry()` the snapshot holds the new list, and its next page is `endReached`,
+    /// not the failure.
+    /// It guarded against the failure, which outranks `endReached`, staying for ever with a `retry()` that did nothing.
     @Test func aNextPageFailureThatARefreshMadeMootIsClearedOrRetried() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let mode = Locked(Mode.ok)

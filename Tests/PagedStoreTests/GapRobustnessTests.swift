@@ -14,10 +14,10 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// Found: a gap whose server answers cycle cursors (n9 → X → n9 …) with nothing new makes no
-    /// progress on any fill, yet never fails: only "the same cursor as asked" is caught for gaps
-    /// (Feed+Gaps.swift commitGap), so an app that fills a visible gap until it closes loops
-    /// forever. A next page detects the same cycle (cursorsSeen, maxPagesWithoutNewItems).
+    /// A gap whose server answers cycle cursors (n9 → X → n9 …) with nothing new fails, with
+    /// `paginationLoop`, in fewer than 20 fills, as a next page does (`maxPagesWithoutNewItems`): an
+    /// app that fills a visible gap until it closes stops.
+    /// It guarded against gaps catching only an answer with the very cursor asked, so such an app looped for ever.
     @Test func aGapWhoseCursorsCycleWithNothingNewFailsInsteadOfLoopingForever() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
@@ -73,12 +73,11 @@ import Testing
         #expect(Array(await feed.snapshot.ids[8..<13]) == ["n8", "n9", "n10", "n11", "p0"])
     }
 
-    /// Found: a refresh that rewrites the head right above a gap (rows reordered) deletes the gap
-    /// and records a new one with a new id (PageStore+Writes.swift replaceHead: deleteGaps, then
-    /// addGap). A fill of the gap started after that refresh began (same generation) is then thrown
-    /// away as "gap gone", and the gap's identity, which migration 0002 promises survives rows
-    /// moving around it, changes. (SQLite reuses the largest rowid, so it shows only when another
-    /// gap in the file has a larger id.)
+    /// A refresh that rewrites the head right above a gap (rows reordered) leaves the gap under the
+    /// same row with the same id: a gap's identity survives rows moving around it. (SQLite reuses the
+    /// largest rowid, so a new id shows only when another gap in the file has a larger one: another
+    /// feed records one here.)
+    /// It guarded against the rewrite recording the gap anew, which threw away a fill started meanwhile.
     @Test func aGapKeepsItsIdWhenARefreshReordersTheRowsAboveIt() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)

@@ -73,9 +73,9 @@ import Testing
         await check("loadNextPage again")
     }
 
-    /// Found: `row_count` is trusted from the file. Edited to -1, the snapshot's `rows` is a
-    /// collection of count -1 (endIndex < startIndex): `rows.indices`/`map` trap and a `for` loop
-    /// never ends. FeedSnapshot.rows from FeedRecord.rowCount (Feed.swift snapshot(record:…)).
+    /// A feed whose `row_count` in the file is edited to -1: the snapshot's `rows` counts 0 or more.
+    /// It guarded against a `rows` of count -1 (end before start), on which `indices` and `map` trapped
+    /// and a `for` loop never ended.
     @Test func aNegativeRowCountInTheFileNeverMakesANegativeCollection() async throws {
         let (feed, _) = try await hostileFeed(["UPDATE feed SET row_count = -1"])
         #expect(await feed.snapshot.rows.count >= 0)
@@ -140,10 +140,11 @@ import Testing
         try await everyOperation(feed, "top/bottom NULL")
     }
 
-    /// Found: page row counts are summed from the file with trapping `+`: with two pages whose
-    /// `row_count` is near Int64.max, `trim(maxRows: .max)` (or any trim keeping both pages) crashes
-    /// the process on arithmetic overflow instead of failing with a typed error.
-    /// (Summing the pages' rows is ``TrimRule``'s, and cutting them the store's.)
+    /// Two pages whose `row_count` in the file is near Int64.max: `trim(maxRows: .max)`, which keeps
+    /// both, and `trim(maxRows: 15)`, which cuts one, each end with a result or a typed error, and the
+    /// process lives on.
+    /// (Summing the pages' rows is ``TrimRule``'s.)
+    /// It guarded against the pages' row counts being summed with trapping `+`, which overflowed.
     @Test func aHugePageRowCountInTheFileNeverCrashesATrim() async throws {
         await #expect(processExitsWith: .success) {
             let (test, reopened) = try await Self.reopened(
@@ -154,10 +155,9 @@ import Testing
         }
     }
 
-    /// Found: the feed's `row_count` is added to with trapping `+`: edited to Int64.max, the first
-    /// next page (or local insert, or refresh) crashes the process on overflow instead of failing
-    /// with a typed error. PageStore+Writes.swift appendPage `feed.rowCount += inserted.count`
-    /// (also insertItem, prependPage, fillGap).
+    /// A feed whose `row_count` in the file is edited to Int64.max: a next page and a local insert end
+    /// with a result or a typed error, and the process lives on.
+    /// It guarded against the feed's row count growing with trapping `+`, which overflowed on the first write.
     @Test func aHugeFeedRowCountInTheFileNeverCrashesAWrite() async throws {
         await #expect(processExitsWith: .success) {
             let (test, reopened) = try await Self.reopened(
@@ -180,9 +180,9 @@ import Testing
         return (test, try test.feed(server.source))
     }
 
-    /// Found: a last refresh recorded in the future (the device clock was ahead, then corrected)
-    /// makes `refreshOnOpen: .whenOlderThan` skip every refresh until that moment arrives:
-    /// `Date().timeIntervalSince(last) < seconds` is negative (Feed+Refresh.swift start()).
+    /// A last refresh recorded a year in the future (the device clock was ahead, then corrected) is
+    /// stale: with `refreshOnOpen: .whenOlderThan`, `start()` refreshes.
+    /// It guarded against the negative age of such a refresh skipping every refresh until that moment.
     @Test func aLastRefreshInTheFutureDoesNotBlockRefreshOnOpen() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .whenOlderThan(seconds: 60))

@@ -95,11 +95,11 @@ import Testing
 
 /// A trim keeps rows while the feed had rows.
 extension LimitsTests {
-    /// Found: trim keeps "at least the top page", but counts pages, not rows: when the top page's
-    /// rows were all removed locally, trim(maxRows: 0) keeps that 0-row page and deletes every other
-    /// row, so a feed with 20 cached rows and more on the server shows `empty` (and a list with no
-    /// rows never calls rowDidAppear, so nothing loads again). ``TrimRule`` keeps the first page
-    /// with rows.
+    /// A trim keeps at least the first page with rows (``TrimRule``): when the top page's rows were
+    /// all removed locally, `trim(maxRows: 0)` still leaves rows, so a feed with cached rows and more
+    /// on the server never shows `empty` (a list with no rows never calls `rowDidAppear`, so nothing
+    /// would load again).
+    /// It guarded against the trim keeping the emptied top page and deleting every other row.
     @Test func trimmingNeverLeavesAFeedEmptyWhileItHadRows() async throws {
         let server = ModelServer(.posts("p", 40), pageSize: 10)
         let feed = try test.feed(server.source)

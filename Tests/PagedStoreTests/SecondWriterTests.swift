@@ -138,10 +138,9 @@ final class HeldCall: @unchecked Sendable {
 /// pages, refreshes, edits and gap fills, a refresh from before a relaunch never overwrites a newer
 /// one, and two stores hammering one feed keep the file valid.
 extension SecondWriterTests {
-    /// Found: when another store (an app extension, a second process) loads the feed's next page,
-    /// this feed's next page is `superseded` (its cursor no longer matches the file) but its record is
-    /// never read again, so every later next page asks with the same stale cursor and is superseded
-    /// too: the feed never reaches the end. Feed+NextPage.swift commitNextPage `.superseded`.
+    /// When another store (an app extension, a second process) loads the feed's next page, this
+    /// feed's next pages catch up: it reaches the end with every server item, in order.
+    /// It guarded against a superseded next page never reading the record again, so later ones kept a stale cursor.
     @Test func aFeedCatchesUpWhenAnotherStoreLoadedItsNextPage() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let mine = try test.feed(server.source)
@@ -155,11 +154,11 @@ extension SecondWriterTests {
         #expect(snapshot.ids == server.items.map(\.id))
     }
 
-    /// Found: a local edit commits a change computed on the file's rows, and the feed applies it to
-    /// the rows it holds in memory. When another store changed the feed meanwhile (here: removed one
-    /// row and inserted one, so the count is unchanged), the change is a plain reload that does not
-    /// turn the previous snapshot into the new one. Feed+Edits.swift edit / Feed+Commit.swift apply.
-    /// (The feed now takes the file's rows first, with a full reload, and then emits the edit.)
+    /// A local edit after another store changed the feed (here: removed one row and inserted one, so
+    /// the count is unchanged): the last snapshot shows the file's rows, and each snapshot's change
+    /// turns the previous snapshot's rows into its own. The feed takes the file's rows first, with a
+    /// full reload, and then emits the edit.
+    /// It guarded against the edit's change, computed on the file's rows, being applied to the rows in memory.
     @Test func aLocalEditsChangeAppliesAfterAnotherStoreEditedTheFeed() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let mine = try test.feed(server.source)
@@ -176,10 +175,9 @@ extension SecondWriterTests {
         }
     }
 
-    /// Found: after another store committed a refresh (the file's generation moved on), this feed's
-    /// next pages are dropped as superseded (`feed.generation <= generation` fails in commitNextPage)
-    /// and nothing adopts the file's generation, so the feed can never load a next page again until
-    /// it refreshes itself. Feed+NextPage.swift commitNextPage.
+    /// After another store commits a refresh (the file's generation moves on), this feed still loads
+    /// next pages without refreshing itself.
+    /// It guarded against its next pages being dropped as superseded, as nothing adopted the file's generation.
     @Test func aFeedStillPaginatesAfterAnotherStoreRefreshedIt() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let mine = try test.feed(server.source)
@@ -191,11 +189,10 @@ extension SecondWriterTests {
         #expect(snapshot.ids.count > 10, "stuck at \(snapshot.ids.count) rows, next page \(snapshot.nextPage)")
     }
 
-    /// Found: a refresh started before a relaunch (the old process, or an app extension, still
-    /// waiting for its response) commits after the relaunched feed's newer refresh: both bumped the
-    /// file's generation to the same value, and commitRefresh only drops a response when the file's
-    /// generation is *greater* (Feed+Commit.swift `feed.generation <= generation`). The stale page
-    /// overwrites the newer one: the edited p0 reverts, and n0…n2 are deleted from the file.
+    /// A refresh started before a relaunch (the old process, or an app extension, still waiting for
+    /// its response) and answered after the relaunched feed's newer refresh leaves the newer one in
+    /// the file: n0…n2 stay on top, and the edited p0 keeps its revision.
+    /// It guarded against both refreshes bumping the file's generation to one value, so the stale page won.
     @Test func aRefreshFromBeforeARelaunchNeverOverwritesTheRelaunchedFeedsNewerRefresh() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         do { await (try test.feed(server.source)).refresh() }
@@ -216,10 +213,9 @@ extension SecondWriterTests {
         #expect(await fresh.snapshot.rows[onDisk.firstIndex(of: "p0") ?? 0]?.revision == 1)
     }
 
-    /// Found: when another store fills a gap, this feed's copy of the gap is never dropped: its
-    /// fills find the gap gone (fillGap returns nil, treated as superseded) and change nothing, so
-    /// the "load more" row stays forever, every tap fetches a page that is thrown away, and the rows
-    /// the other store wrote never appear. Feed+Gaps.swift commitGap nil / Feed+Commit.swift complete.
+    /// When another store fills a gap, this feed's copy of the gap goes too, and the feed shows the
+    /// file's rows, those the other store wrote among them.
+    /// It guarded against this feed's fills finding the gap gone and changing nothing, its "load more" row staying.
     @Test func aGapThatAnotherStoreFilledLeavesThisFeedToo() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)

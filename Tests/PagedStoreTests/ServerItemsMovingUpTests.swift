@@ -13,11 +13,11 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// Found: a refresh whose page holds a row "bumped" from the second page to the top (a thread
-    /// with a new reply) rewrites the head through the bumped row's old place and deletes every row
-    /// between the page's end and that place (p9…p14), though the server still lists them; the older
-    /// cursor stays below them, so scrolling to the end never fetches them (Architecture rule 3: only rows the
-    /// server no longer lists *within the overlap* are deletions). RefreshMerge.plan `.rewrite`.
+    /// A refresh whose page holds a row "bumped" from the second page to the top (a thread with a new
+    /// reply): its change applies, and scrolling to the end shows every server item once, in order,
+    /// the rows between the page's end and the bumped row's old place (p9…p14) among them
+    /// (Architecture rule 3: only rows the server no longer lists *within the overlap* are deletions).
+    /// It guarded against the rewrite of the head deleting those rows while the older cursor stayed below them.
     @Test func aRowBumpedToTheTopFromTheSecondPageSkipsNoServerItem() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let feed = try test.feed(server.source)
@@ -36,8 +36,9 @@ import Testing
         #expect(shown == server.items.map(\.id), "every server item, once, in order")
     }
 
-    /// Found: the same rewrite across a gap. A row from below a keepGap gap moves to the top; the
-    /// rewrite deletes the gap with the head, so the rows the gap stood for are never fetched.
+    /// The same across a gap: a row from below a keepGap gap moves to the top, and scrolling to the
+    /// end still shows every server item, the rows the gap stands for among them.
+    /// It guarded against the rewrite deleting the gap with the head, so the gap's rows were never fetched.
     @Test func aRowBumpedFromBelowAGapKeepsTheGapsRowsFetchable() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)

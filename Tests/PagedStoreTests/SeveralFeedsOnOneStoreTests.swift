@@ -40,9 +40,9 @@ import Testing
         #expect(try test.idsOnDisk(key: "a") == a.items.map(\.id))
     }
 
-    /// Found: the same staleness without a second process: two `Feed`s for one key on one store
-    /// (two screens showing "home"). After one refreshes, the other's next pages are superseded
-    /// forever. Feed+NextPage.swift commitNextPage `.superseded` never re-reads the record.
+    /// Two `Feed`s for one key on one store (two screens showing "home"): after the other refreshes,
+    /// twice, the first still loads next pages past its first page.
+    /// It guarded against the first's next pages being superseded for ever, its record never read again.
     @Test func twoFeedsForOneKeyOnOneStoreBothKeepPaginating() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let store = try test.store()

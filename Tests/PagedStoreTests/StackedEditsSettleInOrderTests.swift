@@ -99,9 +99,9 @@ import Testing
         return sent
     }
 
-    /// Found: the outbox orders an item's edits by `created_at`, the feed by `step`. With the feed
-    /// open, the later edit is sent first, its confirmation is dropped (a feed settles only an item's
-    /// first edit), and it is sent again after the first: out of order and twice.
+    /// With the item's feed open, an item's edits are sent in step order, each once, though the file's
+    /// `created_at` says the later one is older, and the row shows both.
+    /// It guarded against the outbox ordering by `created_at` and the feed by `step`: the later edit went twice.
     @Test func anItemsEditsGoInStepOrderEvenWhenTheFileSaysTheLaterOneIsOlderWithItsFeedOpen() async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         try await plantOlderLaterEdit(server)

@@ -162,8 +162,8 @@ import Testing
     }
 
     /// On a terminal, a bulk seed's last step (the sorted insert and the index rebuild, about a fifth
-    /// of the seed, with no count of its own) is named: the line used to sit at its last count,
-    /// short of 100 %, until the seed ended. stderr is a real pseudo-terminal here.
+    /// of the seed, with no count of its own) is named, so the line does not sit at its last count,
+    /// short of 100 %, until the seed ends. stderr is a real pseudo-terminal here.
     @Test func aBulkSeedNamesItsLastStepOnATerminal() async throws {
         let db = scratch.path("cache.sqlite")
         let count = 150_000
@@ -205,9 +205,9 @@ import Testing
     }
 
     /// A feed whose row count says 0 while it has rows (a damaged or edited file, which verify
-    /// names) takes the bulk path; ids of the fixture that its rows have are then no repeat of the
-    /// fixture, and the seed used to blame the fixture with `file:1:1: duplicate id ""`. It is the
-    /// cache that is damaged: status 2, and nothing written.
+    /// names) takes the bulk path, where ids of the fixture that its rows have are no repeat of the
+    /// fixture. It is the cache that is damaged: status 2, nothing written, and the fixture not blamed.
+    /// It guarded against the seed blaming the fixture with `file:1:1: duplicate id ""`.
     @Test func aBulkSeedIntoAFeedWithUncountedRowsBlamesTheCacheNotTheFixture() async throws {
         let db = scratch.path("cache.sqlite")
         let file = try unorderedFixture("bulk.ndjson", count: 60_000)
