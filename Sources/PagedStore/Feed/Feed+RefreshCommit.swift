@@ -4,7 +4,7 @@ import Foundation
 /// state and row limit.
 extension Feed {
     /// Writes a refreshed first page in one transaction, or returns nil if the refresh lost its
-    /// place meanwhile (see ``refreshTransaction(task:generation:_:)``).
+    /// place meanwhile (see ``refreshTransaction(task:generation:continuing:_:)``).
     func commitRefresh(
         _ page: Page<Item>, task: FeedActivity.TaskID, generation: Int64, continuing: Bool = false
     ) throws -> Commit? {
@@ -35,32 +35,33 @@ extension Feed {
             // the old process still waited for a response) must not both commit. The first wins.
             guard feed.generation < generation || (continuing && feed.generation == generation) else { return nil }
             var commit = try body(store, &feed)
-            feed.generation = generation
-            // Whole milliseconds, as the file keeps them: the record in memory equals the file's.
-            feed.lastRefreshAt = Date(millisecondsSince1970: Date().millisecondsSince1970)
-            feed.loaded = true
-            feed.lastError = nil
-            if let maxRows = policy.maxRows, feed.rowCount > maxRows {
-                let before = feed.rowCount
-                let removed = try Trimmer.trim(&feed, maxRows: maxRows, in: store)
-                if removed > 0 {
-                    // Trimmed rows are the bottom of the merged list; a batch can name them only when
-                    // they are old rows untouched by the merge, all below the deepest reloaded row.
-                    let oldCount = before - commit.change.rowDelta
-                    let untouched = commit.change.deleted.isEmpty && commit.change.moved.isEmpty
-                    let firstTrimmed = oldCount - removed
-                    commit.change =
-                        untouched && firstTrimmed > (commit.change.reloaded.max() ?? -1) && firstTrimmed >= 0
-                        ? RowChange(
-                            deleted: Array((oldCount - removed)..<oldCount), inserted: commit.change.inserted,
-                            reloaded: commit.change.reloaded, reloadedIDs: commit.change.reloadedIDs)
-                        : .fullReload
-                    commit.window = .reload
-                }
-            }
+            Self.markRefreshed(&feed, generation: generation)
+            if let maxRows = policy.maxRows { try Self.trim(&feed, to: maxRows, in: store, reporting: &commit) }
             try store.save(&feed)
             commit.record = feed
             return commit
         }
+    }
+
+    /// Marks `feed` refreshed now, under `generation`: loaded, with no error.
+    private static func markRefreshed(_ feed: inout FeedRecord, generation: Int64) {
+        feed.generation = generation
+        // Whole milliseconds, as the file keeps them: the record in memory equals the file's.
+        feed.lastRefreshAt = Date(millisecondsSince1970: Date().millisecondsSince1970)
+        feed.loaded = true
+        feed.lastError = nil
+    }
+
+    /// Trims `feed` to `maxRows` rows in the refresh's transaction; the refresh's `commit` then
+    /// describes both (``RowChange/followed(byTrimming:of:)``) and reads its window again.
+    private static func trim(
+        _ feed: inout FeedRecord, to maxRows: Int, in store: PageStore, reporting commit: inout Commit
+    ) throws {
+        guard feed.rowCount > maxRows else { return }
+        let merged = feed.rowCount
+        let removed = try Trimmer.trim(&feed, maxRows: maxRows, in: store)
+        guard removed > 0 else { return }
+        commit.change = commit.change.followed(byTrimming: removed, of: merged)
+        commit.window = .reload
     }
 }
