@@ -55,6 +55,17 @@ import Testing
         #expect(change.isFullReload)
     }
 
+    @Test func aTrimThatCutsRowsTheRefreshInsertedReloadsTheWholeList() throws {
+        let change = try trimmed(
+            ["a", "b", "c"], RowChange(inserted: [0, 4]), merged: ["x", "a", "b", "c", "y"], removing: 2)
+        #expect(change.isFullReload)
+    }
+
+    @Test func aFullReloadStaysAFullReload() throws {
+        let change = try trimmed(["a", "b"], .fullReload, merged: ["x", "y", "z"], removing: 1)
+        #expect(change.isFullReload)
+    }
+
     @Test func aTrimThatCutNothingLeavesTheChangeAsItWas() throws {
         let refresh = RowChange(inserted: [0], reloaded: [1], reloadedIDs: ["b"])
         #expect(try trimmed(["a", "b"], refresh, merged: ["x", "a", "b"], removing: 0) == refresh)
