@@ -17,7 +17,8 @@ extension Feed {
             // (one the app removed, listed again) would be out of place on top: the merge of a later
             // first page puts it back where it belongs.
             let fresh = Array(encoded.indices.prefix { known[encoded[$0].itemID] == nil })
-            let deleted = try Self.deleteRowsSkipped(byNewerPage: encoded, known: known, fresh: fresh, in: &feed, store)
+            let deleted = try Self.deleteRowsSkipped(
+                by: encoded, as: .newer(top: feed.topPosition), known: known, in: &feed, store: store)
             let newItems = fresh.map { encoded[$0] }
             let positions = try store.prependPage(newItems, page: write, to: &feed)
             let rows = Self.newRows(fresh.map { items[$0] }, newItems, positions: positions)
@@ -25,32 +26,5 @@ extension Feed {
                 record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<newItems.count)),
                 window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
         }
-    }
-
-    /// Deletes the rows a newer page that repeats rows skipped (see
-    /// ``ProvenDeletions/delete(skippedBy:known:attachedAt:edge:in:store:)``).
-    ///
-    /// A newer page repeats rows when the feed's newer cursor lagged behind its head. It lists a
-    /// stretch of the server's list without holes: from its first item, which is the new top when
-    /// the page brings new items (they go on top), or else its first repeated row, down to its last
-    /// repeated row.
-    /// - Returns: The deleted rows' indices, ascending.
-    private static func deleteRowsSkipped(
-        byNewerPage encoded: [EncodedItem], known: [String: StoredItem], fresh: [Int], in feed: inout FeedRecord,
-        _ store: PageStore
-    ) throws -> [Int] {
-        let repeated = encoded.indices.compactMap { offset in
-            known[encoded[offset].itemID].map { (offset: offset, position: $0.position) }
-        }
-        guard let lastRepeated = repeated.last else { return [] }
-        if fresh.first == 0, let top = feed.topPosition {
-            // From the top row down: the edge is the place right above it.
-            return try ProvenDeletions.delete(
-                skippedBy: encoded, known: repeated, attachedAt: .upper, edge: PageStore.position(top, movedBy: -1),
-                in: &feed, store: store)
-        }
-        return try ProvenDeletions.delete(
-            skippedBy: encoded, known: repeated, attachedAt: .lower, edge: lastRepeated.position, in: &feed,
-            store: store)
     }
 }
