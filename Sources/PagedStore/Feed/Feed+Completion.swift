@@ -9,19 +9,18 @@ extension Feed {
         _ operation: FeedActivity.Operation, task: FeedActivity.TaskID, _ request: PageRequest?, generation: Int64,
         since started: ContinuousClock.Instant, _ outcome: Result<Commit?, any Error>
     ) {
-        var context = ActionContext(request: request, generation: generation, started: started)
-        let ended: FeedActivity.Outcome
+        let actions = activity.finished(operation, task: task, Self.ended(outcome))
+        perform(actions, ActionContext(request: request, generation: generation, started: started))
+    }
+
+    /// A task's result as the activity takes it.
+    static func ended(_ outcome: Result<Commit?, any Error>) -> FeedActivity.Outcome<Commit> {
         switch outcome {
-        case .success(let commit?):
-            context.commit = commit
-            ended = .committed
-        case .success(nil): ended = .nothingWritten
-        case .failure(let error) where Self.isCancellation(error): ended = .cancelled
-        case .failure(let error): ended = .failed(FeedActivity.Failure(error: FeedError(error), at: .now))
+        case .success(let commit?): .committed(commit)
+        case .success(nil): .nothingWritten
+        case .failure(let error) where isCancellation(error): .cancelled
+        case .failure(let error): .failed(FeedActivity.Failure(error: FeedError(error), at: .now))
         }
-        let actions = activity.finished(operation, task: task, ended)
-        perform(actions, context)
-        if actions.contains(.applyCommit) { perform(activity.committed(operation, record: loaded.record), context) }
     }
 
     /// Whether a fetch ended because its task was cancelled, not because it failed.
