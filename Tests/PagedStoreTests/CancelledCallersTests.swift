@@ -132,7 +132,7 @@ extension CancelledCallersTests {
     /// Found: a refresh whose caller's task is cancelled (a SwiftUI `.task` or `.refreshable` that
     /// ends when the view goes away) is recorded as a failed fetch: the CancellationError shows as
     /// `refresh: failed`, and on a feed with nothing cached as content `error`, though nothing
-    /// failed. Feed+Refresh.swift refresh() catch / Feed+Commit.swift complete.
+    /// failed. Feed+Refresh.swift refresh() catch / Feed+Completion.swift complete.
     @Test func cancellingTheCallersTaskIsNotAFailure() async throws {
         let source = ScriptedSource<Post>()
         let feed = try test.feed(source)

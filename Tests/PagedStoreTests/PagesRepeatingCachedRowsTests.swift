@@ -1,10 +1,11 @@
+import TestSupport
 import Testing
 
 @testable import PagedStore
 
 /// Where a page that repeats rows the feed has is attached, for the proof of the rows it skipped:
 /// the rule alone, on ids and positions.
-@Suite(.timeLimit(.minutes(1))) struct PagesRepeatingCachedRowsTests {
+@Suite(.limit()) struct PagesRepeatingCachedRowsTests {
     /// The offsets of the rows `proof` repeats, and their positions.
     func repeated(_ proof: SkippedRowsRule.Proof?) -> (offsets: [Int], positions: [Int64]) {
         (proof?.repeated.map(\.offset) ?? [], proof?.repeated.map(\.position) ?? [])

@@ -158,7 +158,7 @@ extension SecondWriterTests {
     /// Found: a local edit commits a change computed on the file's rows, and the feed applies it to
     /// the rows it holds in memory. When another store changed the feed meanwhile (here: removed one
     /// row and inserted one, so the count is unchanged), the change is a plain reload that does not
-    /// turn the previous snapshot into the new one. Feed+Edits.swift edit / Feed+Commit.swift apply.
+    /// turn the previous snapshot into the new one. Feed+Edits.swift edit / Feed+ApplyCommit.swift apply.
     /// (The feed now takes the file's rows first, with a full reload, and then emits the edit.)
     @Test func aLocalEditsChangeAppliesAfterAnotherStoreEditedTheFeed() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
@@ -194,7 +194,7 @@ extension SecondWriterTests {
     /// Found: a refresh started before a relaunch (the old process, or an app extension, still
     /// waiting for its response) commits after the relaunched feed's newer refresh: both bumped the
     /// file's generation to the same value, and commitRefresh only drops a response when the file's
-    /// generation is *greater* (Feed+Commit.swift `feed.generation <= generation`). The stale page
+    /// generation is *greater* (Feed+RefreshCommit.swift `feed.generation <= generation`). The stale page
     /// overwrites the newer one: the edited p0 reverts, and n0…n2 are deleted from the file.
     @Test func aRefreshFromBeforeARelaunchNeverOverwritesTheRelaunchedFeedsNewerRefresh() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
@@ -219,7 +219,7 @@ extension SecondWriterTests {
     /// Found: when another store fills a gap, this feed's copy of the gap is never dropped: its
     /// fills find the gap gone (fillGap returns nil, treated as superseded) and change nothing, so
     /// the "load more" row stays forever, every tap fetches a page that is thrown away, and the rows
-    /// the other store wrote never appear. Feed+Gaps.swift commitGap nil / Feed+Commit.swift complete.
+    /// the other store wrote never appear. Feed+Gaps.swift commitGap nil / Feed+Completion.swift complete.
     @Test func aGapThatAnotherStoreFilledLeavesThisFeedToo() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
