@@ -135,7 +135,9 @@ extension Feed {
         let written = try store.appendPage(encoded, page: page, to: &feed, storingEmptyPage: false)
         // Only a page that repeats rows can prove deletions: the usual page pays no look-up.
         if written.count < encoded.count, let bottom = oldBottom {
-            let deleted = try deleteRowsSkipped(by: encoded, above: bottom, in: &feed, store: store)
+            let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
+            let deleted = try deleteRowsSkipped(
+                by: encoded, as: .next(bottom: bottom), known: known, in: &feed, store: store)
             if !deleted.isEmpty {
                 // The rows above moved up: the window is read again rather than appended to.
                 let firstNew = oldCount - deleted.count
@@ -156,26 +158,5 @@ extension Feed {
         return Commit(
             record: feed, change: RowChange(inserted: Array(oldCount..<(oldCount + written.count))),
             window: .append(rows, oldCount: oldCount))
-    }
-
-    /// Deletes the rows that a page repeating rows above the bottom (a page-numbered list that
-    /// shifted down) skipped, from the first repeated row down to the old bottom (see
-    /// ``ProvenDeletions/delete(skippedBy:known:attachedAt:edge:in:store:)``).
-    /// - Returns: The deleted rows' indices, ascending.
-    private static func deleteRowsSkipped(
-        by encoded: [EncodedItem], above bottom: Int64, in feed: inout FeedRecord, store: PageStore
-    ) throws -> [Int] {
-        let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
-        // The rows the feed had before this page (not the ones it just appended), in page order.
-        let repeated = encoded.indices.compactMap { offset -> (offset: Int, position: Int64)? in
-            guard let position = known[encoded[offset].itemID]?.position, position <= bottom else { return nil }
-            return (offset, position)
-        }
-        // A page-numbered list that shifted down repeats rows from the page's first item on. A page
-        // that opens with items the feed does not have (appended below the bottom) and repeats a row
-        // after them is out of the feed's order: an item that moved down a ranked list.
-        guard repeated.first?.offset == 0 else { return [] }
-        return try ProvenDeletions.delete(
-            skippedBy: encoded, known: repeated, attachedAt: .lower, edge: bottom, in: &feed, store: store)
     }
 }

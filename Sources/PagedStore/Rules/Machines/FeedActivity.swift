@@ -44,10 +44,11 @@ struct FeedActivity: Sendable, Equatable {
         case failed(Failure)
     }
 
-    /// How a task ended, as the driver tells it.
-    enum Outcome: Sendable, Equatable {
-        /// It wrote a commit (in the write that checked it still owned its operation).
-        case committed
+    /// How a task ended, as the driver tells it. `Commit` is the driver's commit, which the activity
+    /// only hands on to the actions that need it.
+    enum Outcome<Commit> {
+        /// It wrote this commit (in the write that checked it still owned its operation).
+        case committed(Commit)
         /// It had nothing this feed may write: the response was superseded inside the write (the
         /// bottom moved, a newer refresh committed, the gap went).
         case nothingWritten
@@ -56,18 +57,25 @@ struct FeedActivity: Sendable, Equatable {
         case failed(Failure)
     }
 
-    /// What the driver does after a transition, in order.
-    enum Action: Sendable, Equatable {
+    /// What the driver does after a transition, in order. An action carries what the driver needs
+    /// to perform it: `Commit` is the driver's commit, handed on from ``Outcome/committed(_:)``, and
+    /// a transition that applies none returns `Action<Never>`.
+    enum Action<Commit> {
         /// Cancel these tasks: their operation was taken from them.
         case cancel([TaskID])
-        /// Take the task's commit into memory, and emit its change.
-        case applyCommit
+        /// Take this commit into memory, and emit its change.
+        case applyCommit(Commit)
         /// Emit a snapshot: an activity changed.
         case emit
         /// Record the failure in the feed's row, for `pagedb`.
         case recordFailure(FeedError)
         /// Report an event of the operation's request.
         case report(FeedEvent.Kind, error: FeedError? = nil)
+        /// Report this commit of the operation's request, with the rows it touched.
+        case reportCommitted(Commit)
+        /// Ask ``FeedActivity/committed(_:record:)`` what follows this operation's commit, with the
+        /// feed's row as applying the commit left it, and perform that.
+        case continueAfterCommit(Operation)
         /// Start a next page.
         case startNextPage
         /// Start a next page if the reader is near the bottom and none is loading or failed.
@@ -134,7 +142,7 @@ struct FeedActivity: Sendable, Equatable {
     /// lose it.
     /// - Returns: The refresh's task and generation, and the tasks it superseded (to cancel); nil
     ///   when the generation cannot grow (a file edited to `Int64.max`): then ``refused(_:failure:)``.
-    mutating func refreshStarted() -> (task: TaskID, generation: Int64, actions: [Action])? {
+    mutating func refreshStarted() -> (task: TaskID, generation: Int64, actions: [Action<Never>])? {
         let (next, overflow) = generation.addingReportingOverflow(1)
         guard !overflow else { return nil }
         var superseded: [TaskID] = []
@@ -196,12 +204,14 @@ struct FeedActivity: Sendable, Equatable {
     /// A success clears the operation's earlier failure; a failure replaces it whole (error, time,
     /// `Retry-After`). A task that no longer owns its operation changes nothing: its result is
     /// dropped, unwritten and unemitted, and only reported as superseded.
-    mutating func finished(_ operation: Operation, task: TaskID, _ outcome: Outcome) -> [Action] {
+    mutating func finished<Commit>(
+        _ operation: Operation, task: TaskID, _ outcome: Outcome<Commit>
+    ) -> [Action<Commit>] {
         guard owns(task, operation) else { return [.report(.superseded)] }
         switch outcome {
-        case .committed:
+        case .committed(let commit):
             set(operation, to: .idle)
-            return [.applyCommit, .report(.committed)]
+            return [.applyCommit(commit), .reportCommitted(commit), .continueAfterCommit(operation)]
         case .nothingWritten:
             set(operation, to: .idle)
             // A next page that found the bottom moved starts again from the new one.
@@ -220,7 +230,7 @@ struct FeedActivity: Sendable, Equatable {
     /// A refresh whose newest page was empty but points to older ones goes on with a next page, or
     /// the list would say "empty" while the server has items. Then, as after every commit, a reader
     /// near the bottom gets the next page.
-    func committed(_ operation: Operation, record: FeedRecord) -> [Action] {
+    func committed(_ operation: Operation, record: FeedRecord) -> [Action<Never>] {
         if operation == .refresh, record.rowCount == 0, !record.endReached, record.oldestCursor != nil {
             return [.startNextPage, .prefetch]
         }
@@ -235,7 +245,7 @@ struct FeedActivity: Sendable, Equatable {
 
     /// Records that `operation` failed before any task could start (a refresh whose generation
     /// cannot grow, a closed store), so the failure shows and ``Feed/retry()`` has it.
-    mutating func refused(_ operation: Operation, failure: Failure) -> [Action] {
+    mutating func refused(_ operation: Operation, failure: Failure) -> [Action<Never>] {
         if case .loading = phase(of: operation) {} else { set(operation, to: .failed(failure)) }
         return [.emit, .report(.failed, error: failure.error)]
     }
@@ -272,5 +282,26 @@ struct FeedActivity: Sendable, Equatable {
     private mutating func newTask() -> TaskID {
         lastTaskID += 1
         return TaskID(value: lastTaskID)
+    }
+}
+
+extension FeedActivity.Outcome: Sendable where Commit: Sendable {}
+extension FeedActivity.Outcome: Equatable where Commit: Equatable {}
+extension FeedActivity.Action: Sendable where Commit: Sendable {}
+extension FeedActivity.Action: Equatable where Commit: Equatable {}
+
+extension FeedActivity.Action where Commit == Never {
+    /// This action as one of a driver whose actions may carry commits of type `Other`: it carries
+    /// none, so it is the same action.
+    func carrying<Other>(_: Other.Type) -> FeedActivity.Action<Other> {
+        switch self {
+        case .cancel(let tasks): .cancel(tasks)
+        case .emit: .emit
+        case .recordFailure(let error): .recordFailure(error)
+        case .report(let kind, let error): .report(kind, error: error)
+        case .continueAfterCommit(let operation): .continueAfterCommit(operation)
+        case .startNextPage: .startNextPage
+        case .prefetch: .prefetch
+        }
     }
 }

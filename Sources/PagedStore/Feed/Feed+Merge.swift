@@ -1,0 +1,125 @@
+import Foundation
+
+/// Carrying out a refresh's merge (``RefreshMerge``) in the store.
+extension Feed {
+    /// The merge itself: the plan from ``RefreshMerge`` carried out in the store.
+    static func merge(
+        _ encoded: [EncodedItem], items: [Item], page: PageWrite, into feed: inout FeedRecord, policy: FeedPolicy,
+        store: PageStore
+    ) throws -> Commit {
+        if let commit = try mergeWithAnEmptySide(encoded, page: page, into: &feed, store: store) { return commit }
+        let (head, matches) = try headAndMatches(of: encoded, in: feed, store: store)
+        let snapshotFeed = feed
+        let plan = try RefreshMerge.plan(page: encoded, head: head, matches: matches) {
+            try store.rowIndex(ofPosition: $0, in: snapshotFeed)
+        }
+        switch plan {
+        case .noOverlap where policy.gapPolicy == .keepGap && page.olderCursor != nil:
+            return try prependAboveAGap(encoded, items: items, page: page, matches: matches, to: &feed, store: store)
+        case .noOverlap:
+            try store.replaceFeed(with: encoded, page: page, in: &feed)
+            return Commit(record: feed, change: .fullReload, window: .reload)
+        case .prepend(let newItems, let reloads):
+            return try prepend(
+                newItems, reloading: reloads, items: items, head: head, page: page, to: &feed, store: store)
+        case .rewrite(let through, let relocated, let change):
+            for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
+            try store.replaceHead(through: through, with: encoded, page: page, in: &feed)
+            return Commit(record: feed, change: change, window: .reload)
+        }
+    }
+
+    /// The merge of a page with no items, or into a feed with no rows: nothing can overlap. Nil when
+    /// both the page and the feed have rows.
+    private static func mergeWithAnEmptySide(
+        _ encoded: [EncodedItem], page: PageWrite, into feed: inout FeedRecord, store: PageStore
+    ) throws -> Commit? {
+        if encoded.isEmpty, page.olderCursor != nil, feed.rowCount > 0 {
+            // An empty newest page that still points to older ones (a server that filtered its top
+            // page empty) is nothing new, not an empty list.
+            try store.prependPage([], page: page, to: &feed)
+            return Commit(record: feed, change: RowChange(), window: .prepend(LoadedRows(), reloads: []))
+        }
+        guard feed.rowCount == 0 || encoded.isEmpty else { return nil }
+        let wasEmpty = feed.rowCount == 0
+        try store.replaceFeed(with: encoded, page: page, in: &feed)
+        let change = wasEmpty ? RowChange(inserted: Array(0..<feed.rowCount)) : .fullReload
+        return Commit(record: feed, change: change, window: .reload)
+    }
+
+    /// The cached head the merge plans with, and the cached rows, anywhere in the feed, whose ids the
+    /// page lists.
+    private static func headAndMatches(
+        of encoded: [EncodedItem], in feed: FeedRecord, store: PageStore
+    ) throws -> (head: [StoredItem], matches: [String: StoredItem]) {
+        // The head first: its pages are the hot top of the feed, and it usually holds every shared id.
+        // Only ids it lacks are looked up by id (random pages of the id index), to find rows deeper down.
+        var head = try store.window(of: feed, from: .top, limit: encoded.count)
+        var matches: [String: StoredItem] = [:]
+        for row in head { matches[row.itemID] = row }
+        let pageIDs = Set(encoded.map(\.itemID))
+        matches = matches.filter { pageIDs.contains($0.key) }
+        let unmatched = encoded.lazy.map(\.itemID).filter { matches[$0] == nil }
+        let deeper = try store.items(withIDs: unmatched, in: feed)
+        matches.merge(deeper) { first, _ in first }
+        if let deepest = deeper.values.map(\.position).max() {
+            head = try store.head(of: feed, through: deepest, limit: RefreshMerge.headLimit(pageSize: encoded.count))
+        }
+        return (head, matches)
+    }
+
+    /// A page that shares no id with the cached head, written on top with a gap below it (the keepGap
+    /// policy): the rows it shares far below move up into it.
+    private static func prependAboveAGap(
+        _ encoded: [EncodedItem], items: [Item], page: PageWrite, matches: [String: StoredItem],
+        to feed: inout FeedRecord, store: PageStore
+    ) throws -> Commit {
+        // Ids shared only far below would appear twice: they move to the top with the new page.
+        // Their rows are taken before any is removed: a batch names rows of the previous snapshot.
+        let deleted = try matches.values.map { try store.rowIndex(ofPosition: $0.position, in: feed) }.sorted()
+        for match in matches.values { _ = try store.removeItem(match.itemID, from: &feed) }
+        // No older cursor and no end: no page was ever fetched, the cached rows are local only.
+        let neverFetched = feed.oldestCursor == nil && !feed.endReached
+        // The old head's newer cursor fills the gap from its bottom, unless a row of that head
+        // moved up into the page: the cursor then names a place above the gap.
+        let oldHeadNewerCursor = matches.isEmpty ? feed.newestCursor : nil
+        let positions = try store.prependPage(encoded, page: page, to: &feed)
+        if neverFetched {
+            // No server rows are missing between local rows and the page: its cursor continues
+            // below them.
+            try store.advanceOlderCursor(to: page.olderCursor, in: &feed)
+        } else if let lastNew = positions.last {
+            try store.addGap(at: lastNew, cursor: page.olderCursor, newerCursor: oldHeadNewerCursor, in: feed)
+        }
+        let rows = newRows(items, encoded, positions: positions)
+        // The moved items are deleted and inserted rows: named by id when their content changed.
+        let changed = encoded.filter { item in matches[item.itemID].map { $0.payload != item.payload } ?? false }
+        return Commit(
+            record: feed,
+            change: RowChange(deleted: deleted, inserted: Array(0..<encoded.count), reloadedIDs: changed.map(\.itemID)),
+            window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
+    }
+
+    /// The common merge: `newItems` on top of an unchanged cached head, whose changed rows
+    /// (`reloads`, rows of `head`) take their new payloads in place.
+    private static func prepend(
+        _ newItems: [EncodedItem], reloading reloads: [(row: Int, item: EncodedItem)], items: [Item],
+        head: [StoredItem], page: PageWrite, to feed: inout FeedRecord, store: PageStore
+    ) throws -> Commit {
+        let positions = try store.prependPage(newItems, page: page, to: &feed)
+        for reload in reloads { try store.updateItem(reload.item, at: head[reload.row].position, in: &feed) }
+        let rows = newRows(Array(items[..<newItems.count]), newItems, positions: positions)
+        let reloadedRows = reloads.map { reload in
+            (
+                row: reload.row, item: items[newItems.count + reload.row],
+                key: RowKey(id: reload.item.itemID, position: head[reload.row].position, section: reload.item.section)
+            )
+        }
+        return Commit(
+            record: feed,
+            change: RowChange(
+                inserted: Array(0..<newItems.count), reloaded: reloads.map(\.row),
+                reloadedIDs: reloads.map(\.item.itemID)),
+            window: .prepend(rows, reloads: reloadedRows))
+    }
+}
