@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rule 11: a large feed is read in windows, never decoded whole.
-@Suite(.limit()) struct BoundedMemoryTests {
+@Suite(.limit(minutes: 15)) struct BoundedMemoryTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The way from the row a list holds to the file's, out of the change record: one exact change
 /// when the recorded writes chain, nothing when any link is missing or wrong.
-@Suite(.limit()) struct ChangeChainTests {
+@Suite(.limit(minutes: 3)) struct ChangeChainTests {
     static func record(id: Int64 = 1, count: Int64, rows: Int) -> FeedRecord {
         FeedRecord(
             id: id, key: "home", newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: rows,
@@ -77,7 +77,7 @@ import Testing
 }
 
 /// How long the change record keeps writes: the newest, as many as the limit, forgotten in batches.
-@Suite(.limit()) struct ChangeRecordRetentionTests {
+@Suite(.limit(minutes: 3)) struct ChangeRecordRetentionTests {
     @Test func nothingIsForgottenBeforeTheLimitOrBetweenBatches() {
         #expect(ChangeRecordRetention.forgetThrough(after: 64, limit: 1000) == nil)
         #expect(ChangeRecordRetention.forgetThrough(after: 1001, limit: 1000) == nil)

@@ -9,7 +9,7 @@ import Testing
 /// Every operation at once on one feed, with slow, failing and reordered responses, and retry()
 /// racing refresh(): every change applies, nothing is loading with nothing in flight, the feed
 /// equals the file, and scrolling to the end reaches every server item.
-@Suite(.limit()) struct ConcurrentOperationsTests {
+@Suite(.limit(minutes: 3)) struct ConcurrentOperationsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -5,7 +5,7 @@ import Testing
 
 /// The rule for the rows a page proves deleted, alone: which stretch a page covers, where other gaps
 /// cut it, and what it proves there.
-@Suite(.limit()) struct DeletionProofTests {
+@Suite(.limit(minutes: 3)) struct DeletionProofTests {
     func rows(_ ids: [String], from position: Int64 = 10, local: Set<String> = []) -> [DeletionProof.Row] {
         ids.enumerated().map { offset, id in
             DeletionProof.Row(itemID: id, position: position + Int64(offset) * 10, local: local.contains(id))

@@ -7,7 +7,7 @@ import Testing
 
 /// A full disk, simulated with `PRAGMA max_page_count`: the write fails with the storage-full error,
 /// nothing of it is kept, reads go on, and trimming frees room for the next write.
-@Suite(.limit()) struct DiskFullTests {
+@Suite(.limit(minutes: 3)) struct DiskFullTests {
     @Test func aFullDiskFailsTheWriteKeepsTheRowsAndTrimmingMakesRoom() async throws {
         let test = try FeedTestCase()
         let store = try test.store()

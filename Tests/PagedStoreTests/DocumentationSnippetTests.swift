@@ -4,7 +4,7 @@ import Testing
 
 /// Every Swift block of the UIKit, SwiftUI, offline-first, extensions, offline edits and sharing articles is code
 /// the tests compile (in `Snippets/`).
-@Suite(.limit()) struct DocumentationSnippetTests {
+@Suite(.limit(minutes: 3)) struct DocumentationSnippetTests {
     static let catalog = ReadmeSnippetTests.root.appendingPathComponent("Sources/PagedStore/PagedStore.docc")
     static let snippets = ReadmeSnippetTests.root.appendingPathComponent("Tests/PagedStoreTests/Snippets")
 

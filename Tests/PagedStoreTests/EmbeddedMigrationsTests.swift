@@ -7,7 +7,7 @@ import Testing
 /// The schema is defined once, in `Migrations/*.sql`; the binary carries it as
 /// `Sources/PagedStore/Storage/SQLite/EmbeddedMigrations.swift`. This test keeps the two equal, and writes the
 /// Swift file anew when run with `PAGEDSTORE_REGENERATE_MIGRATIONS=1`.
-@Suite(.limit()) struct EmbeddedMigrationsTests {
+@Suite(.limit(minutes: 3)) struct EmbeddedMigrationsTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let generatedFile = packageRoot.appendingPathComponent(

@@ -6,7 +6,7 @@ import Testing
 
 /// ``EmptyPageRule``: a page left with no rows goes, and its cursors pass to a neighbour so that the
 /// pages still chain by cursor; the feed's only page stays.
-@Suite(.limit()) struct EmptyPageRuleTests {
+@Suite(.limit(minutes: 3)) struct EmptyPageRuleTests {
     /// A page asked with `requestCursor` that came with `olderCursor`.
     func page(
         _ pageNo: Int64, _ request: PageRequestKind = .older, asked requestCursor: String?, older olderCursor: String?,

@@ -8,7 +8,7 @@ import Testing
 /// The page that ended a feed is stored with no rows (see `PageStore.appendPage`): the operations that
 /// come later (a trim, a refresh that keeps a gap, filling it, a refresh that replaces the feed) keep
 /// the file valid, and the feed ended.
-@Suite(.limit()) struct EndingPageTests {
+@Suite(.limit(minutes: 3)) struct EndingPageTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

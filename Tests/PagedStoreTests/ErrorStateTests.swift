@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rule 8: errors are states, not crashes.
-@Suite(.limit()) struct ErrorStateTests {
+@Suite(.limit(minutes: 3)) struct ErrorStateTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// What a store over its budget evicts, alone: whole feeds opened longest ago first, then the oldest
 /// pages of the largest feeds, never an open list's loaded rows or a pending edit.
-@Suite(.limit()) struct EvictionRuleTests {
+@Suite(.limit(minutes: 3)) struct EvictionRuleTests {
     let now = Date(timeIntervalSince1970: 1_000_000)
     /// 1,000 bytes, whose target (a tenth under) is 900.
     let budget = StoreBudget(maxBytes: 1_000)

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// The activity state machine alone: no SQLite, no network.
-@Suite(.limit()) struct FeedActivityTests {
+@Suite(.limit(minutes: 3)) struct FeedActivityTests {
     /// A task's end, with a page name standing for the driver's commit.
     typealias Outcome = FeedActivity.Outcome<String>
 

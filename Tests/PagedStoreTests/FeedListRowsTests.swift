@@ -6,7 +6,7 @@ import Testing
 
 /// The rows a SwiftUI list shows: items, placeholders outside the window, and gap markers in place,
 /// with unique ids.
-@Suite(.limit()) struct FeedListRowsTests {
+@Suite(.limit(minutes: 3)) struct FeedListRowsTests {
     @Test func gapsSitBelowTheirRowAndUnloadedRowsArePlaceholders() async throws {
         let test = try FeedTestCase()
         let server = ModelServer(.posts("p", 5), pageSize: 2)

@@ -7,7 +7,7 @@ import Testing
 
 /// The observable model, on the main actor, with Observation's change tracking.
 @MainActor
-@Suite(.limit()) struct FeedModelTests {
+@Suite(.limit(minutes: 3)) struct FeedModelTests {
     @Test func theModelFollowsTheFeedAndNotifiesObservers() async throws {
         let test = try FeedTestCase()
         let server = ModelServer(.posts("p", 25), pageSize: 10)

@@ -11,7 +11,7 @@ import Testing
 /// appear twice, and what the feed shows must equal what a fresh store reads from the file.
 ///
 /// `PAGEDSTORE_PROPERTY_SEQUENCES=N` runs N sequences (default 60); `PAGEDSTORE_PROPERTY_SEED=S` replays one.
-@Suite(.limit()) struct FeedPropertyTests {
+@Suite(.limit(minutes: 15)) struct FeedPropertyTests {
     static var seeds: [UInt64] {
         let environment = ProcessInfo.processInfo.environment
         if let seed = environment["PAGEDSTORE_PROPERTY_SEED"].flatMap(UInt64.init) { return [seed] }

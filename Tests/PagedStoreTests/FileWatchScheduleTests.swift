@@ -5,7 +5,7 @@ import Testing
 
 /// When the file watcher looks next: at once after a signal, again soon when the signalled commit is
 /// not visible yet, and rarely while nothing happens.
-@Suite(.limit()) struct FileWatchScheduleTests {
+@Suite(.limit(minutes: 3)) struct FileWatchScheduleTests {
     @Test func withASignalItWaitsForTheSignalAndLooksRarelyOtherwise() {
         var schedule = FileWatchSchedule(signalled: true)
         #expect(schedule.wait == FileWatchSchedule.backstop)

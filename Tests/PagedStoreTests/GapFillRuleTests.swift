@@ -5,7 +5,7 @@ import Testing
 
 /// The rule for a gap's page, alone: which items go in, whether the page closes the gap, and what
 /// the gap becomes.
-@Suite(.limit()) struct GapFillRuleTests {
+@Suite(.limit(minutes: 3)) struct GapFillRuleTests {
     /// A gap at position 100: rows a (50) and b (100) above it, c (200) and d (300) below.
     func plan(
         _ ids: [String], from end: GapEnd = .top, cursor: String? = "next", rowsOnFarSide: Bool = true

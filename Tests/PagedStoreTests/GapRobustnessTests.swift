@@ -10,7 +10,7 @@ import Testing
 /// and below, refreshes that reorder the rows above a gap or remove it, local rows and trims around
 /// a gap at the bottom, and gaps in a version-1 file: a gap keeps its id, its rows stay fetchable,
 /// and filling never loops.
-@Suite(.limit()) struct GapRobustnessTests {
+@Suite(.limit(minutes: 3)) struct GapRobustnessTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

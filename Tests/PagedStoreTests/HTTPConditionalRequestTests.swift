@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// A refresh is conditional, and a `304` is a successful refresh with nothing new.
-@Suite(.limit()) struct HTTPConditionalRequestTests {
+@Suite(.limit(minutes: 3)) struct HTTPConditionalRequestTests {
     struct Issue: FeedItem, Codable, Equatable {
         let id: Int
         let title: String

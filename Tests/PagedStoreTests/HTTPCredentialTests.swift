@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// The source's headers go only to the origin they were configured for.
-@Suite(.limit()) struct HTTPCredentialTests {
+@Suite(.limit(minutes: 3)) struct HTTPCredentialTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String
     }

@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// A configured decoder, skipping bad items, and a per-request hook.
-@Suite(.limit()) struct HTTPDecodingTests {
+@Suite(.limit(minutes: 3)) struct HTTPDecodingTests {
     /// GitHub's issue, with Swift names: the decoder maps snake_case and reads ISO 8601 dates.
     struct Issue: FeedItem, Codable, Equatable {
         let id: Int

@@ -7,7 +7,7 @@ import Testing
 /// 10,000 responses with random `Retry-After`, `Link`, `Content-Length`, `Content-Encoding`
 /// and `X-RateLimit-Reset` values (some not even text) and random statuses: every one ends as a page or
 /// a typed error, none crashes or hangs. `PAGEDSTORE_FUZZ_COUNT` changes the count.
-@Suite(.limit()) struct HTTPHeaderFuzzTests {
+@Suite(.limit(minutes: 15)) struct HTTPHeaderFuzzTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String
     }

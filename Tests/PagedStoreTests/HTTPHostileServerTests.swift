@@ -11,7 +11,7 @@ import Testing
 /// Serialized: the bounded delegate queue holds FoundationNetworking's transport thread while a huge
 /// body waits to be consumed, and with two huge bodies and the deadline test at once beside the rest
 /// of the suite, one CI run waited minutes (168 s for a 40 MB body, over 60 s for a 1.5 s deadline).
-@Suite(.serialized, .limit()) struct HTTPHostileServerTests {
+@Suite(.serialized, .limit(minutes: 3)) struct HTTPHostileServerTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String
     }

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// The HTTP page source against a real server on loopback.
-@Suite(.serialized, .limit()) struct HTTPPageSourceTests {
+@Suite(.serialized, .limit(minutes: 3)) struct HTTPPageSourceTests {
     let server: LoopbackServer
     let test: FeedTestCase
 

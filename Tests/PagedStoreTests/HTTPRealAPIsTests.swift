@@ -6,7 +6,7 @@ import Testing
 
 /// The "Real APIs" article's examples, run against loopback servers that answer as
 /// GitHub, Mastodon and a JSON-cursor API do, and the article checked against them.
-@Suite(.limit()) struct HTTPRealAPIsTests {
+@Suite(.limit(minutes: 3)) struct HTTPRealAPIsTests {
     @Test func everySwiftBlockOfTheArticleIsInTheExamplesFile() throws {
         let here = URL(fileURLWithPath: #filePath)
         let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

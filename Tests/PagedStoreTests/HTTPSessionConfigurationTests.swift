@@ -10,7 +10,7 @@ import FoundationNetworking
 
 /// An app's own `URLSessionConfiguration` (``HTTPSourceOptions/sessionConfiguration``): its
 /// choices reach the network, the source's limits and its refusal of a URL cache stay.
-@Suite(.serialized, .limit()) struct HTTPSessionConfigurationTests {
+@Suite(.serialized, .limit(minutes: 3)) struct HTTPSessionConfigurationTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String
     }

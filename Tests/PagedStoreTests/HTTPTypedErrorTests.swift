@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// A feed's error keeps the HTTP failure whole, and `retry()` honours rate limits.
-@Suite(.limit()) struct HTTPTypedErrorTests {
+@Suite(.limit(minutes: 3)) struct HTTPTypedErrorTests {
     struct Item: FeedItem, Codable, Equatable {
         let id: String
     }

@@ -9,7 +9,7 @@ import Testing
 /// Cache files edited behind the engine's back (as a person with `sqlite3` would): negative and
 /// huge counts, positions near the ends of Int64, gaps without cursors or below the bottom, a last
 /// refresh in the future. Every operation fails typed or works; none traps, loops or hangs.
-@Suite(.limit()) struct HostileFileTests {
+@Suite(.limit(minutes: 3)) struct HostileFileTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

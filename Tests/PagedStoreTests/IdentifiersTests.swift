@@ -8,7 +8,7 @@ import Testing
 /// The identifier view for diffable data sources: read from the id column without decoding items,
 /// consistent with its snapshot, unique, and accepted by a snapshot of `NSDiffableDataSourceSnapshot`'s
 /// shape.
-@Suite(.limit()) struct IdentifiersTests {
+@Suite(.limit(minutes: 3)) struct IdentifiersTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

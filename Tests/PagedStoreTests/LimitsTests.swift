@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rule 12: per-feed maximum rows and age; the oldest rows go first and the cursor moves with them.
-@Suite(.limit()) struct LimitsTests {
+@Suite(.limit(minutes: 3)) struct LimitsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

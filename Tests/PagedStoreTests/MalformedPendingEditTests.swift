@@ -8,7 +8,7 @@ import Testing
 /// Pending edit rows that no edit writes (a file edited with sqlite3, a faulty writer): `verify`
 /// names them, a feed drops them and reports it, never writes them over the server's value, and the
 /// feed keeps opening.
-@Suite(.limit()) struct MalformedPendingEditTests {
+@Suite(.limit(minutes: 3)) struct MalformedPendingEditTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// A Mastodon home timeline replayed on loopback with the API's documented paging (`max_id`,
 /// `min_id`, `Link`) and its retention of a few hundred posts, through `HTTPPageSource`: the
 /// timeline behaviours end to end, with the HTTP layer as an app would use it.
-@Suite(.serialized, .limit()) struct MastodonTimelineReplayTests {
+@Suite(.serialized, .limit(minutes: 3)) struct MastodonTimelineReplayTests {
     let server: LoopbackServer
     let test: FeedTestCase
 

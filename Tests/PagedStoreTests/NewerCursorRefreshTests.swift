@@ -7,7 +7,7 @@ import Testing
 
 /// Refresh by the newer-side cursor (`FeedPolicy.RefreshMode.newerThanHead`): only what is new is
 /// fetched, page by page above the cached head, until the server answers with nothing newer.
-@Suite(.limit()) struct NewerCursorRefreshTests {
+@Suite(.limit(minutes: 3)) struct NewerCursorRefreshTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -9,7 +9,7 @@ import Testing
 /// bottom, a trim, another store replacing or extending the list) or whose page repeats the bottom
 /// row: the page lands only where it still continues the feed, or is fetched again, and every change
 /// applies as UIKit reads it.
-@Suite(.limit()) struct NextPageAgainstAMovedBottomTests: FeedRuleSuite {
+@Suite(.limit(minutes: 3)) struct NextPageAgainstAMovedBottomTests: FeedRuleSuite {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

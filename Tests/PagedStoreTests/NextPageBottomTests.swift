@@ -4,7 +4,7 @@ import Testing
 @testable import PagedStore
 
 /// Whether a next page still continues the feed's bottom: the rule alone, on feed records.
-@Suite(.limit()) struct NextPageBottomTests {
+@Suite(.limit(minutes: 3)) struct NextPageBottomTests {
     static func feed(cursor: String?, bottom: Int64? = 90) -> FeedRecord {
         FeedRecord(
             id: 1, key: "home", newestCursor: nil, oldestCursor: cursor, endReached: cursor == nil, rowCount: 10,

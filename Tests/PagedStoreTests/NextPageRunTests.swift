@@ -5,7 +5,7 @@ import Testing
 
 /// The rules of a run of next pages, alone: which answers are loops, and when a page of only known
 /// items moves the run on.
-@Suite(.limit()) struct NextPageRunTests {
+@Suite(.limit(minutes: 3)) struct NextPageRunTests {
     let bottom = NextPageBottom(cursor: "page=2", rowID: "p9")
 
     @Test func anAnswerPointingBackToItsOwnCursorIsALoop() {

@@ -7,7 +7,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// Architecture rules 4 and 5: next page by cursor, no id twice, loops stopped; prefetch.
-@Suite(.limit()) struct NextPageTests {
+@Suite(.limit(minutes: 3)) struct NextPageTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

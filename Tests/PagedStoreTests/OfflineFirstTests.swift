@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Architecture rules 1 and 7: offline first, and what is on disk is what was committed.
-@Suite(.limit()) struct OfflineFirstTests {
+@Suite(.limit(minutes: 3)) struct OfflineFirstTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -9,7 +9,7 @@ import Testing
 /// relaunch, an extension or a second screen opening it writes nothing the open lists follow (only,
 /// at most once a minute, the mark of when the feed was last opened, for the store's budget), so the
 /// feeds already open keep their exact changes.
-@Suite(.limit()) struct OpeningAFeedTests {
+@Suite(.limit(minutes: 3)) struct OpeningAFeedTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// Opening files that are not caches: every case is a typed error, no crash, and the file unchanged.
-@Suite(.limit()) struct OpeningTests {
+@Suite(.limit(minutes: 3)) struct OpeningTests {
     let directory: TemporaryDirectory
 
     init() throws { directory = try TemporaryDirectory() }

@@ -8,7 +8,7 @@ import Testing
 /// Optimistic edits: shown at once and persisted, rolled back (persisted, with index paths) when the
 /// server call fails, kept on top of a refresh that lands while they are pending, and listed after a
 /// relaunch.
-@Suite(.limit()) struct OptimisticEditTests {
+@Suite(.limit(minutes: 3)) struct OptimisticEditTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The outbox's rules alone: what is sent next, what each outcome does, and when a failed send goes
 /// again.
-@Suite(.limit()) struct OutboxScheduleTests {
+@Suite(.limit(minutes: 3)) struct OutboxScheduleTests {
     let now = ContinuousClock.now
     /// The wall-clock time at `now`.
     let date = Date()

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// The page store's writes: atomic pages, exact round trips, migrations.
-@Suite(.limit()) struct PageStoreTests {
+@Suite(.limit(minutes: 3)) struct PageStoreTests {
     let directory: TemporaryDirectory
     let queue: DatabaseQueue
 

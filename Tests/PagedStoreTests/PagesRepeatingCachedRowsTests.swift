@@ -5,7 +5,7 @@ import Testing
 
 /// Where a page that repeats rows the feed has is attached, for the proof of the rows it skipped:
 /// the rule alone, on ids and positions.
-@Suite(.limit()) struct PagesRepeatingCachedRowsTests {
+@Suite(.limit(minutes: 3)) struct PagesRepeatingCachedRowsTests {
     /// The offsets of the rows `proof` repeats, and their positions.
     func repeated(_ proof: SkippedRowsRule.Proof?) -> (offsets: [Int], positions: [Int64]) {
         (proof?.repeated.map(\.offset) ?? [], proof?.repeated.map(\.position) ?? [])

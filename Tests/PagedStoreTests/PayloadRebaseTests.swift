@@ -6,7 +6,7 @@ import Testing
 
 /// Carrying an edit's change onto another value, alone: what it changed is set again, every other
 /// field keeps the new value's, and a payload that is not a JSON object shows as the edit left it.
-@Suite(.limit()) struct PayloadRebaseTests {
+@Suite(.limit(minutes: 3)) struct PayloadRebaseTests {
     func json(_ text: String) -> Data { Data(text.utf8) }
 
     func object(_ data: Data) -> JSONValue? { JSONValue.decode(data) }

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// The rule of what becomes of a pending edit when its rows leave by a path that did not ask it.
-@Suite(.limit()) struct PendingEditFateTests {
+@Suite(.limit(minutes: 3)) struct PendingEditFateTests {
     static func edit(queued: Bool, kind: PendingEditRecord.Kind = .update) -> PendingEditRecord {
         PendingEditRecord(
             itemID: "p1", kind: kind, base: Data("{}".utf8), edited: kind == .remove ? nil : Data("{}".utf8),

@@ -6,7 +6,7 @@ import Testing
 
 /// The rules of pending edits after a write, alone: what each edit needs, whether a removed item
 /// that came back takes its new place, and where an item goes back.
-@Suite(.limit()) struct PendingEditReplayTests {
+@Suite(.limit(minutes: 3)) struct PendingEditReplayTests {
     func edit(_ kind: PendingEditRecord.Kind, shown: String? = "edited") -> PendingEditRecord {
         PendingEditRecord(
             itemID: "a", kind: kind, base: Data("base".utf8), baseSection: nil, edited: shown.map { Data($0.utf8) },

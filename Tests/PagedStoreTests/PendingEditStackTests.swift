@@ -6,7 +6,7 @@ import Testing
 
 /// The rules of an item's stacked edits, alone: which edit may follow which, what a stack amounts
 /// to, and what a rejected first edit leaves of the others.
-@Suite(.limit()) struct PendingEditStackTests {
+@Suite(.limit(minutes: 3)) struct PendingEditStackTests {
     func edit(
         _ kind: PendingEditRecord.Kind, _ item: String = "a", step: Int = 0, base: String? = nil,
         edited: String? = nil, queued: Bool = true

@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Architecture rule 3: proper pull-to-refresh, with the insertion index paths, reloads and gap policies.
-@Suite(.limit()) struct PullToRefreshTests {
+@Suite(.limit(minutes: 3)) struct PullToRefreshTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

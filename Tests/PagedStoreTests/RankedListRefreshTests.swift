@@ -8,7 +8,7 @@ import Testing
 /// Ranked, page-numbered lists (posts bumped up, new posts pushing others to the next page): a
 /// refresh with no overlap keeps or replaces as the gap policy says, a gap with no bottom cursor
 /// fills from the end it can, shifted pages land in place, and reading on reaches the server's list.
-@Suite(.limit()) struct RankedListRefreshTests: FeedRuleSuite {
+@Suite(.limit(minutes: 3)) struct RankedListRefreshTests: FeedRuleSuite {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

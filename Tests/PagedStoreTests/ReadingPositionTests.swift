@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// The reader's place: the scroll anchor through changes, and the position saved across launches.
-@Suite(.limit()) struct ReadingPositionTests {
+@Suite(.limit(minutes: 3)) struct ReadingPositionTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

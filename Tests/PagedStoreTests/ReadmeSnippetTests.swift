@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The README's examples that the tests compile (in `Snippets/`) are the README's text, exactly.
-@Suite(.limit()) struct ReadmeSnippetTests {
+@Suite(.limit(minutes: 3)) struct ReadmeSnippetTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

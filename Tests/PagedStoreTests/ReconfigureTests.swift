@@ -6,7 +6,7 @@ import Testing
 
 /// Rows whose content changed but whose identity did not are named by id beside their reloads, for
 /// `reconfigureItems`, by every operation that changes an item in place.
-@Suite(.limit()) struct ReconfigureTests {
+@Suite(.limit(minutes: 3)) struct ReconfigureTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// The pure merge on its own: no database, just pages and heads.
-@Suite(.limit()) struct RefreshMergeTests {
+@Suite(.limit(minutes: 3)) struct RefreshMergeTests {
     static func item(_ id: String, _ payload: String = "v0") -> EncodedItem {
         EncodedItem(itemID: id, payload: Data(payload.utf8))
     }

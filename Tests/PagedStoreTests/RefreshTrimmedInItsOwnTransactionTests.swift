@@ -7,7 +7,7 @@ import Testing
 /// A refresh whose own transaction trims the feed to its row limit: its change and the trim go out
 /// as one batch. Rows the trim cut are deleted old rows when the refresh left them in place, and
 /// anything else reloads the list whole.
-@Suite(.limit()) struct RefreshTrimmedInItsOwnTransactionTests {
+@Suite(.limit(minutes: 3)) struct RefreshTrimmedInItsOwnTransactionTests {
     /// The refresh's `change` of `old` (which gives `merged`) followed by a trim of the bottom
     /// `removed` rows; when it is a batch, checks that it turns `old` into the trimmed rows.
     func trimmed(_ old: [String], _ change: RowChange, merged: [String], removing removed: Int) throws -> RowChange {

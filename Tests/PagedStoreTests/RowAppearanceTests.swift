@@ -6,7 +6,7 @@ import Testing
 
 /// `enqueueRowDidAppear`: a synchronous call from UIKit's data source methods whose rows reach the
 /// feed in order.
-@Suite(.limit()) struct RowAppearanceTests {
+@Suite(.limit(minutes: 3)) struct RowAppearanceTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

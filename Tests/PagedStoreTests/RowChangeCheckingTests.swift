@@ -4,7 +4,7 @@ import Testing
 @testable import PagedStore
 
 /// How a list takes a recorded change against the rows it holds.
-@Suite(.limit()) struct RowChangeCheckingTests {
+@Suite(.limit(minutes: 3)) struct RowChangeCheckingTests {
     typealias Rows = RowChange.ShownRows
 
     @Test func anItemDeletedAndInsertedAgainInOneChangeIsReconfigured() {

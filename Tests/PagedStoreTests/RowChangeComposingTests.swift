@@ -7,7 +7,7 @@ import Testing
 
 /// Two changes as one: a list that missed two writes takes them as one batch, which must turn its
 /// rows into the rows after both, and reload every row whose item either write changed.
-@Suite(.limit()) struct RowChangeComposingTests {
+@Suite(.limit(minutes: 3)) struct RowChangeComposingTests {
     /// A row: its id and the version of its item.
     struct Row: Hashable {
         var id: String

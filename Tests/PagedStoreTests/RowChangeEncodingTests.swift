@@ -6,7 +6,7 @@ import Testing
 
 /// A change as the file's change record keeps it: what is written reads back the same, and bytes
 /// edited in the file read as nothing rather than as a wrong or huge change.
-@Suite(.limit()) struct RowChangeEncodingTests {
+@Suite(.limit(minutes: 3)) struct RowChangeEncodingTests {
     @Test(arguments: 0..<200) func aRandomChangeReadsBackTheSame(seed: UInt64) throws {
         var random = SplitMix64(seed: 0xE0_0000 + seed)
         let old = (0..<Int.random(in: 0...40, using: &random)).map {

@@ -6,7 +6,7 @@ import Testing
 
 /// A change followed by the removal of rows it leads to (rows found undecodable while its window is
 /// read), as one batch: it turns the rows before the change into the rows after both.
-@Suite(.limit()) struct RowChangeRemovingTests {
+@Suite(.limit(minutes: 3)) struct RowChangeRemovingTests {
     /// Applies `change` then the removal of the rows at `removed` to `old`, as one batch, checking it
     /// gives `expected`; `middle` is what `change` alone gives.
     func check(

@@ -6,7 +6,7 @@ import Testing
 /// None may reach SQLite, the write path, live following, an actor, a task, a lock or the clock;
 /// the drivers that perform their plans do. The rules share the engine's value types (records,
 /// public models), so they live in the library's target and this test keeps the boundary.
-@Suite(.limit()) struct RulesStayPureTests {
+@Suite(.limit(minutes: 3)) struct RulesStayPureTests {
     static let rulesFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/PagedStore/Rules")

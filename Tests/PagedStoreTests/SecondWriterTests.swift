@@ -10,7 +10,7 @@ import Testing
 /// its own): before every read and write, a feed notices the other's writes and takes the file's
 /// rows with one full reload, so no batch it emits is computed on other rows, no row it shows is
 /// stale, and an edit pending in either store survives the other's refresh.
-@Suite(.limit()) struct SecondWriterTests {
+@Suite(.limit(minutes: 15)) struct SecondWriterTests {
     let test: FeedTestCase
 
     init() throws {

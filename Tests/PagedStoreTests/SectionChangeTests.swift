@@ -8,7 +8,7 @@ import Testing
 
 /// Sections are runs of equal keys, so a key can head several sections; the batch update
 /// must match sections by the rows they keep, and UIKit must accept it.
-@Suite(.limit()) struct SectionChangeTests {
+@Suite(.limit(minutes: 3)) struct SectionChangeTests {
     /// A flat row: its id and section key.
     struct Row: Equatable {
         var id: String

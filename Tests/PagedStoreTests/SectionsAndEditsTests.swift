@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Architecture rules 9 and 10: sections, and local edits persisted and reported with index paths.
-@Suite(.limit()) struct SectionsAndEditsTests {
+@Suite(.limit(minutes: 3)) struct SectionsAndEditsTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

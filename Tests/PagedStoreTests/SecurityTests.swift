@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// What must never leak or be spliced: cursors and payloads stay out of messages, values are bound.
-@Suite(.limit()) struct SecurityTests {
+@Suite(.limit(minutes: 3)) struct SecurityTests {
     static let secretCursor = "token=SECRET-CURSOR-123"
     static let secretPayload = "SECRET-PAYLOAD-456"
 

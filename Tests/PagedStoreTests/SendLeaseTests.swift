@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// Who may send a queued edit: one store at a time, across stores and processes.
-@Suite(.limit()) struct SendLeaseTests {
+@Suite(.limit(minutes: 3)) struct SendLeaseTests {
     let now = Date()
     let me = SendLease.holder(store: UUID(), process: 10)
     let other = SendLease.holder(store: UUID(), process: 20)

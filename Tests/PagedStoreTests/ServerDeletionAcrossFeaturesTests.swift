@@ -9,7 +9,7 @@ import Testing
 /// only where it is attached (a bottom fill answered with the newest page, a next page with a moved
 /// row), and the deletions it proves apply as UIKit reads them across sections, near the reader's
 /// place, in a feed bigger than its row window, and with a local flag edited outside the app.
-@Suite(.limit()) struct ServerDeletionAcrossFeaturesTests {
+@Suite(.limit(minutes: 3)) struct ServerDeletionAcrossFeaturesTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

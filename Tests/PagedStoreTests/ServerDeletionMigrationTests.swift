@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// A file written before migration 0005 (no `item.local`), opened by this build.
-@Suite(.limit()) struct ServerDeletionMigrationTests {
+@Suite(.limit(minutes: 3)) struct ServerDeletionMigrationTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Server deletions meeting optimistic edits still waiting for their call.
-@Suite(.limit()) struct ServerDeletionPendingEditTests {
+@Suite(.limit(minutes: 3)) struct ServerDeletionPendingEditTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

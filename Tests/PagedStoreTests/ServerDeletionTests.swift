@@ -8,7 +8,7 @@ import Testing
 /// Server deletions inside a stretch a page lists without holes (a filled gap, a next page that
 /// repeats rows): the cached rows the page skips are deleted, with their index paths, while rows the
 /// app inserted stay, and a page cannot prove more deletions than it has items.
-@Suite(.limit()) struct ServerDeletionTests {
+@Suite(.limit(minutes: 3)) struct ServerDeletionTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

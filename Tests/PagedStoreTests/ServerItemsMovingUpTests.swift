@@ -9,7 +9,7 @@ import Testing
 /// A row the server moves up (a thread bumped to the top by a new reply), from the second page or
 /// from below a gap: the refresh that shows it there skips no server item, and scrolling to the end
 /// still reaches every item once, in order.
-@Suite(.limit()) struct ServerItemsMovingUpTests {
+@Suite(.limit(minutes: 3)) struct ServerItemsMovingUpTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -8,7 +8,7 @@ import Testing
 
 /// Several `Feed`s on one store (two screens of one app): feeds of different keys stay apart under
 /// interleaved operations, and two feeds of one key both keep paginating after either refreshes.
-@Suite(.limit()) struct SeveralFeedsOnOneStoreTests {
+@Suite(.limit(minutes: 3)) struct SeveralFeedsOnOneStoreTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// Where a copy of a shared item goes among the feeds holding it.
-@Suite(.limit()) struct SharedCopyRuleTests {
+@Suite(.limit(minutes: 3)) struct SharedCopyRuleTests {
     let copy = Data("copy".utf8)
     let edited = Data("edited".utf8)
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A store with a budget, on a real file: it evicts the feeds opened longest ago, never an open
 /// list's loaded rows or a pending edit, and the file itself shrinks on disk.
-@Suite(.limit()) struct StoreBudgetTests {
+@Suite(.limit(minutes: 15)) struct StoreBudgetTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStoreFixtures
 
 /// The generator must match the shared benchmark workload byte for byte (its conformance values).
-@Suite(.limit()) struct SyntheticItemsTests {
+@Suite(.limit(minutes: 3)) struct SyntheticItemsTests {
     let items = SyntheticItems(seed: 1)
 
     @Test func idsAndPayloadsMatchTheWorkloadsConformanceValues() {

@@ -6,7 +6,7 @@ import Testing
 
 /// The `PagedStoreTesting` product, used as an app's tests use it: through its public API only (no
 /// `@testable` import in this file).
-@Suite(.limit()) struct TestingProductTests {
+@Suite(.limit(minutes: 3)) struct TestingProductTests {
     @Test func aChangeBuiltByHandIsCheckedAsUIKitWouldCheckIt() throws {
         let good = FeedChange(
             deletedRows: [IndexPath(indexes: [0, 1])], insertedRows: [IndexPath(indexes: [0, 0])],

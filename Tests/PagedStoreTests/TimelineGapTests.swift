@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Gaps filled from either end, gaps the server cannot fill, and gaps a refresh fills by itself.
-@Suite(.limit()) struct TimelineGapTests {
+@Suite(.limit(minutes: 3)) struct TimelineGapTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 

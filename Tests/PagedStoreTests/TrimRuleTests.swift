@@ -6,7 +6,7 @@ import Testing
 
 /// Where a trim may cut, alone: whole pages from the bottom, only where the next page resumes
 /// exactly, never the last page with rows.
-@Suite(.limit()) struct TrimRuleTests {
+@Suite(.limit(minutes: 3)) struct TrimRuleTests {
     /// A chain of next pages of `rows` rows each: page n was asked with page n-1's older cursor.
     func chain(_ rows: [Int], fetched: [Date]? = nil) -> [PageRecord] {
         rows.enumerated().map { index, count in

@@ -5,7 +5,7 @@ import Testing
 
 /// ``UndecodableFollowRule``: a follow that meets rows the codec cannot decode never counts them in a
 /// writable list, and an observed list follows without waiting for the app's next read or write.
-@Suite(.limit()) struct UndecodableFollowRuleTests {
+@Suite(.limit(minutes: 3)) struct UndecodableFollowRuleTests {
     @Test func aReadOnlyStoreStopsItsWindowAboveThemWhoeverAsks() {
         for callerMayWrite in [false, true] {
             for observed in [false, true] {

@@ -7,7 +7,7 @@ import Testing
 /// `pagedb vacuum` killed with SIGKILL at random instants, while it evicts to a budget and while it
 /// rewrites the file: the file recovers to one side of each transaction, `verify` is clean, and every
 /// feed holds its rows whole, emptied, or cut to a top part (never a row lost from the middle).
-@Suite(.limit()) struct BudgetCrashTests {
+@Suite(.limit(minutes: 15)) struct BudgetCrashTests {
     let scratch: TemporaryDirectory
     /// The file every run starts from: six feeds of 3,000 rows, about 5 MB, which a debug build
     /// evicts to the budget in about 80 ms and rewrites in about 60 (the kills fall in 15 to 90 ms).

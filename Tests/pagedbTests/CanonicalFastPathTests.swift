@@ -6,7 +6,7 @@ import Testing
 /// Seeding writes each item's canonical JSON in one pass (`CanonicalJSON`), or through Foundation
 /// when that writer is unsure: whatever path an item takes, the stored bytes must be exactly what
 /// Foundation's canonical writer makes.
-@Suite(.limit()) struct CanonicalFastPathTests {
+@Suite(.limit(minutes: 3)) struct CanonicalFastPathTests {
     static let lines = [
         #"{"author":"user_5415","body":"im veniam, quis","created_at":1700000000000,"id":"it_888d842af679498f","title":"Post #0"}"#,
         #"{"a":{"b":[1,-2,true,false,null,{"c":"d"}],"e":{}},"id":7,"z":[]}"#,

@@ -8,7 +8,7 @@ import Testing
 /// `JSONSerialization` writes with `.sortedKeys` and `.withoutEscapingSlashes` after reading the same
 /// text, with the same id; text Foundation refuses it must refuse too (the reader then reports
 /// Foundation's error).
-@Suite(.limit()) struct CanonicalJSONPropertyTests {
+@Suite(.limit(minutes: 3)) struct CanonicalJSONPropertyTests {
     /// Foundation's canonical form of `text` and the id the reader takes from it, or nil where it
     /// refuses the text (the reader's slow path).
     static func foundation(_ text: [UInt8]) -> (json: [UInt8], id: String?)? {

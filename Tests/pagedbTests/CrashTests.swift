@@ -8,7 +8,7 @@ import Testing
 ///
 /// `PAGEDSTORE_CRASH_KILLS=N` sets the number of kill points (default 200; RELIABILITY.md's long mode
 /// is 1,000). Every kill is followed by a reopen on the same file, so recovery is exercised each time.
-@Suite(.limit()) struct CrashTests {
+@Suite(.limit(minutes: 15)) struct CrashTests {
     static var kills: Int {
         ProcessInfo.processInfo.environment["PAGEDSTORE_CRASH_KILLS"].flatMap(Int.init) ?? 200
     }

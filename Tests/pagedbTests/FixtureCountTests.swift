@@ -5,7 +5,7 @@ import Testing
 
 /// `FixtureReader.count(contentsOf:)`, a seed's first pass, keeps no canonical item's bytes: it must
 /// still count exactly the items the writing pass streams, and refuse what that pass refuses.
-@Suite(.limit()) struct FixtureCountTests {
+@Suite(.limit(minutes: 3)) struct FixtureCountTests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory(prefix: "pagedbTests") }
 

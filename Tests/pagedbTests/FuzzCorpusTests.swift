@@ -7,7 +7,7 @@ import Testing
 
 /// Every input the fuzzer has kept (Tests/FuzzCorpus) is replayed through the fuzz entry point on
 /// every test run, so a crash it once found stays fixed.
-@Suite(.limit()) struct FuzzCorpusTests {
+@Suite(.limit(minutes: 15)) struct FuzzCorpusTests {
     @Test func theFixtureCorpusReplaysWithoutACrash() async throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FuzzCorpus/fixtures").path

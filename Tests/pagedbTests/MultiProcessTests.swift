@@ -6,7 +6,7 @@ import Testing
 @testable import PagedStore
 
 /// Two writer processes and a reader on one file, as an app, its extension and `pagedb` would be.
-@Suite(.serialized, .limit()) struct MultiProcessTests {
+@Suite(.serialized, .limit(minutes: 15)) struct MultiProcessTests {
     @Test func twoWriterProcessesShareAFileWithoutBusyErrors() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("shared.sqlite")

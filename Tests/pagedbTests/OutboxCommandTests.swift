@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `pagedb outbox`: the edits a cache holds for its server, read without changing the file.
-@Suite(.limit()) struct OutboxCommandTests {
+@Suite(.limit(minutes: 3)) struct OutboxCommandTests {
     struct Like: Codable, Sendable {
         var on: Bool
     }

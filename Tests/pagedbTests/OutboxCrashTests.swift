@@ -10,7 +10,7 @@ import Testing
 /// `PAGEDSTORE_OUTBOX_KILLS=N` sets the number of kills (default 10; RELIABILITY.md's long mode is
 /// 100). The same file and server serve every kill, so each relaunch also replays the edits the
 /// previous writer left queued.
-@Suite(.limit()) struct OutboxCrashTests {
+@Suite(.limit(minutes: 15)) struct OutboxCrashTests {
     static var kills: Int {
         ProcessInfo.processInfo.environment["PAGEDSTORE_OUTBOX_KILLS"].flatMap(Int.init) ?? 10
     }

@@ -7,7 +7,7 @@ import Testing
 @testable import pagedb
 
 /// Options are parsed once into typed values, in process.
-@Suite(.limit()) struct ParseTests {
+@Suite(.limit(minutes: 3)) struct ParseTests {
     @Test(arguments: [("90s", 90.0), ("30m", 1800.0), ("12h", 43200.0), ("7d", 604_800.0), ("1.5h", 5400.0)])
     func durationsParseIntoSeconds(_ text: String, _ seconds: Double) throws {
         let command = try PagedDB.parseAsRoot(["trim", "home", "--db", "x.sqlite", "--older-than", text])

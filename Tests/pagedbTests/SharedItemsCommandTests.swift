@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `pagedb show` on feeds that share their items: the name and how many rows other feeds hold too.
-@Suite(.limit()) struct SharedItemsCommandTests {
+@Suite(.limit(minutes: 3)) struct SharedItemsCommandTests {
     struct SharedPost: FeedItem, Codable {
         static let sharedItemType: String? = "post"
         let id: String

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `pagedb sync` against a real server on loopback.
-@Suite(.limit()) struct SyncTests {
+@Suite(.limit(minutes: 3)) struct SyncTests {
     @Test func syncFetchesPagesThenRefreshes() async throws {
         let server = try LoopbackServer()
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")

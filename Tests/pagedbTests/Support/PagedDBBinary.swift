@@ -92,7 +92,11 @@ enum PagedDBBinary {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.start()
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // Weak: a cancelled work item stays queued until its deadline, and holding the process would
+        // hold its pipes' descriptors open that long (thousands of them across the suite).
+        let watchdog = DispatchWorkItem { [weak process] in
+            if let process, process.isRunning { process.terminate() }
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         // Read both pipes before waiting, so a large output cannot fill a pipe and stall the process.
         let group = DispatchGroup()
@@ -105,6 +109,8 @@ enum PagedDBBinary {
         let outputData = stdout.fileHandleForReading.readToTheEnd()
         group.wait()
         process.waitUntilExit()
+        try? stdout.fileHandleForReading.close()
+        try? stderr.fileHandleForReading.close()
         let timedOut =
             watchdog.isCancelled == false && process.terminationReason == .uncaughtSignal
             && process.terminationStatus == SIGTERM
