@@ -10,7 +10,7 @@ public import Foundation
 /// answers when the test says, and one that answers once requests arrived, in `LoopbackServer+Gate.swift`;
 /// a server of queued edits that applies each idempotency key once in `LoopbackServer+Mutations.swift`.
 public final class LoopbackServer: Sendable {
-    let process: Process
+    let process: ChildProcess
     /// The port the server listens on.
     public let port: Int
     private let folder: TemporaryDirectory
@@ -28,7 +28,7 @@ public final class LoopbackServer: Sendable {
         ].joined(
             separator: "\n")
         try Data(source.utf8).write(to: script)
-        process = Process()
+        process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
         let output = Pipe()
@@ -66,10 +66,9 @@ public final class LoopbackServer: Sendable {
         kill(process.processIdentifier, SIGKILL)
     }
 
-    // The script first closes the pipes it inherited beyond the standard three: a server started
-    // while another test spawns `pagedb` can inherit that process's pipes, and as long as it holds
-    // their write ends, the test reading them to their end waits for ever. Sockets stay open:
-    // Foundation's `Process` watches the server's end of one to learn that it exited.
+    // The script first closes the pipes it inherited beyond the standard three, should a starter
+    // ever pass more: a server holding the write end of another test's pipe would keep that test
+    // reading it to its end waiting for ever. (``ChildProcess`` passes none.)
     static let script = #"""
         import json, os, stat, sys, threading, time
         for fd in [int(name) for name in os.listdir("/proc/self/fd")]:

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Runs `body`, which blocks (waits for a process to exit, reads a pipe to its end, sleeps between
 /// the steps of a race), on one of the threads kept for blocking work, and waits for it without
@@ -23,14 +23,16 @@ public func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value)
     }
 }
 
-/// Threads that live as long as the test process and run blocking work in turn.
+/// A few threads that live as long as the test process and run blocking work in turn.
 ///
-/// Long-lived rather than one thread per call: Foundation's `Process` ties each child to the run
-/// loop of the thread that started it, and a thread that ends under a child still tied to it has
-/// crashed a later `Process.run()` (a segfault, rarely, under load).
+/// Few, so that few children run at once: each holds pipes, and each thread that starts one keeps a
+/// run loop with descriptors of its own. With thousands of descriptors open, Foundation's
+/// `Process.run()`, which lists `/proc/self/fd` to close them in the child, copies past the end of
+/// its listing and crashes. Long-lived, because Foundation ties each child to the run loop of the
+/// thread that started it.
 final class BlockingThreads: @unchecked Sendable {
     // @unchecked: `waiting` is only touched with `condition` locked.
-    static let shared = BlockingThreads(count: 64)
+    static let shared = BlockingThreads(count: 6)
     private let condition = NSCondition()
     private var waiting: [@Sendable () -> Void] = []
 
@@ -58,22 +60,9 @@ final class BlockingThreads: @unchecked Sendable {
     }
 }
 
-extension Process {
+extension ChildProcess {
     /// Waits for the process to end without holding a thread of the test pool.
     public func ended() async {
         await offThePool { self.waitUntilExit() }
-    }
-}
-
-/// One start of a child process at a time in the test process.
-private let startingAChild = NSLock()
-
-extension Process {
-    /// Starts the process, one start at a time across the tests: Foundation's start of a child on
-    /// Linux registers it with a shared monitor, and the suite, starting many at once from threads of
-    /// its own, has crashed inside `run()` (a segfault, rarely, under load). The child then runs in
-    /// parallel with the others as before; only the start is serial.
-    public func start() throws {
-        try startingAChild.withLock { try run() }
     }
 }

@@ -26,7 +26,7 @@ import Testing
     /// Waited for off the test pool (see ``offThePool(_:)``).
     func runAndKill(_ arguments: [String], after delay: TimeInterval) async throws -> Bool {
         try await offThePool {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = PagedDBBinary.url
             process.arguments = arguments
             process.standardOutput = FileHandle.nullDevice

@@ -40,7 +40,7 @@ import Testing
         let file = try fixture(count: count)
         var killedWhileWriting = 0
         for (grown, delay) in [(false, 0), (false, 50), (true, 0), (true, 30), (true, 150)] {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = PagedDBBinary.url
             process.arguments = ["seed", "home", "--db", db, "--file", file]
             process.standardOutput = FileHandle.nullDevice

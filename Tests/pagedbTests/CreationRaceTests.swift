@@ -11,7 +11,7 @@ import Testing
         for race in 0..<30 {
             let db = scratch.path("new-\(race).sqlite")
             let processes = ["a", "b"].map { feed in
-                let process = Process()
+                let process = ChildProcess()
                 process.executableURL = PagedDBBinary.url
                 process.arguments = ["seed", feed, "--db", db, "--generate", "20"]
                 process.standardOutput = FileHandle.nullDevice

@@ -12,7 +12,7 @@ import Testing
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("FuzzCorpus/fixtures").path
         let replayer = PagedDBBinary.url.deletingLastPathComponent().appendingPathComponent("FuzzFixtures")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = replayer
         process.arguments = [corpus]
         let output = Pipe()

@@ -31,7 +31,7 @@ extension MultiProcessTests {
             "home", source: ScriptedSource<RandomEntry> { _ in Page(items: [], olderCursor: nil) },
             policy: PagedDBHarness.RandomWriter.policy)
         let list = await ObservedList(feed)
-        let writer = Process()
+        let writer = ChildProcess()
         writer.executableURL = HarnessBinary.url
         // Paced, so that the observer sees the writer's steps rather than only their sum.
         writer.arguments = [

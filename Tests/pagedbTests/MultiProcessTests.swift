@@ -13,8 +13,8 @@ import Testing
         #expect(
             try await HarnessBinary.run(["crash-writer", "--db", db, "--operations", "5", "--seed", "9"]).status == 0)
         let writers = (1...2).map { seed in
-            DispatchQueue.global().sync { () -> Process in
-                let process = Process()
+            DispatchQueue.global().sync { () -> ChildProcess in
+                let process = ChildProcess()
                 process.executableURL = HarnessBinary.url
                 process.arguments = ["crash-writer", "--db", db, "--operations", "300", "--seed", "\(seed)"]
                 process.standardOutput = FileHandle.nullDevice
@@ -76,12 +76,12 @@ import Testing
     }
 
     /// Starts `pagedb-harness hold-lock` and returns once it holds the lock, waited for off the test pool.
-    func startHolder(db: String, milliseconds: Int) async throws -> Process {
+    func startHolder(db: String, milliseconds: Int) async throws -> ChildProcess {
         try await offThePool { try startHolderBlocking(db: db, milliseconds: milliseconds) }
     }
 
-    private func startHolderBlocking(db: String, milliseconds: Int) throws -> Process {
-        let process = Process()
+    private func startHolderBlocking(db: String, milliseconds: Int) throws -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = HarnessBinary.url
         process.arguments = ["hold-lock", "--db", db, "--milliseconds", "\(milliseconds)"]
         let output = Pipe()

@@ -6,7 +6,7 @@ import Testing
 
 /// `pagedb outbox`, `verify` and `delete` on queued rows a hand or another version left: each is
 /// named where the command says it is, and none goes without the history keeping it.
-@Suite(.limit()) struct OutboxCommandsOnUnreadableRowsTests {
+@Suite(.limit(minutes: 3)) struct OutboxCommandsOnUnreadableRowsTests {
     @Test func outboxNamesTheUnreadableRowsBelowItsTableEvenThroughAPipe() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(in: scratch)

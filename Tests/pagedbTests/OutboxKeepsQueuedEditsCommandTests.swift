@@ -7,7 +7,7 @@ import Testing
 /// `pagedb` never loses a queued edit without being asked: `outbox` names the queued rows it cannot
 /// read, `delete` keeps a feed with queued edits unless told to drop them, and the edits it drops
 /// are kept in the outbox's history.
-@Suite(.limit()) struct OutboxKeepsQueuedEditsCommandTests {
+@Suite(.limit(minutes: 3)) struct OutboxKeepsQueuedEditsCommandTests {
     @Test func outboxNamesAQueuedRowItCannotRead() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try await OutboxCommandTests.cacheWithAnUnreadableQueuedRow(in: scratch)
@@ -44,7 +44,7 @@ import Testing
 
 /// The outbox's state is part of the file: what another process writes of the queued edits reaches
 /// every store's `states`, as its lists follow its rows.
-@Suite(.limit()) struct OutboxStatesFollowOtherProcessesTests {
+@Suite(.limit(minutes: 3)) struct OutboxStatesFollowOtherProcessesTests {
     @Test func aStoresStatesFollowQueuedEditsAnotherProcessDrops() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let (db, _) = try await OutboxCommandTests.cacheWithQueuedEdits(in: scratch)

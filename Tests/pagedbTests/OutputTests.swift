@@ -35,14 +35,15 @@ import Testing
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")
         #expect(try await PagedDBBinary.run(["seed", "home", "--db", db, "--generate", "2"]).status == 0)
-        let edit = try Process.run(
-            URL(fileURLWithPath: "/usr/bin/python3"),
-            arguments: [
-                "-c",
-                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
-                    + "c.execute(\"UPDATE item SET payload = 'raw \\x1b]0;pwned\\x07 bytes' WHERE rowid = 1\"); c.commit()",
-                db,
-            ])
+        let edit = ChildProcess()
+        edit.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        edit.arguments = [
+            "-c",
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                + "c.execute(\"UPDATE item SET payload = 'raw \\x1b]0;pwned\\x07 bytes' WHERE rowid = 1\"); c.commit()",
+            db,
+        ]
+        try edit.start()
         await edit.ended()
         #expect(edit.terminationStatus == 0)
         for format in ["json", "ndjson", "pages"] {

@@ -11,8 +11,8 @@ import Testing
     /// The writer of race `race`: even races seed 30,000 rows into another feed (past the 1,000-page
     /// auto-checkpoint, so checkpoints rewrite b-tree pages the reader walks: the item table and its
     /// indexes are shared by all feeds), odd races delete them again.
-    static func writer(db: String, race: Int) -> Process {
-        let writer = Process()
+    static func writer(db: String, race: Int) -> ChildProcess {
+        let writer = ChildProcess()
         writer.executableURL = PagedDBBinary.url
         writer.arguments =
             race % 2 == 0
@@ -123,7 +123,7 @@ import Testing
     @Test func aReadAfterACrashLeavesTheDatabaseAndItsLogAsTheyWere() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("crashed.sqlite")
-        let writer = Process()
+        let writer = ChildProcess()
         writer.executableURL = HarnessBinary.url
         writer.arguments = ["crash-writer", "--db", db, "--operations", "100000", "--seed", "4"]
         let output = Pipe()

@@ -179,7 +179,7 @@ import Testing
         try #require(ioctl(master, UInt(0x4004_5431), &unlock) == 0 && ioctl(master, UInt(0x8004_5430), &number) == 0)
         let terminal = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
         try #require(terminal >= 0)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = PagedDBBinary.url
         process.arguments = ["seed", "home", "--db", db, "--file", file]
         process.standardOutput = FileHandle.nullDevice

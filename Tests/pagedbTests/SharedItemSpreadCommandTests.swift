@@ -5,7 +5,7 @@ import Testing
 
 /// A copy of a shared item that `pagedb` writes into one feed replaces the copy in every other feed
 /// holding the item, as the library's own writes do, and the open lists of those feeds follow.
-@Suite(.limit()) struct SharedItemSpreadCommandTests {
+@Suite(.limit(minutes: 3)) struct SharedItemSpreadCommandTests {
     typealias Post = SharedPosts.Post
     let scratch: TemporaryDirectory
     let db: String

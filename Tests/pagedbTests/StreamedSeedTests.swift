@@ -42,7 +42,7 @@ import Testing
             status = child.wait()
             print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
             """
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "-c", script, "\(feeding?.count ?? 0)", PagedDBBinary.url.path, "seed", "home", "--db", db,

@@ -4,7 +4,7 @@ import Testing
 
 /// `pagedb watch` follows a feed live: one line per change another process writes, until Ctrl-C,
 /// and it only reads.
-@Suite(.limit()) struct WatchTests {
+@Suite(.limit(minutes: 3)) struct WatchTests {
     let scratch: TemporaryDirectory
     let db: String
     init() throws {

@@ -11,7 +11,7 @@ enum KilledRun {
     }
 
     private static func linesBlocking(of arguments: [String], after delay: Duration) throws -> [String] {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = HarnessBinary.url
         process.arguments = arguments
         let output = Pipe()

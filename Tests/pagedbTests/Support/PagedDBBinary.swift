@@ -57,7 +57,7 @@ enum PagedDBBinary {
         _ arguments: [String], environment: [String: String] = [:], timeout: Double = 120, unprivileged: Bool = false,
         executable: URL = url
     ) throws -> Result {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         if unprivileged && getuid() == 0 {
@@ -72,7 +72,7 @@ enum PagedDBBinary {
     /// give it a real pipe (`… | "$PAGEDB" seed home --file -`, `--file <(…)`) or a FIFO.
     static func shell(_ script: String, timeout: Double = 120) async throws -> Result {
         try await offThePool {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = ["-c", script]
             return try runBlocking(process, environment: ["PAGEDB": url.path], timeout: timeout)
@@ -81,8 +81,9 @@ enum PagedDBBinary {
 
     /// Runs `process` with `PAGEDB_DATABASE` unset unless `environment` gives it, and returns what
     /// it printed and how it ended.
-    private static func runBlocking(_ process: Process, environment: [String: String], timeout: Double) throws -> Result
-    {
+    private static func runBlocking(
+        _ process: ChildProcess, environment: [String: String], timeout: Double
+    ) throws -> Result {
         var processEnvironment = ProcessInfo.processInfo.environment
         processEnvironment["PAGEDB_DATABASE"] = nil
         processEnvironment.merge(environment) { $1 }

@@ -5,7 +5,7 @@ import TestSupport
 /// the process writes it.
 final class RunningPagedDB: @unchecked Sendable {
     // @unchecked: `process` is only started, signalled and waited for; Process is not Sendable.
-    private let process = Process()
+    private let process = ChildProcess()
     /// Each line of stdout, as it comes; the stream ends when the process closes its stdout.
     let lines: AsyncStream<String>
 
