@@ -64,6 +64,7 @@ public final class LoopbackServer: Sendable {
     deinit {
         // SIGKILL: Python's server threads can outlive a SIGTERM.
         kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()  // killed: it ends at once, and is reaped rather than left a zombie
     }
 
     // The script first closes the pipes it inherited beyond the standard three, should a starter
