@@ -67,17 +67,10 @@ public final class LoopbackServer: Sendable {
         process.waitUntilExit()  // killed: it ends at once, and is reaped rather than left a zombie
     }
 
-    // The script first closes the pipes it inherited beyond the standard three, should a starter
-    // ever pass more: a server holding the write end of another test's pipe would keep that test
-    // reading it to its end waiting for ever. (``ChildProcess`` passes none.)
+    // No descriptor beyond the standard three reaches the server (``ChildProcess`` closes them in
+    // the child), so it never holds another test's pipe open.
     static let script = #"""
-        import json, os, stat, sys, threading, time
-        for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
-            try:
-                if fd > 2 and stat.S_ISFIFO(os.fstat(fd).st_mode):
-                    os.close(fd)
-            except OSError:
-                pass
+        import json, os, sys, threading, time
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
         from urllib.parse import urlparse, parse_qs
 

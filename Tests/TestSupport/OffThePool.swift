@@ -25,11 +25,8 @@ public func offThePool<Value: Sendable>(_ body: @escaping @Sendable () -> Value)
 
 /// A few threads that live as long as the test process and run blocking work in turn.
 ///
-/// Few, so that few children run at once: each holds pipes, and each thread that starts one keeps a
-/// run loop with descriptors of its own. With thousands of descriptors open, Foundation's
-/// `Process.run()`, which lists `/proc/self/fd` to close them in the child, copies past the end of
-/// its listing and crashes. Long-lived, because Foundation ties each child to the run loop of the
-/// thread that started it.
+/// Few, so that few children run at once: on two cores more only compete for them, and each holds
+/// pipes; a test whose work waits for a free thread waits as it would for the cores.
 final class BlockingThreads: @unchecked Sendable {
     // @unchecked: `waiting` is only touched with `condition` locked.
     static let shared = BlockingThreads(count: 6)
