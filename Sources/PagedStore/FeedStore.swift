@@ -55,16 +55,27 @@ public final class FeedStore: Sendable {
     ///   file from a newer PagedStore, ``StorageError/Kind/foreignDatabase`` for another program's file.
     ///   Read-only: ``StorageError/Kind/cannotOpen`` for a missing or empty file (nothing is created),
     ///   ``StorageError/Kind/schemaTooOld`` for a file the app has not migrated yet.
-    public init(
+    public convenience init(
         path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false, changeRecordLimit: Int = 1000,
         budget: StoreBudget? = nil
+    ) throws {
+        try self.init(
+            path: path, busyTimeout: busyTimeout, readOnly: readOnly, changeRecordLimit: changeRecordLimit,
+            budget: budget, clock: .system)
+    }
+
+    /// Opens the cache at `path` with the time read from `clock` by its feeds, outbox and budget:
+    /// for tests, which move time on rather than sleep (see ``StoreClock``).
+    package init(
+        path: String, busyTimeout: Duration = .seconds(5), readOnly: Bool = false, changeRecordLimit: Int = 1000,
+        budget: StoreBudget? = nil, clock: StoreClock
     ) throws {
         try SQLiteLibrary.checkVersion()
         self.path = path
         let queue = try DatabaseQueue(
             path: path, mode: readOnly ? .sharedReadOnly : .readWrite, busyTimeout: busyTimeout,
             changeRecordLimit: changeRecordLimit, incrementalVacuum: budget != nil)
-        writer = StoreWriter(queue: queue, budget: budget.map { BudgetKeeper(budget: $0) })
+        writer = StoreWriter(queue: queue, budget: budget.map { BudgetKeeper(budget: $0, clock: clock) }, clock: clock)
         outbox = Outbox(store: writer)
     }
 

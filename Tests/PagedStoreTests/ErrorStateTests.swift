@@ -40,6 +40,26 @@ import Testing
         #expect(snapshot.ids == ["p0", "p1", "p2"])
     }
 
+    /// `retry()` waits out the server's `Retry-After` on the store's clock: moved past it, the retry
+    /// goes at once (real time would take a minute).
+    @Test func retryWaitsOutTheServersRetryAfterOnTheStoresClock() async throws {
+        let attempts = Locked(0)
+        let feed = try test.feed(
+            ScriptedSource { _ in
+                if attempts.increment() == 1 {
+                    throw HTTPSourceError.status(code: 503, retryAfter: 60, rateLimitReset: nil)
+                }
+                return Page(items: .posts("p", 3), olderCursor: nil)
+            })
+        await feed.refresh()
+        #expect(attempts.value == 1)
+        async let retried: Void = feed.retry()
+        test.clock.advance(by: .seconds(60))
+        await retried
+        #expect(attempts.value == 2)
+        #expect(await feed.snapshot.ids == ["p0", "p1", "p2"])
+    }
+
     @Test func aRefreshThatFailsKeepsTheRowsAndReportsTheFailure() async throws {
         let attempts = Locked(0)
         let feed = try test.feed(

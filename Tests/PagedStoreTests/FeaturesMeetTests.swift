@@ -106,12 +106,12 @@ import Testing
 
     @Test func maxRowsOnRefreshAndMaxAgeOnStartNeverSkipServerItems() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let limited = FeedPolicy(refreshOnOpen: .never, maxRows: 2, maxAge: 0.05)
+        let limited = FeedPolicy(refreshOnOpen: .never, maxRows: 2, maxAge: 60)
         let feed = try test.feed(server.source, policy: limited)
         await feed.refresh()
         server.items = .posts("n", 2) + server.items
         await feed.refresh()
-        try await Task.sleep(for: .milliseconds(100))
+        test.clock.advance(by: .seconds(61))
         let relaunched = try test.feed(server.source, policy: limited)
         await relaunched.start()
         try await scrollToTheEnd(relaunched)

@@ -91,6 +91,24 @@ import Testing
         #expect(snapshot.change.deletedRows.map { $0[1] } == Array(10..<20))
         #expect(try test.recordOnDisk()?.oldestCursor == "p9")
     }
+
+    /// A page's age is read on the store's clock: the page fetched before the clock passed the
+    /// policy's maximum age goes when the feed starts, and not a moment earlier.
+    @Test func maxAgeCountsOnTheStoresClock() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, maxAge: 3600)
+        let feed = try test.feed(server.source, policy: policy)
+        await feed.refresh()
+        test.clock.advance(by: .seconds(1_800))
+        await feed.loadNextPage()
+        test.clock.advance(by: .seconds(1_801))
+        await feed.start()
+        #expect(await feed.snapshot.ids == (0..<20).map { "p\($0)" }, "the bottom page is not an hour old yet")
+        test.clock.advance(by: .seconds(1_800))
+        let relaunched = try test.feed(server.source, policy: policy)
+        await relaunched.start()
+        #expect(await relaunched.snapshot.ids == (0..<10).map { "p\($0)" }, "the bottom page is an hour old")
+    }
 }
 
 /// A trim keeps rows while the feed had rows.

@@ -20,7 +20,7 @@ import Testing
         // A fast fling down, then back to the top: the last row reported is where the window must be.
         for row in stride(from: 100, to: 1_990, by: 3) { feed.enqueueRowDidAppear(row) }
         feed.enqueueRowDidAppear(7)
-        while !feed.appearancesDrained { try await Task.sleep(for: .milliseconds(1)) }
+        await feed.appearancesHandled()
         let snapshot = await feed.snapshot
         #expect(snapshot.rows.loadedRange.contains(7), "the window is at \(snapshot.rows.loadedRange)")
         #expect(snapshot.rows[7]?.id == "p7")

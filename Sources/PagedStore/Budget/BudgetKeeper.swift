@@ -25,8 +25,12 @@ final class BudgetKeeper: @unchecked Sendable {
     /// How many evictions one check makes at most when the size estimates fall short.
     private static let rounds = 3
 
-    init(budget: StoreBudget) {
+    /// The store's clock, which says how long a feed has gone unopened.
+    private let clock: StoreClock
+
+    init(budget: StoreBudget, clock: StoreClock) {
         self.budget = budget
+        self.clock = clock
     }
 
     /// The evictions from now on, for ``FeedStore/evictions``.
@@ -88,11 +92,11 @@ final class BudgetKeeper: @unchecked Sendable {
     /// One write that evicts and trims what ``EvictionRule`` says, recording each feed's change.
     private func evict(_ queue: DatabaseQueue, file: FileIdentity, writing: String?) throws -> [StoreEviction] {
         // Not kept within the budget again: this write is the keeper's.
-        try StoreWriter(queue: queue, budget: nil).transaction(by: follower) { store in
+        try StoreWriter(queue: queue, budget: nil, clock: clock).transaction(by: follower) { store in
             let facts = try Self.facts(in: store, file: file, writing: writing)
             let used = try store.fileSpace().usedBytes
             let (steps, stillToFree) = EvictionRule.evictions(
-                facts.map(\.rule), usedBytes: used, budget: budget, now: Date())
+                facts.map(\.rule), usedBytes: used, budget: budget, now: clock.date())
             var done: [StoreEviction] = []
             var written: [RecordedWrite] = []
             let byKey = Dictionary(facts.map { ($0.rule.key, $0) }, uniquingKeysWith: { first, _ in first })

@@ -17,7 +17,7 @@ extension Feed {
         } else {
             return false
         }
-        let actions = activity.refused(operation, failure: FeedActivity.Failure(error: error, at: .now))
+        let actions = activity.refused(operation, failure: FeedActivity.Failure(error: error, at: clock.now()))
         perform(actions, ActionContext(request: nil, generation: activity.generation))
         return true
     }

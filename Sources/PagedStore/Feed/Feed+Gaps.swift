@@ -50,7 +50,7 @@ extension Feed {
         emit()
         let request = end == .top ? PageRequest.olderThan(cursor: cursor) : .newerThan(cursor: cursor)
         report(.requestStarted, request, generation: generation)
-        let started = ContinuousClock.now
+        let started = clock.now()
         let outcome: Result<Commit?, any Error>
         do {
             let page = try await fetch(request)

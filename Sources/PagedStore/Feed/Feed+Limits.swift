@@ -28,7 +28,7 @@ extension Feed {
             try trim { store, feed in
                 var removed = 0
                 if let maxAge = policy.maxAge {
-                    removed += try Trimmer.trim(&feed, fetchedBefore: Date() - maxAge, in: store)
+                    removed += try Trimmer.trim(&feed, fetchedBefore: clock.date() - maxAge, in: store)
                 }
                 if let maxRows = policy.maxRows { removed += try Trimmer.trim(&feed, maxRows: maxRows, in: store) }
                 return removed

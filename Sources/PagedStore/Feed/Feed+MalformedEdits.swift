@@ -8,9 +8,10 @@ extension Feed {
     /// The feed's pending edits that can be applied, read in the caller's write transaction; every
     /// other pending edit row (see ``MalformedPendingEdit``, and a payload that is not its item) is
     /// detached or deleted, the deleted ones added to `dropped`, for ``reportDropped(_:)`` once the
-    /// transaction committed.
+    /// transaction committed; dropped at `now`.
     static func applicablePendingEdits(
-        of feed: FeedRecord, in store: PageStore, codec: ItemCodec<Item>, dropped: inout [MalformedPendingEdit]
+        of feed: FeedRecord, in store: PageStore, codec: ItemCodec<Item>, dropped: inout [MalformedPendingEdit],
+        at now: Date
     ) throws -> [PendingEditRecord] {
         let rows = try store.pendingEditRows(of: feed)
         var applicable: [PendingEditRecord] = []
@@ -24,7 +25,7 @@ extension Feed {
         }
         // The item's edits stand on each other's payloads: they leave together, as with its row.
         for itemID in unreadableItems {
-            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: itemID, in: feed, store: store)
+            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: itemID, in: feed, store: store, at: now)
         }
         applicable.removeAll { unreadableItems.contains($0.itemID) }
         // Detached rows nothing can send go alone: nothing shows them.
@@ -49,7 +50,7 @@ extension Feed {
         for edit in unusable where edit.payloadsSound {
             try store.deletePendingEdit(itemID: edit.itemID, step: edit.step, in: feed)
         }
-        try LeavingRowEdits.keepInHistory(unusable, of: feed, in: store)
+        try LeavingRowEdits.keepInHistory(unusable, of: feed, in: store, at: now)
         dropped += unusable
         return applicable.filter { !unusableItems.contains($0.itemID) }
     }

@@ -52,7 +52,8 @@ extension Feed {
         do {
             bottom = NextPageBottom(cursor: cursor, rowID: try bottomRowID())
         } catch {
-            let actions = activity.refused(.nextPage, failure: FeedActivity.Failure(error: FeedError(error), at: .now))
+            let actions = activity.refused(
+                .nextPage, failure: FeedActivity.Failure(error: FeedError(error), at: clock.now()))
             perform(actions, ActionContext(request: .olderThan(cursor: cursor), generation: activity.generation))
             return nil
         }
@@ -78,7 +79,7 @@ extension Feed {
         while activity.owns(task, .nextPage) {
             let request = PageRequest.olderThan(cursor: run.bottom.cursor)
             report(.requestStarted, request, generation: generation)
-            let started = ContinuousClock.now
+            let started = clock.now()
             let outcome: Result<Commit?, any Error>
             do {
                 let page = try await fetch(request)
@@ -113,7 +114,7 @@ extension Feed {
         let (encoded, items) = try encode(page.items)
         let write = PageWrite(
             request: .older, requestCursor: bottom.cursor, olderCursor: page.olderCursor,
-            newerCursor: page.newerCursor)
+            newerCursor: page.newerCursor, fetchedAt: clock.date())
         return try self.write(creatingFeed: false, spreading: true) { store, feed in
             // The bottom this page continues must still be the feed's bottom; a refresh that kept the
             // bottom (it merged on top) does not make the page stale, one that replaced it does.

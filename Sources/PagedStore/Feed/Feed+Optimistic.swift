@@ -113,7 +113,8 @@ extension Feed {
         // A rollback restores the server's copy in every feed sharing the item; a confirmed edit
         // stays shown until the next server copy.
         _ = try edit(spreading: !committed) { store, feed in
-            let applicable = try Self.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
+            let applicable = try Self.applicablePendingEdits(
+                of: feed, in: store, codec: codec, dropped: &dropped, at: clock.date())
             // The item's first edit: the only one ever sent, or settled by the app.
             let stack = PendingEditStack.stacks(applicable.filter { $0.itemID == storedID }).first ?? []
             guard let pending = stack.first, key == nil || pending.queued?.idempotencyKey == key else { return nil }

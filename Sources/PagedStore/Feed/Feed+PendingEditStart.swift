@@ -14,7 +14,8 @@ extension Feed {
         var step = 0
         let found = try editDecodable(spreading: true) { store, feed in
             // Asked first: an item whose removal waits is not in the feed, and says so.
-            let next = try Self.nextEdit(of: storedID, .update, queued: queued, in: feed, store: store)
+            let next = try Self.nextEdit(
+                of: storedID, .update, queued: queued, in: feed, store: store, now: clock.date())
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             var item = try decode(stored)
             change(&item)
@@ -43,7 +44,8 @@ extension Feed {
         let encoded = try encode([item]).encoded[0]
         _ = try edit { store, feed in
             // After the item's detached edits, when it has some: never over one (it is still sent).
-            let next = try Self.nextEdit(of: encoded.itemID, .insert, queued: queued, in: feed, store: store)
+            let next = try Self.nextEdit(
+                of: encoded.itemID, .insert, queued: queued, in: feed, store: store, now: clock.date())
             let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
             let newRow = try store.rowIndex(ofPosition: position, in: feed)
             let around = try store.neighbours(of: position, in: feed)
@@ -64,7 +66,8 @@ extension Feed {
     func beginRemoval(_ storedID: String, queued: QueuedEdit?) throws -> Item? {
         var removedItem: Item?
         let found = try editDecodable { store, feed in
-            let next = try Self.nextEdit(of: storedID, .remove, queued: queued, in: feed, store: store)
+            let next = try Self.nextEdit(
+                of: storedID, .remove, queued: queued, in: feed, store: store, now: clock.date())
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             let around = try store.neighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
@@ -86,7 +89,7 @@ extension Feed {
     /// ``PendingEditStack/refusal(adding:queued:after:)`` refuses it.
     private static func nextEdit(
         of storedID: String, _ kind: PendingEditRecord.Kind, queued: QueuedEdit?, in feed: FeedRecord,
-        store: PageStore
+        store: PageStore, now: Date
     ) throws -> (step: Int, createdAt: Date) {
         let stack = try store.pendingEdits(ofItem: storedID, in: feed)
         if let refusal = PendingEditStack.refusal(adding: kind, queued: queued != nil, after: stack) {
@@ -94,13 +97,13 @@ extension Feed {
                 .storage, message: "The item \(storedID.debugDescription) \(refusal)", storageKind: .constraint)
         }
         // After every edit of the item, detached ones too: they are still sent first.
-        guard let last = try store.lastPendingEdit(ofItem: storedID, in: feed) else { return (0, Date()) }
+        guard let last = try store.lastPendingEdit(ofItem: storedID, in: feed) else { return (0, now) }
         let (step, overflow) = last.step.addingReportingOverflow(1)
         if overflow {
             throw FeedError(
                 .storage, message: "The item \(storedID.debugDescription) has too many edits", storageKind: .corrupt)
         }
         // Never before the edit it follows, whatever the clock did: the outbox sends oldest first.
-        return (step, max(Date(), last.createdAt))
+        return (step, max(now, last.createdAt))
     }
 }

@@ -49,9 +49,9 @@ extension Feed {
         reader.saves.pending = nil
         guard let position = readingPosition, !queue.isReadOnly else { return }
         let saved = PageStore.SavedPosition(
-            itemID: position.itemID, row: position.row, offset: position.offset, savedAt: Date())
+            itemID: position.itemID, row: position.row, offset: position.offset, savedAt: clock.date())
         try writer.save(saved)
-        reader.saves.lastAt = .now
+        reader.saves.lastAt = clock.now()
         reader.saves.lastSaved = position
         yieldSavedPosition(position)
     }
@@ -190,10 +190,11 @@ extension Feed {
         else {
             return
         }
-        let wait = reader.saves.lastAt.map { .seconds(1) - (ContinuousClock.now - $0) } ?? .zero
-        guard wait > .zero else { return saveReadingPositionQuietly() }
+        guard let due = reader.saves.lastAt.map({ $0 + .seconds(1) }), due > clock.now() else {
+            return saveReadingPositionQuietly()
+        }
         reader.saves.pending = Task {
-            try? await Task.sleep(for: wait)
+            try? await self.clock.sleep(due)
             guard !Task.isCancelled else { return }
             self.reader.saves.pending = nil
             self.saveReadingPositionQuietly()

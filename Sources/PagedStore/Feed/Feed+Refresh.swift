@@ -16,7 +16,9 @@ extension Feed {
         case .whenOlderThan(let seconds):
             // A refresh time in the future (the clock was ahead when it was written) is no proof of
             // freshness: only an age from zero up to the limit skips the refresh.
-            if let last = loaded.record.lastRefreshAt, (0..<seconds).contains(Date().timeIntervalSince(last)) { return }
+            if let last = loaded.record.lastRefreshAt, (0..<seconds).contains(clock.date().timeIntervalSince(last)) {
+                return
+            }
             await refresh()
         case .never:
             return
@@ -51,11 +53,11 @@ extension Feed {
                 message: "The feed's refresh generation is at its largest value (the cache file was edited); "
                     + "delete the feed to start it again",
                 storageKind: .corrupt)
-            let actions = activity.refused(.refresh, failure: FeedActivity.Failure(error: error, at: .now))
+            let actions = activity.refused(.refresh, failure: FeedActivity.Failure(error: error, at: clock.now()))
             return perform(actions, ActionContext(request: .first, generation: activity.generation))
         }
         perform(started.actions, ActionContext(request: .first, generation: started.generation))
-        let clock = ContinuousClock.now
+        let refreshStarted = clock.now()
         let outcome: Result<Commit?, any Error>
         do {
             var committedNewer = false
@@ -67,7 +69,7 @@ extension Feed {
                 committedNewer = newer.committed
                 if let reached = newer.reached {
                     return complete(
-                        .refresh, task: started.task, .first, generation: started.generation, since: clock,
+                        .refresh, task: started.task, .first, generation: started.generation, since: refreshStarted,
                         .success(reached))
                 }
             }
@@ -85,7 +87,7 @@ extension Feed {
         } catch {
             outcome = .failure(error)
         }
-        complete(.refresh, task: started.task, .first, generation: started.generation, since: clock, outcome)
+        complete(.refresh, task: started.task, .first, generation: started.generation, since: refreshStarted, outcome)
     }
 
     /// Asks for what is newer than the cached head, page after page, committing each on top (so the
@@ -109,7 +111,7 @@ extension Feed {
         for _ in 0..<max(maxPages, 1) {
             let request = PageRequest.newerThan(cursor: cursor)
             report(.requestStarted, request, generation: generation)
-            let started = ContinuousClock.now
+            let started = clock.now()
             let page = try await fetch(request)
             guard activity.owns(task, .refresh),
                 let commit = try commitNewer(
@@ -139,9 +141,7 @@ extension Feed {
         let failures = activity.failures.sorted { $0.failure.retryNotBefore < $1.failure.retryNotBefore }
         for (operation, failure) in failures {
             do {
-                if failure.retryNotBefore > .now {
-                    try await Task.sleep(until: failure.retryNotBefore, clock: .continuous)
-                }
+                if failure.retryNotBefore > clock.now() { try await clock.sleep(failure.retryNotBefore) }
             } catch {
                 return  // the caller was cancelled: it waits for nothing more
             }

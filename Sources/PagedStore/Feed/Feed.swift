@@ -63,6 +63,8 @@ public actor Feed<Item: FeedItem> {
     nonisolated var writer: FeedWriter<Item> { context.writer }
     nonisolated var queue: DatabaseQueue { context.writer.queue }
     var codec: ItemCodec<Item> { context.writer.codec }
+    /// The store's clock, the feed's only reading of the time.
+    nonisolated var clock: StoreClock { context.writer.store.clock }
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
     /// - Parameter sharedItemType: The name its items are shared under (see ``FeedWriter/sharedItemType``).
@@ -187,7 +189,7 @@ public actor Feed<Item: FeedItem> {
         guard subscribers.hearEvents else { return }
         let event = FeedEvent(
             kind: kind, request: request, generation: generation, rowsChanged: rows,
-            duration: start.map { ContinuousClock.now - $0 }, error: error, itemIDs: itemIDs)
+            duration: start.map { clock.now() - $0 }, error: error, itemIDs: itemIDs)
         subscribers.send(event)
     }
 

@@ -6,14 +6,15 @@ import Foundation
 /// `Task { await feed.rowDidAppear(row) }` from `cellForRow` starts one task per row, and tasks do not
 /// run in the order they were created: the window could end up around a row scrolled past long ago.
 final class RowAppearances<Item: FeedItem>: @unchecked Sendable {
-    // @unchecked: `consumer`, `enqueued` and `handled` are only touched with `lock` held; the
-    // stream and its continuation are Sendable.
+    // @unchecked: `consumer`, `enqueued`, `handled` and `drainWaiters` are only touched with `lock`
+    // held; the stream and its continuation are Sendable.
     private let lock = NSLock()
     private let stream: AsyncStream<Int>
     private let continuation: AsyncStream<Int>.Continuation
     private var consumer: Task<Void, Never>?
     private var enqueued = 0
     private var handled = 0
+    private var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
     init() {
         (stream, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -35,7 +36,7 @@ final class RowAppearances<Item: FeedItem>: @unchecked Sendable {
                     for await row in stream {
                         guard let feed else { return }
                         await feed.rowDidAppear(row)
-                        self?.lock.withLock { self?.handled += 1 }
+                        self?.handledOne()
                     }
                 }
             }
@@ -43,9 +44,26 @@ final class RowAppearances<Item: FeedItem>: @unchecked Sendable {
         }
     }
 
-    /// Whether every queued row was handed to the feed.
-    var isDrained: Bool {
-        lock.withLock { handled == enqueued }
+    private func handledOne() {
+        let waiters = lock.withLock {
+            handled += 1
+            guard handled == enqueued else { return [CheckedContinuation<Void, Never>]() }
+            defer { drainWaiters = [] }
+            return drainWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once every row queued so far was handed to the feed.
+    func drained() async {
+        await withCheckedContinuation { continuation in
+            let drained = lock.withLock {
+                if handled == enqueued { return true }
+                drainWaiters.append(continuation)
+                return false
+            }
+            if drained { continuation.resume() }
+        }
     }
 }
 
@@ -69,6 +87,6 @@ extension Feed {
         appearances.enqueue(row, for: self)
     }
 
-    /// Whether every row enqueued by ``enqueueRowDidAppear(_:)`` was handled.
-    package nonisolated var appearancesDrained: Bool { appearances.isDrained }
+    /// Returns once every row enqueued by ``enqueueRowDidAppear(_:)`` so far was handled.
+    package nonisolated func appearancesHandled() async { await appearances.drained() }
 }

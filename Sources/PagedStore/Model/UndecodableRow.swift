@@ -1,3 +1,5 @@
+import Foundation
+
 /// A cached row whose payload the feed's item codec cannot decode: written by an earlier version of
 /// the app's model, or edited in the file.
 ///
@@ -21,7 +23,7 @@ extension UndecodableRow {
     /// - Returns: The removed rows with their indices before the removal, ascending, and the pending
     ///   edits dropped with them, to report.
     static func remove(
-        _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore
+        _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore, at date: Date
     ) throws -> (removed: [(index: Int, row: UndecodableRow)], droppedEdits: [MalformedPendingEdit]) {
         var removed: [(index: Int, row: UndecodableRow)] = []
         var dropped: [MalformedPendingEdit] = []
@@ -29,7 +31,7 @@ extension UndecodableRow {
             guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
                 let item = try store.removeItem(row.itemID, from: &feed)
             else { continue }
-            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: row.itemID, in: feed, store: store)
+            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: row.itemID, in: feed, store: store, at: date)
             removed.append((item.row, row))
         }
         if !removed.isEmpty, feed.rowCount == 0 { try store.clearFeed(&feed) }

@@ -60,6 +60,9 @@ public actor Outbox {
         queue.executor.asUnownedSerialExecutor()
     }
 
+    /// The store's clock, the outbox's only reading of the time.
+    private nonisolated var clock: StoreClock { writer.store.clock }
+
     init(store: StoreWriter) {
         queue = store.queue
         writer = OutboxWriter(store: store)
@@ -109,14 +112,14 @@ public actor Outbox {
             }
         }
         look()
-        perform(schedule.registered(kind, now: .now))
+        perform(schedule.registered(kind, now: clock.now()))
         followWhileUsed()
     }
 
     /// Sends every queued edit that waits for a retry's delay now: call it when connectivity is back.
     public func resume() {
         look()
-        perform(schedule.resumed(now: .now))
+        perform(schedule.resumed(now: clock.now()))
     }
 
     /// Sets how long a failed send waits before the next: `first` after the first failure, doubling
@@ -144,7 +147,7 @@ public actor Outbox {
                     attempts: row.queued.attempts, lastError: row.queued.lastError,
                     phase: schedule.phase(
                         of: row.queued.idempotencyKey, item: .init(feedKey: row.feedKey, itemID: row.itemID),
-                        now: .now))
+                        now: clock.now()))
             })
     }
 
@@ -195,14 +198,14 @@ public actor Outbox {
             return
         }
         feeds = feeds.filter { $0.value.feed != nil }
-        let date = Date()
+        let date = clock.date()
         let entries = rows.map { row in
             OutboxSchedule.Entry(
                 item: .init(feedKey: row.feedKey, itemID: row.itemID), kind: row.queued.kind,
                 idempotencyKey: row.queued.idempotencyKey, attempts: row.queued.attempts,
                 nextAttemptAt: row.queued.nextAttemptAt, sentElsewhereUntil: sentElsewhereUntil(row, at: date))
         }
-        perform(schedule.found(entries, now: .now, date: date))
+        perform(schedule.found(entries, now: clock.now(), date: date))
     }
 
     /// Until when another store sends the edit of `row` (it holds a lease that holds at `date`).
@@ -219,7 +222,7 @@ public actor Outbox {
                 guard let row = rows.first(where: { $0.queued.idempotencyKey == entry.idempotencyKey }),
                     let handler = handlers[entry.kind]
                 else {
-                    perform(schedule.finished(entry, .retryable(reason: "not sent", retryAfter: nil), now: .now))
+                    perform(schedule.finished(entry, .retryable(reason: "not sent", retryAfter: nil), now: clock.now()))
                     continue
                 }
                 // One store at a time sends an edit: the lease is taken in the file first.
@@ -230,11 +233,11 @@ public actor Outbox {
                 switch lease {
                 case .success(nil): break
                 case .success(let wait?):
-                    perform(schedule.sentElsewhere(entry, for: wait, now: .now))
+                    perform(schedule.sentElsewhere(entry, for: wait, now: clock.now()))
                     continue
                 case .failure:
                     // The file could not be written (busy): the send waits as a failed one would.
-                    perform(schedule.sentElsewhere(entry, for: .seconds(1), now: .now))
+                    perform(schedule.sentElsewhere(entry, for: .seconds(1), now: clock.now()))
                     continue
                 }
                 Task { [weak self] in
@@ -248,7 +251,7 @@ public actor Outbox {
             case .recordFailure(let entry, let reason, let delay):
                 // Kept as a wall-clock time: a relaunch before it waits too.
                 let components = delay.components
-                let nextAttemptAt = Date().addingTimeInterval(
+                let nextAttemptAt = clock.date().addingTimeInterval(
                     Double(components.seconds) + Double(components.attoseconds) / 1e18)
                 write(entry) { writer in
                     try writer.recordFailedSend(
@@ -257,8 +260,8 @@ public actor Outbox {
                 }
             case .wake(let delay):
                 wake?.cancel()
-                wake = Task { [weak self] in
-                    guard (try? await Task.sleep(for: delay)) != nil else { return }
+                wake = Task { [weak self, clock] in
+                    guard (try? await clock.sleep(for: delay)) != nil else { return }
                     await self?.woke()
                 }
             }
@@ -267,12 +270,12 @@ public actor Outbox {
     }
 
     private func finished(_ entry: OutboxSchedule.Entry, _ outcome: OutboxOutcome) {
-        perform(schedule.finished(entry, outcome, now: .now))
+        perform(schedule.finished(entry, outcome, now: clock.now()))
     }
 
     private func woke() {
         look()
-        perform(schedule.woke(now: .now))
+        perform(schedule.woke(now: clock.now()))
     }
 
     /// Writes an outcome, through the edit's feed when it is open in this store (it also forgets the
@@ -297,7 +300,7 @@ public actor Outbox {
     }
 
     private func settled(_ key: UUID, written: Bool) {
-        let actions = schedule.settled(key, written: written, now: .now)
+        let actions = schedule.settled(key, written: written, now: clock.now())
         look()
         perform(actions)
     }

@@ -62,7 +62,7 @@ struct OutboxWriter: Sendable {
             guard let feed = try store.feed(key: feedKey),
                 let found = try store.sendLease(of: itemID, key: key, in: feed)
             else { return (.seconds(1), []) }
-            let now = Date()
+            let now = self.store.clock.date()
             if let other = found.holder, let until = found.until,
                 SendLease(holder: other, until: until).holdsOff(
                     holder, now: now, holderLives: LeaseHolders.shared.lives(other))

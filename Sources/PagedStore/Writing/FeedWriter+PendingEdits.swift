@@ -16,7 +16,8 @@ extension FeedWriter {
     ) throws -> (remaining: Int, dropped: [MalformedPendingEdit]) {
         var feed = commit.record
         var dropped: [MalformedPendingEdit] = []
-        let pending = try Feed<Item>.applicablePendingEdits(of: feed, in: store, codec: codec, dropped: &dropped)
+        let pending = try Feed<Item>.applicablePendingEdits(
+            of: feed, in: store, codec: codec, dropped: &dropped, at: self.store.clock.date())
         var touched = false
         var remaining = pending.count
         for var stack in PendingEditStack.stacks(pending) {
@@ -36,7 +37,7 @@ extension FeedWriter {
                             itemID: combined.itemID, position: stored.position,
                             error: "the row under a pending edit cannot be decoded"))
                     dropped += try LeavingRowEdits.rowsLeave(
-                        .undecodable, item: combined.itemID, in: feed, store: store)
+                        .undecodable, item: combined.itemID, in: feed, store: store, at: self.store.clock.date())
                     remaining -= stack.count
                     touched = true
                     continue

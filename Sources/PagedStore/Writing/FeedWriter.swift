@@ -138,7 +138,8 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             var change = RowChange()
             var dropped: [MalformedPendingEdit] = []
             if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy), recorded != policy.cacheVersion {
-                dropped = try LeavingRowEdits.rowsLeave(.modelChanged, in: feed, store: store)
+                dropped = try LeavingRowEdits.rowsLeave(
+                    .modelChanged, in: feed, store: store, at: self.store.clock.date())
                 try store.clearFeed(&feed)
                 change.deleted = Array(0..<max(before.rowCount, 0))
             }
@@ -162,7 +163,8 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             var feed = try store.ensureFeed(key: key)
             let before = feed
             let foreign = shown.map { $0 != feed } ?? false
-            let (removed, dropped) = try UndecodableRow.remove(rows, from: &feed, in: store)
+            let (removed, dropped) = try UndecodableRow.remove(
+                rows, from: &feed, in: store, at: self.store.clock.date())
             let change = RowChange(deleted: removed.map(\.index))
             return (
                 UndecodableRemoval(
@@ -193,7 +195,8 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// Records that the feed was opened now, for the store's budget (feeds opened longest ago are
     /// evicted first), unless the file recorded an open less than a minute ago: most opens then
     /// write nothing. Not a write of the feed's rows: no change is recorded.
-    func recordOpened(lastRecorded: Date?, now: Date = Date()) throws {
+    func recordOpened(lastRecorded: Date?) throws {
+        let now = store.clock.date()
         if let lastRecorded, abs(now.timeIntervalSince(lastRecorded)) < 60 { return }
         // Not a reason to evict: the feed opening should not wait for it, and the write adds no row.
         try transaction(growing: false) { store in

@@ -5,10 +5,10 @@ import Foundation
 /// the outbox's history.
 enum LeavingRowEdits {
     /// Applies the rule to the pending edits shown on the row of `itemID` in `feed` (on every row
-    /// when nil), in the caller's write transaction. A row no edit can come from goes too.
+    /// when nil), in the caller's write transaction, at `date`. A row no edit can come from goes too.
     /// - Returns: The dropped edits, for ``Feed/reportDropped(_:)`` once the transaction committed.
     static func rowsLeave(
-        _ loss: PendingEditFate.Loss, item itemID: String? = nil, in feed: FeedRecord, store: PageStore
+        _ loss: PendingEditFate.Loss, item itemID: String? = nil, in feed: FeedRecord, store: PageStore, at date: Date
     ) throws -> [MalformedPendingEdit] {
         let rows = try store.pendingEditRows(of: feed)
         var dropped: [MalformedPendingEdit] = []
@@ -25,13 +25,15 @@ enum LeavingRowEdits {
             try store.deletePendingEdit(itemID: malformed.itemID, step: malformed.step, in: feed)
             dropped.append(malformed)
         }
-        try keepInHistory(dropped, of: feed, in: store)
+        try keepInHistory(dropped, of: feed, in: store, at: date)
         return dropped
     }
 
-    /// Keeps each dropped edit that was queued (made by kind) in the outbox's history of drops.
-    static func keepInHistory(_ dropped: [MalformedPendingEdit], of feed: FeedRecord, in store: PageStore) throws {
-        let now = Date()
+    /// Keeps each dropped edit that was queued (made by kind) in the outbox's history of drops,
+    /// dropped at `now`.
+    static func keepInHistory(
+        _ dropped: [MalformedPendingEdit], of feed: FeedRecord, in store: PageStore, at now: Date
+    ) throws {
         for edit in dropped where edit.outboxKind != nil {
             try store.recordDroppedQueuedEdit(
                 DroppedQueuedEdit(

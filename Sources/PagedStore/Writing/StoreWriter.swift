@@ -16,6 +16,8 @@ struct StoreWriter: Sendable {
     /// What keeps the file within the store's budget after each write; nil without a budget, and for
     /// the keeper's own evictions.
     let budget: BudgetKeeper?
+    /// The time every driver of the store reads (see ``StoreClock``).
+    let clock: StoreClock
 
     /// The one place the engine opens a write transaction. `body` returns its result and what the
     /// write did to each feed it wrote, which the change record keeps in the same transaction; the

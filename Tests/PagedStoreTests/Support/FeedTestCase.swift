@@ -8,6 +8,8 @@ import TestSupport
 struct FeedTestCase {
     let directory: TemporaryDirectory
     let path: String
+    /// The clock of every store the test opens: moving it on makes an age pass without a sleep.
+    let clock = MovableClock()
 
     init() throws {
         directory = try TemporaryDirectory()
@@ -15,7 +17,7 @@ struct FeedTestCase {
     }
 
     /// A new store on the file: what an app sees after a relaunch.
-    func store() throws -> FeedStore { try FeedStore(path: path) }
+    func store() throws -> FeedStore { try FeedStore(path: path, clock: clock.storeClock) }
 
     func feed(
         _ source: ScriptedSource<Post>, policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never), key: String = "home",

@@ -9,17 +9,19 @@ extension Feed {
         _ operation: FeedActivity.Operation, task: FeedActivity.TaskID, _ request: PageRequest?, generation: Int64,
         since started: ContinuousClock.Instant, _ outcome: Result<Commit?, any Error>
     ) {
-        let actions = activity.finished(operation, task: task, Self.ended(outcome))
+        let actions = activity.finished(operation, task: task, Self.ended(outcome, at: clock.now()))
         perform(actions, ActionContext(request: request, generation: generation, started: started))
     }
 
-    /// A task's result as the activity takes it.
-    static func ended(_ outcome: Result<Commit?, any Error>) -> FeedActivity.Outcome<Commit> {
+    /// A task's result, ended at `now`, as the activity takes it.
+    static func ended(
+        _ outcome: Result<Commit?, any Error>, at now: ContinuousClock.Instant
+    ) -> FeedActivity.Outcome<Commit> {
         switch outcome {
         case .success(let commit?): .committed(commit)
         case .success(nil): .nothingWritten
         case .failure(let error) where isCancellation(error): .cancelled
-        case .failure(let error): .failed(FeedActivity.Failure(error: FeedError(error), at: .now))
+        case .failure(let error): .failed(FeedActivity.Failure(error: FeedError(error), at: now))
         }
     }
 

@@ -89,7 +89,8 @@ extension Feed {
             // below them.
             try store.advanceOlderCursor(to: page.olderCursor, in: &feed)
         } else if let lastNew = positions.last {
-            try store.addGap(at: lastNew, cursor: page.olderCursor, newerCursor: oldHeadNewerCursor, in: feed)
+            try store.addGap(
+                at: lastNew, cursor: page.olderCursor, newerCursor: oldHeadNewerCursor, in: feed, at: page.fetchedAt)
         }
         let rows = newRows(items, encoded, positions: positions)
         // The moved items are deleted and inserted rows: named by id when their content changed.

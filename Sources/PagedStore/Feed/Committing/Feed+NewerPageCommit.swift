@@ -10,7 +10,7 @@ extension Feed {
         // Without a newer cursor the server gives no way further up: keep the one that got here.
         let write = PageWrite(
             request: .newer, requestCursor: cursor, olderCursor: page.olderCursor,
-            newerCursor: page.newerCursor ?? cursor)
+            newerCursor: page.newerCursor ?? cursor, fetchedAt: clock.date())
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
             // New items go on top, above the first row the feed has. An item it lacks below that row

@@ -10,7 +10,8 @@ extension Feed {
     ) throws -> Commit? {
         let (encoded, items) = try encode(page.items)
         let write = PageWrite(
-            request: .first, requestCursor: nil, olderCursor: page.olderCursor, newerCursor: page.newerCursor)
+            request: .first, requestCursor: nil, olderCursor: page.olderCursor, newerCursor: page.newerCursor,
+            fetchedAt: clock.date())
         let policy = self.policy
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
@@ -29,13 +30,14 @@ extension Feed {
         _ body: (PageStore, inout FeedRecord) throws -> Commit
     ) throws -> Commit? {
         let policy = self.policy
+        let now = clock.date()
         return try write(spreading: true) { store, feed in
             guard activity.owns(task, .refresh) else { return nil }
             // Strictly older: two feeds that read one generation and both bumped it (a relaunch while
             // the old process still waited for a response) must not both commit. The first wins.
             guard feed.generation < generation || (continuing && feed.generation == generation) else { return nil }
             var commit = try body(store, &feed)
-            Self.markRefreshed(&feed, generation: generation)
+            Self.markRefreshed(&feed, generation: generation, at: now)
             if let maxRows = policy.maxRows { try Self.trim(&feed, to: maxRows, in: store, reporting: &commit) }
             try store.save(&feed)
             commit.record = feed
@@ -43,11 +45,11 @@ extension Feed {
         }
     }
 
-    /// Marks `feed` refreshed now, under `generation`: loaded, with no error.
-    private static func markRefreshed(_ feed: inout FeedRecord, generation: Int64) {
+    /// Marks `feed` refreshed at `date`, under `generation`: loaded, with no error.
+    private static func markRefreshed(_ feed: inout FeedRecord, generation: Int64, at date: Date) {
         feed.generation = generation
         // Whole milliseconds, as the file keeps them: the record in memory equals the file's.
-        feed.lastRefreshAt = Date(millisecondsSince1970: Date().millisecondsSince1970)
+        feed.lastRefreshAt = Date(millisecondsSince1970: date.millisecondsSince1970)
         feed.loaded = true
         feed.lastError = nil
     }
