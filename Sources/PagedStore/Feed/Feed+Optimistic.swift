@@ -98,35 +98,58 @@ extension Feed {
         try finish(storedID, committed: true)
     }
 
-    /// Forgets a pending edit, rolling its row back unless it was committed; with `key`, only the
-    /// queued edit with that idempotency key (not one made since).
-    /// - Returns: Whether it settled the edit: not when the write found it gone, or unusable
-    ///   (``applicablePendingEdits(of:in:codec:dropped:)`` then dropped or detached it).
+    /// Settles a pending edit through ``EditSettlement``: its row rolled back unless it was
+    /// committed, written and emitted; with `key`, only the queued edit with that idempotency key
+    /// (not one made since), which may show on no row (detached).
+    /// - Returns: Whether it settled the edit: not when the write found it gone, or not the item's
+    ///   first.
     @discardableResult
     func finish(_ storedID: String, committed: Bool, key: UUID? = nil) throws -> Bool {
         var dropped: [MalformedPendingEdit] = []
-        var settled: [PendingEditKey] = []
-        var settledIt = false
+        var settled = EditSettlement.Settled.nothing
         let codec = self.codec
         // The later edits this feed made go again with their own changes on what a rollback restores.
         let carry = writer.carry(optimistic.changes)
-        // A rollback restores the server's copy in every feed sharing the item; a confirmed edit
-        // stays shown until the next server copy.
-        _ = try edit(spreading: !committed) { store, feed in
-            let applicable = try Self.applicablePendingEdits(
-                of: feed, in: store, codec: codec, dropped: &dropped, at: clock.date())
-            // The item's first edit: the only one ever sent, or settled by the app.
-            let stack = PendingEditStack.stacks(applicable.filter { $0.itemID == storedID }).first ?? []
-            guard let pending = stack.first, key == nil || pending.queued?.idempotencyKey == key else { return nil }
-            settledIt = true
-            let change = try PendingEditSettlement.settle(
-                pending, confirmed: committed, in: store, feed: &feed, carry: carry)
-            let left = Set(try store.pendingEdits(ofItem: storedID, in: feed).map(PendingEditKey.init))
-            settled = stack.map(PendingEditKey.init).filter { !left.contains($0) }
-            return change
+        let now = clock.date()
+        do {
+            // The settlement's row numbers are the file's: the rows on screen must be the file's first.
+            try syncWithFile()
+            // A rollback restores the server's copy in every feed sharing the item; a confirmed edit
+            // stays shown until the next server copy.
+            let commit = try write(spreading: !committed) { store, feed in
+                // Edits the codec cannot read are dropped or detached first: a detached one settles alone.
+                let applicable = try Self.applicablePendingEdits(
+                    of: feed, in: store, codec: codec, dropped: &dropped, at: now)
+                let stack = PendingEditStack.stacks(applicable.filter { $0.itemID == storedID }).first ?? []
+                settled = try EditSettlement.settle(
+                    storedID, key: key, confirmed: committed, stack: stack, in: store, feed: &feed, carry: carry)
+                switch settled {
+                case .onItsRow(let change?, _): return Commit(record: feed, change: change, window: .reload)
+                case .detached(let otherFeeds) where !otherFeeds.isEmpty:
+                    var commit = Commit(record: feed, change: RowChange(), window: .reload)
+                    commit.otherFeeds = otherFeeds
+                    return commit
+                case .onItsRow(nil, _), .detached, .nothing: return nil
+                }
+            }
+            if let commit, commit.change != RowChange() || commit.adoptsFile {
+                try apply(commit)
+                report(.edited, nil, generation: activity.generation, rows: commit.change.touchedRows)
+            }
+        } catch {
+            throw FeedError(error)
         }
-        for key in settled { optimistic.changes[key] = nil }
         reportDropped(dropped)
-        return settledIt
+        switch settled {
+        case .onItsRow(_, let gone):
+            for key in gone { optimistic.changes[key] = nil }
+            return true
+        case .detached:
+            // Its change, if this feed made it, has nothing left to carry.
+            optimistic.changes = optimistic.changes.filter { $0.key.idempotencyKey != key }
+            return true
+        case .nothing:
+            return false
+        }
     }
 }

@@ -64,22 +64,12 @@ extension Feed: OutboxFeed {
         return queued.idempotencyKey
     }
 
+    /// Settles the queued edit with `key` as the outbox learnt it: only the edit that was sent, not
+    /// one of the item made since; on its row, or alone when it shows on none (its row left under
+    /// it, see ``PendingEditFate``, also by the settling write itself when it finds its payloads
+    /// unusable).
     func settleQueuedEdit(_ itemID: String, key: UUID, confirmed: Bool) throws {
-        // Only the edit that was sent: not one of the item made since it settled elsewhere.
-        // Settled as shown, unless it shows on no row: detached (its row left under it, see
-        // ``PendingEditFate``), also by the settling write itself when it found its payloads
-        // unusable; or settled elsewhere already.
-        guard try !hasQueuedEdit(key, of: itemID) || !finish(itemID, committed: confirmed, key: key) else { return }
-        try writer.settleDetachedEdit(itemID, key: key, confirmed: confirmed)
-        // Its change, if this feed made it, has nothing left to carry.
-        optimistic.changes = optimistic.changes.filter { $0.key.idempotencyKey != key }
-    }
-
-    /// Whether the item has the queued edit with `key` pending.
-    private func hasQueuedEdit(_ key: UUID, of itemID: String) throws -> Bool {
-        try queue.read { store in
-            try store.pendingEdits(ofItem: itemID, in: loaded.record).contains { $0.queued?.idempotencyKey == key }
-        }
+        try finish(itemID, committed: confirmed, key: key)
     }
 
     /// A new queued edit of `kind`, its argument encoded.

@@ -4,7 +4,7 @@ import Foundation
 /// counting a failed send.
 ///
 /// They go through the store's one write transaction (``StoreWriter``) and the same settlement a
-/// feed uses (``PendingEditSettlement``), so a rollback is recorded in the file's change record:
+/// feed uses (``EditSettlement``), so a rollback is recorded in the file's change record:
 /// every open list of the feed, in this store, another store or another process, follows it as an
 /// exact change, and a feed opened later reads the rolled-back rows.
 struct OutboxWriter: Sendable {
@@ -35,15 +35,13 @@ struct OutboxWriter: Sendable {
             store.sharing = feed.sharedType.map { _ in SharedCopyLog(logging: !confirmed) }
             defer { store.sharing = nil }
             let before = feed
-            if let written = try DetachedEditSettlement.settle(
-                itemID, key: key, confirmed: confirmed, in: feed, store: store)
-            {
-                return ((), written)
-            }
             let stack = try store.pendingEdits(ofItem: itemID, in: feed)
-            // Only the item's first edit is ever sent, so only it settles, as through a feed.
-            guard let pending = stack.first, pending.queued?.idempotencyKey == key else { return ((), []) }
-            let change = try PendingEditSettlement.settle(pending, confirmed: confirmed, in: store, feed: &feed)
+            let settled = try EditSettlement.settle(
+                itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed)
+            guard case .onItsRow(let change, _) = settled else {
+                if case .detached(let written) = settled { return ((), written) }
+                return ((), [])
+            }
             let written = try SharedItemSpread.spreadLogged(
                 from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file)
             ).written

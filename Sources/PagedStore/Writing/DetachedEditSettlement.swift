@@ -1,7 +1,7 @@
 import Foundation
 
-/// Settling a queued edit that shows on no row (its rows left under it, see ``PendingEditFate``):
-/// the edit goes, nothing of its own feed rolls back. A rejected update of a shared item was spread
+/// Settling a queued edit that shows on no row (its rows left under it, see ``PendingEditFate``),
+/// the part of ``EditSettlement`` for an edit that does not show: the edit goes, nothing of its own feed rolls back. A rejected update of a shared item was spread
 /// to the other feeds holding the item while it showed; the rows that still show it show its base
 /// (the server's copy it was made on) again, and their lists follow.
 enum DetachedEditSettlement {

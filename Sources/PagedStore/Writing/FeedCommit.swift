@@ -27,6 +27,9 @@ struct FeedCommit<Item: FeedItem> {
     var adoptsFile = false
     /// Rows met while writing that the codec cannot decode, for ``Feed/apply(_:)`` to remove.
     var undecodable: [UndecodableRow] = []
+    /// What the write changed of other feeds besides the copies it spread: a detached edit's
+    /// settlement restoring the copies it showed (see ``EditSettlement``). Recorded with the write.
+    var otherFeeds: [RecordedWrite] = []
     /// For a next page that held only rows the feed has: the older cursor it moved on to, with no
     /// row written (progress on a page-numbered list that shifted down).
     var advancedCursor: String?

@@ -89,7 +89,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             }
             let recordedWrite = recorded(before, commit.record, commit.change)
             written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
-            return (written, [recordedWrite] + spread.written)
+            return (written, [recordedWrite] + spread.written + commit.otherFeeds)
         }
     }
 
@@ -102,17 +102,6 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             feed.lastError = message
             try store.save(&feed)
             return (feed, [recorded(before, feed, RowChange())])
-        }
-    }
-
-    /// Settles the item's queued edit with `key` that shows on no row of this feed
-    /// (``DetachedEditSettlement``), when the file has it.
-    func settleDetachedEdit(_ itemID: String, key: UUID, confirmed: Bool) throws {
-        try transaction(growing: false) { store in
-            guard let feed = try store.feed(key: self.key) else { return ((), []) }
-            let written = try DetachedEditSettlement.settle(
-                itemID, key: key, confirmed: confirmed, in: feed, store: store)
-            return ((), written ?? [])
         }
     }
 

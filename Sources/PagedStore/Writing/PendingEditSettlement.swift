@@ -1,7 +1,7 @@
 import Foundation
 
-/// Settling one pending edit in the caller's write transaction: what a feed does when its server
-/// call answers, and what the store's ``Outbox`` does for a feed that is not open.
+/// Settling the first pending edit of an item on its row, in the caller's write transaction: the
+/// part of ``EditSettlement`` for an edit that shows.
 ///
 /// It needs no codec: a rollback writes back the server's payload the edit keeps
 /// (``PendingEditRecord/base``), byte for byte, so one edit settles alike through a `Feed` or

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The one entry point for settling a pending edit's outcome (confirmed, or rejected and rolled
+/// back), in the caller's write transaction: an open feed calls it when its server call answers or
+/// the outbox hands it an outcome, and the outbox calls it for a feed no `Feed` of its store has
+/// open. Either way the same edit settles alike, and the same writes are recorded.
+///
+/// Only the item's first edit is ever sent: it settles on its row (``PendingEditSettlement``). A
+/// queued edit that shows on no row, because its row left under it (``PendingEditFate``), settles
+/// alone (``DetachedEditSettlement``).
+enum EditSettlement {
+    /// What a settlement did.
+    enum Settled {
+        /// The item's first edit settled on its row: the change to the feed's rows (nil when they
+        /// did not change), and the item's edits that went with it.
+        case onItsRow(RowChange?, gone: [PendingEditKey])
+        /// The edit showed on no row, and went: what it wrote of the other feeds sharing the item.
+        case detached(otherFeeds: [RecordedWrite])
+        /// Nothing settled: the edit with the key is not the item's first (one made since the one
+        /// sent), or no edit of the item is pending and no key names one.
+        case nothing
+    }
+
+    /// Settles the item's first edit when `key` is nil or names it, else the queued edit with `key`
+    /// when it shows on no row.
+    /// - Parameters:
+    ///   - stack: The item's pending edits as the caller can read them, oldest first (a feed leaves
+    ///     out the edits its codec cannot read, which it drops or detaches first).
+    ///   - carry: How a later edit's change goes on a value, when the feed that made it knows.
+    static func settle(
+        _ itemID: String, key: UUID?, confirmed: Bool, stack: [PendingEditRecord], in store: PageStore,
+        feed: inout FeedRecord, carry: PendingEditStack.Carry = { _, _ in nil }
+    ) throws -> Settled {
+        if let first = stack.first, key == nil || first.queued?.idempotencyKey == key {
+            let change = try PendingEditSettlement.settle(
+                first, confirmed: confirmed, in: store, feed: &feed, carry: carry)
+            let left = Set(try store.pendingEdits(ofItem: itemID, in: feed).map(PendingEditKey.init))
+            return .onItsRow(change, gone: stack.map(PendingEditKey.init).filter { !left.contains($0) })
+        }
+        guard let key,
+            let written = try DetachedEditSettlement.settle(
+                itemID, key: key, confirmed: confirmed, in: feed, store: store)
+        else { return .nothing }
+        return .detached(otherFeeds: written)
+    }
+}
