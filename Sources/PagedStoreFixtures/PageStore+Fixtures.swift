@@ -39,6 +39,9 @@ extension PageStore {
         fileprivate var bulk: BulkSeed?
         /// Items written so far (ids already in the feed are skipped); staged ones, for a bulk seed.
         package fileprivate(set) var written = 0
+        /// The items the last page wrote, which a feed sharing its items spreads to the other feeds
+        /// holding them (see ``PageStore/spreadSharedCopies(_:from:)``); none for a bulk seed.
+        package fileprivate(set) var lastPageWrote: [EncodedItem] = []
         /// Whether the rows are staged and written at the end, by ``finishSeed(_:)``.
         package var isBulk: Bool { bulk != nil }
     }
@@ -74,6 +77,7 @@ extension PageStore {
             request: .seed, requestCursor: run.feed.oldestCursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor, fetchedAt: run.fetchedAt)
         if run.firstNewer == nil { run.firstNewer = .some(page.newerCursor) }
+        run.lastPageWrote = []
         if var bulk = run.bulk {
             try stageBulkSeed(items, offsets: offsets, page: write, &bulk, feed: &run.feed)
             run.bulk = bulk
@@ -82,6 +86,7 @@ extension PageStore {
         }
         let written = try appendPage(items, page: write, to: &run.feed)
         run.written += written.count
+        run.lastPageWrote = written.count == items.count ? items : written.map { items[$0.offset] }
         guard written.count < items.count else { return [] }
         let kept = Set(written.map(\.offset))
         return items.indices.filter { !kept.contains($0) }

@@ -10,7 +10,7 @@ extension Feed {
         let storedID = Item.storedID(for: id)
         return try edit { store, feed in
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
-            return RowChange(deleted: [removed.row])
+            return RowEdit(RowChange(deleted: [removed.row]))
         }
     }
 
@@ -20,12 +20,12 @@ extension Feed {
     @discardableResult
     public func update(_ item: Item) throws -> Bool {
         let encoded = try encode([item]).encoded[0]
-        return try edit(spreading: true) { store, feed in
+        return try edit { store, feed in
             guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID],
                 try store.updateItem(encoded, in: &feed)
             else { return nil }
-            return RowChange(
-                reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [encoded.itemID])
+            let row = try store.rowIndex(ofPosition: stored.position, in: feed)
+            return RowEdit(RowChange(reloaded: [row], reloadedIDs: [encoded.itemID]), copies: [encoded])
         }
     }
 
@@ -33,19 +33,17 @@ extension Feed {
     /// - Throws: ``FeedError`` when the feed already has an item with this id, or the cache cannot be written.
     public func insert(_ item: Item, at row: Int) throws {
         let encoded = try encode([item]).encoded[0]
-        _ = try edit(spreading: true) { store, feed in
+        _ = try edit { store, feed in
             let position = try store.insertItem(encoded, atRow: row, local: true, in: &feed)
-            return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
+            return RowEdit(RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)]), copies: [encoded])
         }
     }
 
     /// Runs an edit that decodes the row it edits (``decode(_:)``): a row the codec cannot decode is
     /// removed instead (``dropUndecodable(_:)``), and the feed is said not to have it.
-    func editDecodable(
-        spreading: Bool = false, _ body: (PageStore, inout FeedRecord) throws -> RowChange?
-    ) throws -> Bool {
+    func editDecodable(_ body: (PageStore, inout FeedRecord) throws -> RowEdit?) throws -> Bool {
         do {
-            return try edit(spreading: spreading, body)
+            return try edit(body)
         } catch let error as FeedError {
             guard let undecodable = error.underlying as? UndecodableRowError else { throw error }
             _ = try dropUndecodable([undecodable.row])
@@ -54,17 +52,16 @@ extension Feed {
     }
 
     /// Runs a local edit in one transaction and emits its change; nil from `body` means nothing changed.
-    /// - Parameter spreading: Whether the row written is the item's new copy for every feed sharing it
-    ///   (``update(_:)``, ``insert(_:at:)``, an optimistic update and its rollback), rather than this
-    ///   feed's own (an optimistic insert or removal, a confirmed edit).
-    func edit(spreading: Bool = false, _ body: (PageStore, inout FeedRecord) throws -> RowChange?) throws -> Bool {
+    func edit(_ body: (PageStore, inout FeedRecord) throws -> RowEdit?) throws -> Bool {
         do {
             // The edit's row numbers are the file's: the rows on screen must be the file's first.
             try syncWithFile()
             // Another `Feed` may write the feed after the look above: the writer then makes the
             // change one full reload, computed on the file's rows rather than the ones in memory.
-            let result = try write(spreading: spreading) { store, feed in
-                try body(store, &feed).map { Commit(record: feed, change: $0, window: .reload) }
+            let result = try write { store, feed in
+                try body(store, &feed).map {
+                    Commit(record: feed, change: $0.change, window: .reload, copies: $0.copies)
+                }
             }
             guard let commit = result else { return false }
             try apply(commit)
@@ -73,5 +70,20 @@ extension Feed {
         } catch {
             throw FeedError(error)
         }
+    }
+}
+
+/// What a local edit did to a feed's rows.
+struct RowEdit {
+    /// The change to the rows.
+    var change: RowChange
+    /// The item's new copy, when the edit stored one for every feed sharing it (``Feed/update(_:)``,
+    /// ``Feed/insert(_:at:)``, an optimistic update); none when the row stays the feed's own (an
+    /// optimistic insert or removal).
+    var copies: [EncodedItem]
+
+    init(_ change: RowChange, copies: [EncodedItem] = []) {
+        self.change = change
+        self.copies = copies
     }
 }

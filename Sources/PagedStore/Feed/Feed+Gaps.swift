@@ -84,7 +84,7 @@ extension Feed {
     ) throws -> Commit? {
         let encoded = try encode(page.items).encoded
         let next = end == .top ? page.olderCursor : page.newerCursor
-        let written = try write(creatingFeed: false, spreading: true) { store, feed in
+        let written = try write(creatingFeed: false) { store, feed in
             guard feed.generation <= generation,
                 let fill = try GapFiller.fill(gap: id, from: end, with: encoded, cursor: next, in: &feed, store: store)
             else { return nil }
@@ -97,7 +97,8 @@ extension Feed {
             }
             let change = RowChange(
                 deleted: fill.deletedRows, inserted: Array(fill.firstRow..<(fill.firstRow + fill.rows.count)))
-            return Commit(record: feed, change: change, window: .reload)
+            return Commit(
+                record: feed, change: change, window: .reload, copies: fill.rows.map { encoded[$0.offset] })
         }
         guard let commit = written else { return nil }
         try countFillWithoutNewRows(gap: id, commit.change.inserted.isEmpty && commit.change.deleted.isEmpty)

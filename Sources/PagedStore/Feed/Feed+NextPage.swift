@@ -115,7 +115,7 @@ extension Feed {
         let write = PageWrite(
             request: .older, requestCursor: bottom.cursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor, fetchedAt: clock.date())
-        return try self.write(creatingFeed: false, spreading: true) { store, feed in
+        return try self.write(creatingFeed: false) { store, feed in
             // The bottom this page continues must still be the feed's bottom; a refresh that kept the
             // bottom (it merged on top) does not make the page stale, one that replaced it does.
             guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else { return nil }
@@ -134,6 +134,8 @@ extension Feed {
         // A page with nothing new that goes on stores no page row: it only moves the cursor on (see
         // NextPageOutcome). The page that ends the feed is stored even with no rows.
         let written = try store.appendPage(encoded, page: page, to: &feed, storingEmptyPage: false)
+        // The server's copies of the items the page added: the other feeds sharing them take them too.
+        let copies = written.count == encoded.count ? encoded : written.map { encoded[$0.offset] }
         // Only a page that repeats rows can prove deletions: the usual page pays no look-up.
         if written.count < encoded.count, let bottom = oldBottom {
             let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
@@ -145,7 +147,7 @@ extension Feed {
                 return Commit(
                     record: feed,
                     change: RowChange(deleted: deleted, inserted: Array(firstNew..<(firstNew + written.count))),
-                    window: .reload)
+                    window: .reload, copies: copies)
             }
         }
         var keys: [RowKey] = []
@@ -158,6 +160,6 @@ extension Feed {
             items: written.count == items.count ? items : written.map { items[$0.offset] }, keys: keys)
         return Commit(
             record: feed, change: RowChange(inserted: Array(oldCount..<(oldCount + written.count))),
-            window: .append(rows, oldCount: oldCount))
+            window: .append(rows, oldCount: oldCount), copies: copies)
     }
 }

@@ -114,9 +114,9 @@ extension Feed {
         do {
             // The settlement's row numbers are the file's: the rows on screen must be the file's first.
             try syncWithFile()
-            // A rollback restores the server's copy in every feed sharing the item; a confirmed edit
-            // stays shown until the next server copy.
-            let commit = try write(spreading: !committed) { store, feed in
+            // A rollback restores the server's copy in every feed sharing the item (the outcome's
+            // copies); a confirmed edit stays shown until the next server copy.
+            let commit = try write { store, feed in
                 // Edits the codec cannot read are dropped or detached first: a detached one settles alone.
                 let applicable = try Self.applicablePendingEdits(
                     of: feed, in: store, codec: codec, dropped: &dropped, at: now)
@@ -124,12 +124,12 @@ extension Feed {
                 settled = try EditSettlement.settle(
                     storedID, key: key, confirmed: committed, stack: stack, in: store, feed: &feed, carry: carry)
                 switch settled {
-                case .onItsRow(let change?, _): return Commit(record: feed, change: change, window: .reload)
+                case .onItsRow(let outcome, _) where outcome.change != nil || !outcome.copies.isEmpty:
+                    return Commit(
+                        record: feed, change: outcome.change ?? RowChange(), window: .reload, copies: outcome.copies)
                 case .detached(let otherFeeds) where !otherFeeds.isEmpty:
-                    var commit = Commit(record: feed, change: RowChange(), window: .reload)
-                    commit.otherFeeds = otherFeeds
-                    return commit
-                case .onItsRow(nil, _), .detached, .nothing: return nil
+                    return Commit(record: feed, change: RowChange(), window: .reload, otherFeeds: otherFeeds)
+                case .onItsRow, .detached, .nothing: return nil
                 }
             }
             if let commit, commit.change != RowChange() || commit.adoptsFile {

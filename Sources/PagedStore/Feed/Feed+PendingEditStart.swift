@@ -12,7 +12,7 @@ extension Feed {
         // Shown in every feed sharing the item, as a copy that another feed's pending edit of it
         // keeps as its base.
         var step = 0
-        let found = try editDecodable(spreading: true) { store, feed in
+        let found = try editDecodable { store, feed in
             // Asked first: an item whose removal waits is not in the feed, and says so.
             let next = try Self.nextEdit(
                 of: storedID, .update, queued: queued, in: feed, store: store, now: clock.date())
@@ -28,8 +28,8 @@ extension Feed {
                 in: feed)
             _ = try store.updateItem(encoded, in: &feed)
             (edited, step) = (item, next.step)
-            return RowChange(
-                reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [storedID])
+            let row = try store.rowIndex(ofPosition: stored.position, in: feed)
+            return RowEdit(RowChange(reloaded: [row], reloadedIDs: [storedID]), copies: [encoded])
         }
         guard found, let edited else { return nil }
         optimistic.changes[PendingEditKey(itemID: storedID, step: step, idempotencyKey: queued?.idempotencyKey)] =
@@ -55,7 +55,7 @@ extension Feed {
                     edited: encoded.payload, above: around.above, below: around.below, createdAt: next.createdAt,
                     queued: queued, step: next.step, editedSection: encoded.section),
                 in: feed)
-            return RowChange(inserted: [newRow])
+            return RowEdit(RowChange(inserted: [newRow]))
         }
         optimistic.mayHavePending = true
         return encoded.itemID
@@ -78,7 +78,7 @@ extension Feed {
                     edited: nil, above: around.above, below: around.below, createdAt: next.createdAt, queued: queued,
                     step: next.step),
                 in: feed)
-            return RowChange(deleted: [removed.row])
+            return RowEdit(RowChange(deleted: [removed.row]))
         }
         guard found, let removedItem else { return nil }
         optimistic.mayHavePending = true

@@ -30,23 +30,22 @@ struct OutboxWriter: Sendable {
     func settle(_ itemID: String, key: UUID, confirmed: Bool, inFeed feedKey: String) throws {
         try store.transaction(by: follower) { store in
             guard var feed = try store.feed(key: feedKey) else { return ((), []) }
-            // As the feed's own settlement does: a rollback's server copy is spread to every feed
-            // sharing the item (the feed's row names the name its items are shared under).
-            store.sharing = feed.sharedType.map { _ in SharedCopyLog(logging: !confirmed) }
-            defer { store.sharing = nil }
             let before = feed
             let stack = try store.pendingEdits(ofItem: itemID, in: feed)
             let settled = try EditSettlement.settle(
                 itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed)
-            guard case .onItsRow(let change, _) = settled else {
+            guard case .onItsRow(let outcome, _) = settled else {
                 if case .detached(let written) = settled { return ((), written) }
                 return ((), [])
             }
-            let written = try SharedItemSpread.spreadLogged(
-                from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file)
+            // As the feed's own settlement does: a rollback's server copy is spread to every feed
+            // sharing the item (the feed's row names the name its items are shared under).
+            let written = try SharedItemSpread.spread(
+                outcome.copies, from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file)
             ).written
-            guard change != nil || feed != before else { return ((), written) }
-            return ((), [RecordedWrite(before: before, after: feed, change: change ?? .fullReload)] + written)
+            guard outcome.change != nil || feed != before else { return ((), written) }
+            let change = outcome.change ?? .fullReload
+            return ((), [RecordedWrite(before: before, after: feed, change: change)] + written)
         }
     }
 

@@ -13,16 +13,18 @@ enum SharedItemSpread {
         var rewroteWriterRows = false
     }
 
-    /// Spreads the copies `store` logged in this write from `feed`, when its items are shared, and
-    /// logs no more: what the write does next stays the feed's own. The one entry for every writer
-    /// (``FeedWriter``, ``OutboxWriter``).
+    /// Spreads `copies`, the items' new copies a write of `feed` stored (a server page, a local or
+    /// optimistic update, a rollback's server copy), when its items are shared. The one entry for
+    /// every writer (``FeedWriter``, ``OutboxWriter``, `pagedb seed`), each of which says which of
+    /// the rows it wrote are copies: the rest stay the feed's own.
     /// - Parameter carries: How the feeds open in this process apply their pending edits' changes
     ///   again (see ``LiveFeeds/carry(forKey:in:)``); an edit no open feed knows goes again by what
     ///   it changed.
-    static func spreadLogged(
-        from feed: FeedRecord, in store: PageStore, carries: (String) -> PendingEditStack.Carry? = { _ in nil }
+    static func spread(
+        _ copies: [EncodedItem], from feed: FeedRecord, in store: PageStore,
+        carries: (String) -> PendingEditStack.Carry? = { _ in nil }
     ) throws -> Spread {
-        guard let type = feed.sharedType, let copies = store.sharing?.take(), !copies.isEmpty else { return Spread() }
+        guard let type = feed.sharedType, !copies.isEmpty else { return Spread() }
         return try spread(copies, sharedAs: type, from: feed.id, in: store, carries: carries)
     }
 

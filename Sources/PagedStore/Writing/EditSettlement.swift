@@ -11,9 +11,9 @@ import Foundation
 enum EditSettlement {
     /// What a settlement did.
     enum Settled {
-        /// The item's first edit settled on its row: the change to the feed's rows (nil when they
-        /// did not change), and the item's edits that went with it.
-        case onItsRow(RowChange?, gone: [PendingEditKey])
+        /// The item's first edit settled on its row: what it wrote (the change to the feed's rows and
+        /// the copies for the feeds sharing the item), and the item's edits that went with it.
+        case onItsRow(PendingEditSettlement.Outcome, gone: [PendingEditKey])
         /// The edit showed on no row, and went: what it wrote of the other feeds sharing the item.
         case detached(otherFeeds: [RecordedWrite])
         /// Nothing settled: the edit with the key is not the item's first (one made since the one
@@ -32,10 +32,10 @@ enum EditSettlement {
         feed: inout FeedRecord, carry: PendingEditStack.Carry = { _, _ in nil }
     ) throws -> Settled {
         if let first = stack.first, key == nil || first.queued?.idempotencyKey == key {
-            let change = try PendingEditSettlement.settle(
+            let outcome = try PendingEditSettlement.settle(
                 first, confirmed: confirmed, in: store, feed: &feed, carry: carry)
             let left = Set(try store.pendingEdits(ofItem: itemID, in: feed).map(PendingEditKey.init))
-            return .onItsRow(change, gone: stack.map(PendingEditKey.init).filter { !left.contains($0) })
+            return .onItsRow(outcome, gone: stack.map(PendingEditKey.init).filter { !left.contains($0) })
         }
         guard let key,
             let written = try DetachedEditSettlement.settle(

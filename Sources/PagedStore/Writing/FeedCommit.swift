@@ -27,6 +27,11 @@ struct FeedCommit<Item: FeedItem> {
     var adoptsFile = false
     /// Rows met while writing that the codec cannot decode, for ``Feed/apply(_:)`` to remove.
     var undecodable: [UndecodableRow] = []
+    /// The items' new copies the write stored, which the other feeds holding them take too when
+    /// the feed shares its items (``SharedItemSpread``): a server page's rows, a local or
+    /// optimistic update, a rollback's server copy. Rows that stay the feed's own (an optimistic
+    /// insert or removal, a pending edit re-applied) are not among them.
+    var copies: [EncodedItem] = []
     /// What the write changed of other feeds besides the copies it spread: a detached edit's
     /// settlement restoring the copies it showed (see ``EditSettlement``). Recorded with the write.
     var otherFeeds: [RecordedWrite] = []

@@ -31,7 +31,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         follower = LiveFeeds.shared.newFollower()
     }
 
-    /// What one ``commit(over:creatingFeed:edits:spreading:_:)`` did.
+    /// What one ``commit(over:creatingFeed:edits:_:)`` did.
     struct Written {
         /// The commit, pending edits re-applied; nil when the plan wrote nothing.
         var commit: FeedCommit<Item>?
@@ -52,30 +52,22 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     ///     refused (a next page or a gap's fill of a feed someone deleted).
     ///   - edits: What the caller knows of its pending edits. They are read only when the caller may
     ///     have some or the file changed.
-    ///   - spreading: Whether the rows the plan writes are copies of the items (a server page, a local
-    ///     update, an optimistic update and its rollback) that replace the other feeds' copies when
-    ///     the item type shares its items (``SharedItemSpread``).
-    ///   - plan: Writes the rows and returns the commit, or nil to write nothing further.
+    ///   - plan: Writes the rows and returns the commit, with the copies of shared items it stored
+    ///     (``FeedCommit/copies``), or nil to write nothing further.
     func commit(
-        over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>, spreading: Bool = false,
+        over shown: FeedRecord, creatingFeed: Bool = true, edits: OptimisticEdits<Item>,
         _ plan: (PageStore, inout FeedRecord) throws -> FeedCommit<Item>?
     ) throws -> Written {
-        try transaction(sharing: spreading) { store in
+        try transaction { store in
             guard var feed = creatingFeed ? try store.ensureFeed(key: key) : try store.feed(key: key) else {
                 return (Written(file: nil), [])
             }
             let before = feed
             guard var commit = try plan(store, &feed) else {
-                // The feed's own rows stayed, but the copies it logged still go to the feeds sharing them
-                // (a rollback of an update under a pending removal of the item).
-                let spread = try SharedItemSpread.spreadLogged(
-                    from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file))
-                return (
-                    Written(file: feed), (feed == before ? [] : [recorded(before, feed, .fullReload)]) + spread.written
-                )
+                return (Written(file: feed), feed == before ? [] : [recorded(before, feed, .fullReload)])
             }
-            let spread = try SharedItemSpread.spreadLogged(
-                from: commit.record, in: store, carries: LiveFeeds.shared.carries(in: queue.file))
+            let spread = try SharedItemSpread.spread(
+                commit.copies, from: commit.record, in: store, carries: LiveFeeds.shared.carries(in: queue.file))
             if spread.rewroteWriterRows { commit.window = .reload }
             // The change is computed on the file's rows: exact for every feed that held them, even
             // when this one held others (another `Feed` wrote since it last looked).
@@ -198,18 +190,11 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// The write path of this feed: ``StoreWriter/transaction(by:keepingWhole:growing:_:)`` for one
     /// feed (and the feeds its shared items spread to), with this feed's rows kept whole by the budget.
     /// - Parameters:
-    ///   - growing: Whether the write may grow the file (see ``StoreWriter``).
-    ///   - sharing: Whether the rows written are copies to spread (see ``SharedCopyLog``).
+    /// - Parameter growing: Whether the write may grow the file (see ``StoreWriter``).
     private func transaction<Result>(
-        growing: Bool = true, sharing: Bool = false, _ body: (PageStore) throws -> (Result, [RecordedWrite])
+        growing: Bool = true, _ body: (PageStore) throws -> (Result, [RecordedWrite])
     ) throws -> Result {
-        try store.transaction(by: follower, keepingWhole: key, growing: growing) { store in
-            // A feed that shares its items flags every row it writes, so that other feeds' copies
-            // find it; only the plan's rows are logged to spread.
-            store.sharing = sharedItemType.map { _ in SharedCopyLog(logging: sharing) }
-            defer { store.sharing = nil }
-            return try body(store)
-        }
+        try store.transaction(by: follower, keepingWhole: key, growing: growing, body)
     }
 
     /// What the change record keeps of a write that took the feed's row from `before` to `after`.

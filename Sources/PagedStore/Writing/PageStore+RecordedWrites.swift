@@ -23,21 +23,14 @@ extension PageStore {
         return result
     }
 
-    /// Runs `write`, which stores copies of items in the feed `key` (a page of `pagedb seed`), then,
-    /// when the feed shares its items, spreads each copy to the other feeds holding the item as every
-    /// writer of the engine does (``SharedItemSpread``) and records each of their changes, so that
-    /// their open lists follow. Run it inside the write's transaction, once per page: the copies are
-    /// held until `write` returns.
-    @discardableResult
-    package func spreadingSharedCopies<Result>(from key: String, _ write: () throws -> Result) throws -> Result {
-        guard try feed(key: key)?.sharedType != nil else { return try write() }
-        sharing = SharedCopyLog(logging: true)
-        defer { sharing = nil }
-        let result = try write()
-        guard let writer = try feed(key: key) else { return result }
-        for spread in try SharedItemSpread.spreadLogged(from: writer, in: self).written {
+    /// Spreads `copies`, which a write just stored in the feed `key` (a page of `pagedb seed`), to
+    /// the other feeds holding the items when the feed shares its items, as every writer of the
+    /// engine does (``SharedItemSpread``), and records each of their changes, so that their open
+    /// lists follow. Run it inside the write's transaction, after each page.
+    package func spreadSharedCopies(_ copies: [EncodedItem], from key: String) throws {
+        guard !copies.isEmpty, let writer = try feed(key: key), writer.sharedType != nil else { return }
+        for spread in try SharedItemSpread.spread(copies, from: writer, in: self).written {
             try recordChange(from: spread.before, to: spread.after, bytes: spread.change.encoded)
         }
-        return result
     }
 }

@@ -7,6 +7,17 @@ import Foundation
 /// (``PendingEditRecord/base``), byte for byte, so one edit settles alike through a `Feed` or
 /// through the outbox alone.
 enum PendingEditSettlement {
+    /// What a settlement wrote.
+    struct Outcome {
+        /// The change to the feed's rows; nil when they did not change (confirmed, or nothing left
+        /// to roll back).
+        var change: RowChange?
+        /// The server's copy a rejected update restores (or what the item's later edits show on
+        /// it), for the feeds sharing the item, which showed the update too; none for an insert or a
+        /// removal, which stayed this feed's own.
+        var copies: [EncodedItem] = []
+    }
+
     /// Deletes `pending` and, unless it was `confirmed`, rolls its row back to the server's value.
     ///
     /// `pending` is its item's first edit; the item's later edits stay pending. A confirmed edit
@@ -15,12 +26,10 @@ enum PendingEditSettlement {
     /// sent: they edit an item the server never had.
     /// - Parameter carry: How a later edit's change goes on a value, when the feed that made it knows
     ///   (see ``PendingEditStack/rebased(_:onto:section:carry:)``).
-    /// - Returns: The change to the feed's rows, or nil when the rows did not change (confirmed, or
-    ///   nothing left to roll back).
     static func settle(
         _ pending: PendingEditRecord, confirmed: Bool, in store: PageStore, feed: inout FeedRecord,
         carry: PendingEditStack.Carry = { _, _ in nil }
-    ) throws -> RowChange? {
+    ) throws -> Outcome {
         let itemID = pending.itemID
         try store.deletePendingEdit(pending, in: feed)
         if confirmed {
@@ -28,38 +37,36 @@ enum PendingEditSettlement {
             if pending.kind == .remove {
                 try store.handOnPlace(of: itemID, above: pending.above, below: pending.below, in: feed)
             }
-            return nil
+            return Outcome()
         }
         // Only an update was shown in the other feeds sharing the item, which its rollback must undo
         // there too; a removal or an insert stayed this feed's own, and so does its rollback.
-        if pending.kind != .update { store.sharing?.logging = false }
         let rest = try store.pendingEdits(ofItem: itemID, in: feed)
         if !rest.isEmpty { return try rollBack(pending, under: rest, in: store, feed: &feed, carry: carry) }
         switch pending.kind {
         case .update:
-            guard let base = pending.base,
-                let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
-                try store.updateItem(
-                    EncodedItem(itemID: itemID, section: pending.baseSection, payload: base), in: &feed)
-            else { return nil }
-            return RowChange(
-                reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [itemID])
+            let restored = pending.base.map { EncodedItem(itemID: itemID, section: pending.baseSection, payload: $0) }
+            guard let restored, let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
+                try store.updateItem(restored, in: &feed)
+            else { return Outcome() }
+            let row = try store.rowIndex(ofPosition: stored.position, in: feed)
+            return Outcome(change: RowChange(reloaded: [row], reloadedIDs: [itemID]), copies: [restored])
         case .insert:
-            return try removeInserted(itemID, removedAt: nil, in: store, feed: &feed)
+            return Outcome(change: try removeInserted(itemID, removedAt: nil, in: store, feed: &feed))
         case .remove:
             guard let base = pending.base, try store.items(withIDs: [itemID], in: feed)[itemID] == nil else {
-                return nil
+                return Outcome()
             }
             // No row left on either side: the list was replaced, and its pages bring the item back
             // in order; until then the removals that named it take its place.
             guard let row = try row(for: pending, in: feed, store) else {
                 try store.handOnPlace(of: itemID, above: pending.above, below: pending.below, in: feed)
-                return nil
+                return Outcome()
             }
             let item = EncodedItem(itemID: itemID, section: pending.baseSection, payload: base)
             // The server's row, put back: pages that no longer list it prove it deleted.
             let position = try store.insertItem(item, atRow: row, local: false, in: &feed)
-            return RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)])
+            return Outcome(change: RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)]))
         }
     }
 
@@ -68,25 +75,27 @@ enum PendingEditSettlement {
     private static func rollBack(
         _ pending: PendingEditRecord, under rest: [PendingEditRecord], in store: PageStore, feed: inout FeedRecord,
         carry: PendingEditStack.Carry
-    ) throws -> RowChange? {
+    ) throws -> Outcome {
         let itemID = pending.itemID
         guard pending.kind == .update else {
             try store.deletePendingEdits(itemID: itemID, in: feed)
-            return try removeInserted(itemID, removedAt: rest.last { $0.kind == .remove }, in: store, feed: &feed)
+            let removal = rest.last { $0.kind == .remove }
+            return Outcome(change: try removeInserted(itemID, removedAt: removal, in: store, feed: &feed))
         }
-        guard let base = pending.base else { return nil }
+        guard let base = pending.base else { return Outcome() }
         let rebased = try PendingEditStack.rebased(rest, onto: base, section: pending.baseSection, carry: carry)
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
-        if rebased.shown == nil {
+        guard let shown = rebased.shown else {
             // Removed here meanwhile: the other feeds sharing the item still show the rejected update,
             // and take the server's copy it restores.
-            store.sharing?.log(EncodedItem(itemID: itemID, section: pending.baseSection, payload: base))
+            return Outcome(copies: [EncodedItem(itemID: itemID, section: pending.baseSection, payload: base)])
         }
-        guard let shown = rebased.shown, let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
-            try store.updateItem(EncodedItem(itemID: itemID, section: shown.section, payload: shown.payload), in: &feed)
-        else { return nil }
-        return RowChange(
-            reloaded: [try store.rowIndex(ofPosition: stored.position, in: feed)], reloadedIDs: [itemID])
+        let showing = EncodedItem(itemID: itemID, section: shown.section, payload: shown.payload)
+        guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
+            try store.updateItem(showing, in: &feed)
+        else { return Outcome() }
+        let row = try store.rowIndex(ofPosition: stored.position, in: feed)
+        return Outcome(change: RowChange(reloaded: [row], reloadedIDs: [itemID]), copies: [showing])
     }
 
     /// Removes a rejected insert's row and hands its place to the edits that named it; when it was

@@ -87,9 +87,8 @@ extension PagedDB {
                         try reader.stream(
                             contentsOf: input.path, pageSize: pageSize, checkingDuplicates: false,
                             { page, offsets in
-                                let skipped = try store.spreadingSharedCopies(from: feed) {
-                                    try store.seed(page, offsets: offsets, &run)
-                                }
+                                let skipped = try store.seed(page, offsets: offsets, &run)
+                                try store.spreadSharedCopies(run.lastPageWrote, from: feed)
                                 for index in skipped {
                                     let id = page.items[index].id
                                     guard try store.isRepeat(id, at: offsets[index], in: &run) else { continue }
@@ -125,7 +124,8 @@ extension PagedDB {
                     try store.recordingRowsChangedAtTheBottom(of: feed) {
                         var run = try store.beginSeed(into: feed)
                         for page in pages {
-                            try store.spreadingSharedCopies(from: feed) { try store.seed(page, &run) }
+                            try store.seed(page, &run)
+                            try store.spreadSharedCopies(run.lastPageWrote, from: feed)
                             progress.update(run.written)
                         }
                         return try store.finishSeed(&run)

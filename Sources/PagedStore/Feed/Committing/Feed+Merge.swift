@@ -17,15 +17,16 @@ extension Feed {
         case .noOverlap where policy.gapPolicy == .keepGap && page.olderCursor != nil:
             return try prependAboveAGap(encoded, items: items, page: page, matches: matches, to: &feed, store: store)
         case .noOverlap:
-            try store.replaceFeed(with: encoded, page: page, in: &feed)
-            return Commit(record: feed, change: .fullReload, window: .reload)
+            let written = try store.replaceFeed(with: encoded, page: page, in: &feed)
+            return Commit(
+                record: feed, change: .fullReload, window: .reload, copies: written.map { encoded[$0.offset] })
         case .prepend(let newItems, let reloads):
             return try prepend(
                 newItems, reloading: reloads, items: items, head: head, page: page, to: &feed, store: store)
         case .rewrite(let through, let relocated, let change):
             for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
             try store.replaceHead(through: through, with: encoded, page: page, in: &feed)
-            return Commit(record: feed, change: change, window: .reload)
+            return Commit(record: feed, change: change, window: .reload, copies: encoded)
         }
     }
 
@@ -42,9 +43,9 @@ extension Feed {
         }
         guard feed.rowCount == 0 || encoded.isEmpty else { return nil }
         let wasEmpty = feed.rowCount == 0
-        try store.replaceFeed(with: encoded, page: page, in: &feed)
+        let written = try store.replaceFeed(with: encoded, page: page, in: &feed)
         let change = wasEmpty ? RowChange(inserted: Array(0..<feed.rowCount)) : .fullReload
-        return Commit(record: feed, change: change, window: .reload)
+        return Commit(record: feed, change: change, window: .reload, copies: written.map { encoded[$0.offset] })
     }
 
     /// The cached head the merge plans with, and the cached rows, anywhere in the feed, whose ids the
@@ -98,7 +99,7 @@ extension Feed {
         return Commit(
             record: feed,
             change: RowChange(deleted: deleted, inserted: Array(0..<encoded.count), reloadedIDs: changed.map(\.itemID)),
-            window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
+            window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload, copies: encoded)
     }
 
     /// The common merge: `newItems` on top of an unchanged cached head, whose changed rows
@@ -121,6 +122,6 @@ extension Feed {
             change: RowChange(
                 inserted: Array(0..<newItems.count), reloaded: reloads.map(\.row),
                 reloadedIDs: reloads.map(\.item.itemID)),
-            window: .prepend(rows, reloads: reloadedRows))
+            window: .prepend(rows, reloads: reloadedRows), copies: newItems + reloads.map(\.item))
     }
 }

@@ -24,7 +24,7 @@ extension Feed {
             let rows = Self.newRows(fresh.map { items[$0] }, newItems, positions: positions)
             return Commit(
                 record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<newItems.count)),
-                window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload)
+                window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload, copies: newItems)
         }
     }
 }

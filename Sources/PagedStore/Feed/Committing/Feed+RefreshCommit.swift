@@ -31,7 +31,7 @@ extension Feed {
     ) throws -> Commit? {
         let policy = self.policy
         let now = clock.date()
-        return try write(spreading: true) { store, feed in
+        return try write { store, feed in
             guard activity.owns(task, .refresh) else { return nil }
             // Strictly older: two feeds that read one generation and both bumped it (a relaunch while
             // the old process still waited for a response) must not both commit. The first wins.

@@ -10,14 +10,12 @@ extension Feed {
     /// the file's row (another `Feed` may have written it) and nil comes back.
     /// - Parameters:
     ///   - creatingFeed: Whether a feed row the file lacks is created, or the write refused.
-    ///   - spreading: Whether the rows written are copies of the items that the other feeds holding
-    ///     them take too, when the item type shares its items (a server page, a local update, an
-    ///     optimistic update and its rollback).
+    ///   - plan: Writes the rows and returns the commit, with the copies of shared items it stored
+    ///     (``FeedCommit/copies``), or nil to write nothing further.
     func write(
-        creatingFeed: Bool = true, spreading: Bool = false, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
+        creatingFeed: Bool = true, _ plan: (PageStore, inout FeedRecord) throws -> Commit?
     ) throws -> Commit? {
-        let written = try writer.commit(
-            over: loaded.record, creatingFeed: creatingFeed, edits: optimistic, spreading: spreading, plan)
+        let written = try writer.commit(over: loaded.record, creatingFeed: creatingFeed, edits: optimistic, plan)
         if let remain = written.pendingEditsRemain { optimistic.mayHavePending = remain }
         reportDropped(written.droppedEdits)
         guard let commit = written.commit else {

@@ -182,7 +182,7 @@ extension PageStore {
             SELECT ?, item_id, position, page_no, section, payload, ? FROM temp.seed_stage WHERE true ORDER BY item_id
             ON CONFLICT (feed_id, item_id) DO NOTHING
             """
-        let flags = feed.sharedType == nil ? 0 : SharedCopyLog.sharedFlag
+        let flags = feed.sharedType == nil ? 0 : Self.sharedFlag
         if try connection.run(insert, feed.id, flags) != bulk.staged {
             // Only on failure: the earliest line whose id an earlier line had.
             let firstRepeat = """

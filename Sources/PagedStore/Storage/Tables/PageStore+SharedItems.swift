@@ -1,32 +1,9 @@
 package import Foundation
 
-/// The copies a write of a feed that shares its items wrote, for the engine to spread.
-package struct SharedCopyLog {
+extension PageStore {
     /// The bit of `item.flags` that marks a row of a feed that shares its items: such rows are in
     /// the index by id (`item_shared_by_id`).
     static let sharedFlag: Int64 = 2
-
-    /// Whether the rows written are copies to spread to the other feeds (a server page, a local or
-    /// optimistic update), rather than rows that stay this feed's own.
-    package var logging: Bool
-    /// The copies written while logging, in order.
-    package private(set) var copies: [EncodedItem] = []
-
-    /// Starts a log.
-    package init(logging: Bool) {
-        self.logging = logging
-    }
-
-    mutating func log(_ item: EncodedItem) {
-        if logging { copies.append(item) }
-    }
-
-    /// Hands the copies over and logs no more: what follows in the write stays the feed's own.
-    package mutating func take() -> [EncodedItem] {
-        logging = false
-        defer { copies = [] }
-        return copies
-    }
 }
 
 /// The pending edits of the feeds sharing one name, as a spread needs them.

@@ -176,11 +176,10 @@ extension PageStore {
             try statement.bind(4, pageNo)
             try statement.bind(5, item.section)
             try statement.bind(6, item.payload, asText: textPayloads)
-            try statement.bind(7, feed.sharedType == nil ? 0 : SharedCopyLog.sharedFlag)
+            try statement.bind(7, feed.sharedType == nil ? 0 : Self.sharedFlag)
             try statement.step()
             return connection.changes > 0
         }
-        if inserted { sharing?.log(item) }
         return inserted
     }
 
@@ -191,7 +190,6 @@ extension PageStore {
         let sql = "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND item_id = ?"
         let updated = try connection.run(sql, payload(item.payload), item.section, feed.id, item.itemID) > 0
         if updated {
-            sharing?.log(item)
             if item.section != nil { feed.hasSections = true }
             // Saved even when only the payload changed: the change count tells other feeds of this
             // feed that an item's content changed.
@@ -214,7 +212,6 @@ extension PageStore {
             try statement.bind(5, item.itemID)
             try statement.step()
         }
-        sharing?.log(item)
         if item.section != nil, !feed.hasSections { feed.hasSections = true }
     }
 

@@ -17,9 +17,6 @@ package final class PageStore {
     package let statusAtOpen: SchemaStatus
     /// Whether payloads are bound as TEXT (the JSON codec, readable with `sqlite3`) or as BLOB.
     package var textPayloads = true
-    /// Set while a write of a feed that shares its items runs: the rows written are flagged as
-    /// copies of shared items, and logged for the engine to spread (see PageStore+SharedItems.swift).
-    package var sharing: SharedCopyLog?
     /// The pages the running write deleted rows from, by feed id: before the write commits, the
     /// ones it left with no rows go (see ``EmptyPages``), so that page rows never pile up.
     var pagesLosingRows: [Int64: Set<Int64>] = [:]
