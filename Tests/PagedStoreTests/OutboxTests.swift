@@ -191,3 +191,24 @@ import Testing
         #expect(try test.payloadOnDisk("p2")?.revision == 9)
     }
 }
+
+/// Settling one item's edit reads and re-applies that item's stack only: the feed's other edits stay
+/// as they were, and still go again on the next page that brings their rows.
+extension OutboxTests {
+    @Test func settlingOneItemsEditLeavesTheOtherItemsEditsPendingAndReapplied() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        let (_, feed) = try await test.openPosts(server)
+        // No handler for the kind: the edits stay queued until settled here.
+        try await feed.enqueue("revise", id: "p0", argument: Revision(revision: 1)) { $0.revision = 1 }
+        try await feed.enqueue("revise", id: "p2", argument: Revision(revision: 7)) { $0.revision = 7 }
+        try await feed.settlePendingEdit(itemID: "p0", committed: false)
+        #expect(try await feed.pendingEdits().map(\.itemID) == ["p2"])
+        var items = server.items
+        items[2].revision = 3  // the server's new value of the other item
+        server.items = items
+        await feed.refresh()
+        let rows = await feed.snapshot.rows
+        #expect(rows[0]?.revision == 0, "rolled back")
+        #expect(rows[2]?.revision == 7, "the other item's edit goes again on the server's new value")
+    }
+}

@@ -8,12 +8,13 @@ extension Feed {
     /// The feed's pending edits that can be applied, read in the caller's write transaction; every
     /// other pending edit row (see ``MalformedPendingEdit``, and a payload that is not its item) is
     /// detached or deleted, the deleted ones added to `dropped`, for ``reportDropped(_:)`` once the
-    /// transaction committed; dropped at `now`.
+    /// transaction committed; dropped at `now`. With `itemID`, only that item's edits are read and
+    /// looked at: a settlement's cost follows the item's stack, not the feed's edits.
     static func applicablePendingEdits(
-        of feed: FeedRecord, in store: PageStore, codec: ItemCodec<Item>, dropped: inout [MalformedPendingEdit],
-        at now: Date
+        of feed: FeedRecord, item itemID: String? = nil, in store: PageStore, codec: ItemCodec<Item>,
+        dropped: inout [MalformedPendingEdit], at now: Date
     ) throws -> [PendingEditRecord] {
-        let rows = try store.pendingEditRows(of: feed)
+        let rows = try store.pendingEditRows(of: feed, item: itemID)
         var applicable: [PendingEditRecord] = []
         var unreadableItems = Set<String>()
         for edit in rows.edits {
@@ -29,8 +30,10 @@ extension Feed {
         }
         applicable.removeAll { unreadableItems.contains($0.itemID) }
         // Detached rows nothing can send go alone: nothing shows them.
-        var unusable =
-            try rows.malformed.filter { !unreadableItems.contains($0.itemID) } + store.unreadableDetachedEdits(of: feed)
+        let unreadableDetached = try store.unreadableDetachedEdits(of: feed).filter {
+            itemID == nil || $0.itemID == itemID
+        }
+        var unusable = rows.malformed.filter { !unreadableItems.contains($0.itemID) } + unreadableDetached
         for stack in PendingEditStack.stacks(applicable) {
             if let problem = PendingEditStack.problem(of: stack), let first = stack.first {
                 unusable.append(MalformedPendingEdit(first, problem: problem))

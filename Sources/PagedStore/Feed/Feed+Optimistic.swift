@@ -119,16 +119,18 @@ extension Feed {
             let commit = try write { store, feed in
                 // Edits the codec cannot read are dropped or detached first: a detached one settles alone.
                 let applicable = try Self.applicablePendingEdits(
-                    of: feed, in: store, codec: codec, dropped: &dropped, at: now)
-                let stack = PendingEditStack.stacks(applicable.filter { $0.itemID == storedID }).first ?? []
+                    of: feed, item: storedID, in: store, codec: codec, dropped: &dropped, at: now)
+                let stack = PendingEditStack.stacks(applicable).first ?? []
                 settled = try EditSettlement.settle(
                     storedID, key: key, confirmed: committed, stack: stack, in: store, feed: &feed, carry: carry)
                 switch settled {
                 case .onItsRow(let outcome, _) where outcome.change != nil || !outcome.copies.isEmpty:
                     return Commit(
-                        record: feed, change: outcome.change ?? RowChange(), window: .reload, copies: outcome.copies)
+                        record: feed, change: outcome.change ?? RowChange(), window: .reload, copies: outcome.copies,
+                        onlyItem: storedID)
                 case .detached(let otherFeeds) where !otherFeeds.isEmpty:
-                    return Commit(record: feed, change: RowChange(), window: .reload, otherFeeds: otherFeeds)
+                    return Commit(
+                        record: feed, change: RowChange(), window: .reload, otherFeeds: otherFeeds, onlyItem: storedID)
                 case .onItsRow, .detached, .nothing: return nil
                 }
             }

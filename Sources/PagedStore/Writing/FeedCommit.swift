@@ -38,6 +38,9 @@ struct FeedCommit<Item: FeedItem> {
     /// For a next page that held only rows the feed has: the older cursor it moved on to, with no
     /// row written (progress on a page-numbered list that shifted down).
     var advancedCursor: String?
+    /// The one item whose row the write touched, when it knows (a settlement): only that item's
+    /// pending edits are applied again after it. Nil: every item's (a page may write any row).
+    var onlyItem: String?
     /// Whether pending edits were re-applied on top of what the plan wrote.
     var replayedEdits = false
     /// For a commit that takes another writer's write from the file: what the change record says of

@@ -17,7 +17,7 @@ extension FeedWriter {
         var feed = commit.record
         var dropped: [MalformedPendingEdit] = []
         let pending = try Feed<Item>.applicablePendingEdits(
-            of: feed, in: store, codec: codec, dropped: &dropped, at: self.store.clock.date())
+            of: feed, item: commit.onlyItem, in: store, codec: codec, dropped: &dropped, at: self.store.clock.date())
         var touched = false
         var remaining = pending.count
         for var stack in PendingEditStack.stacks(pending) {
@@ -76,6 +76,8 @@ extension FeedWriter {
             commit.window = .reload
             commit.replayedEdits = true
         }
+        // One item's edits say nothing of the others': whether any remain is one look.
+        if commit.onlyItem != nil { remaining = try store.hasPendingEdits(in: feed) ? 1 : 0 }
         return (remaining, dropped)
     }
 

@@ -74,6 +74,8 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             let foreign = before != shown
             var written = Written(file: commit.record)
             if edits.mayHavePending || foreign {
+                // Another writer's rows may be under any item's edits: all of them go again.
+                if foreign { commit.onlyItem = nil }
                 let replay = try replayPendingEdits(on: &commit, changes: edits.changes, in: store)
                 written.file = commit.record
                 written.pendingEditsRemain = replay.remaining > 0

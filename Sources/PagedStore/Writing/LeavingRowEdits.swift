@@ -10,7 +10,7 @@ enum LeavingRowEdits {
     static func rowsLeave(
         _ loss: PendingEditFate.Loss, item itemID: String? = nil, in feed: FeedRecord, store: PageStore, at date: Date
     ) throws -> [MalformedPendingEdit] {
-        let rows = try store.pendingEditRows(of: feed)
+        let rows = try store.pendingEditRows(of: feed, item: itemID)
         var dropped: [MalformedPendingEdit] = []
         for edit in rows.edits where itemID == nil || edit.itemID == itemID {
             switch PendingEditFate.of(edit, when: loss) {

@@ -34,6 +34,11 @@ extension PagedDB {
                 W1S (only when named): W1 with posts shared across feeds (FeedItem.sharedItemType), for \
                 what sharing costs a write.
 
+                SCALE (only when named): one operation at several sizes of what surrounds it, each row \
+                ending with growth= (the largest size's median over the smallest's): settling the first \
+                of 1, 10, 100 and 500 queued edits stacked on one item, and the only edit of one item \
+                while 0, 100 and 1,000 other items have one each.
+
                 Examples:
                   swift build -c release && .build/release/pagedb bench --dir /tmp/pcbench/pagedstore
                   REFERENCE/compare --runs 5 -- .build/release/pagedb bench
@@ -41,6 +46,7 @@ extension PagedDB {
                   .build/release/pagedb bench --only LIVE
                   .build/release/pagedb bench --only BUDGET
                   .build/release/pagedb bench --only EDIT
+                  .build/release/pagedb bench --only SCALE
                   .build/release/pagedb bench --only W1,W1S
                 """)
 
@@ -49,7 +55,7 @@ extension PagedDB {
         @Option(name: .long, help: "The data generator's seed.") var seed: UInt64 = 1
         @Option(
             name: .long,
-            help: "Workloads to run, comma-separated: W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT.")
+            help: "Workloads to run, comma-separated: W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE.")
         var only = "W1,W2,W3,W3w,W4,W5,FS,FS-real"
         @Option(name: .long, help: "Rows of the scroll feed; runs SCROLL.") var scroll: Int?
         /// LIVE's writer in another process: the benchmark starts this same binary with `--live-writer PATH`,
@@ -58,12 +64,14 @@ extension PagedDB {
 
         func validate() throws {
             let known: Set = [
-                "W1", "W1S", "W2", "W3", "W3W", "W4", "W5", "FS", "FS-REAL", "SCROLL", "LIVE", "BUDGET", "EDIT", "J",
+                "W1", "W1S", "W2", "W3", "W3W", "W4", "W5", "FS", "FS-REAL", "SCROLL", "LIVE", "BUDGET", "EDIT",
+                "SCALE", "J",
                 "D",
             ]
             for name in only.split(separator: ",") where !known.contains(name.uppercased()) {
                 throw ValidationError(
-                    "Unknown workload \(name); choose from W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT.")
+                    "Unknown workload \(name); choose from W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE."
+                )
             }
             if let scroll, scroll < 1 { throw ValidationError("--scroll needs at least 1 row.") }
         }
@@ -89,6 +97,7 @@ extension PagedDB {
             if selected.contains("LIVE") { try await workloads.live() }
             if selected.contains("BUDGET") { try await workloads.budget() }
             if selected.contains("EDIT") { try await workloads.edits() }
+            if selected.contains("SCALE") { try await workloads.scale() }
         }
     }
 }

@@ -115,20 +115,27 @@ extension PageStore {
     /// The feed's pending edit rows that show on its rows (not detached, see ``detach(_:in:)``),
     /// oldest first: the well-formed ones as edits, and the ones no edit can come from (a file edited
     /// by hand, a faulty writer) with what is wrong with them. A malformed row is never applied: it
-    /// could only write something other than the server's value.
+    /// could only write something other than the server's value. With `itemID`, only that item's,
+    /// read by the table's key.
     package func pendingEditRows(
-        of feed: FeedRecord, outboxColumns: Bool = true, nextAttemptColumn: Bool = true, stepColumn: Bool = true,
-        detachedColumn: Bool = true
+        of feed: FeedRecord, item itemID: String? = nil, outboxColumns: Bool = true, nextAttemptColumn: Bool = true,
+        stepColumn: Bool = true, detachedColumn: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let outbox = Self.outboxColumns(outboxColumns, nextAttempt: nextAttemptColumn)
         let (step, editedSection) = stepColumn ? ("step", "edited_section") : ("0", "base_section")
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), \(step),
                 \(editedSection)
-            FROM pending_edit WHERE feed_id = ? \(detachedColumn ? "AND detached = 0" : "")
+            FROM pending_edit WHERE feed_id = ? \(itemID == nil ? "" : "AND item_id = ?") \
+            \(detachedColumn ? "AND detached = 0" : "")
             ORDER BY created_at, item_id, \(step)
             """
-        let rows = try connection.rows(sql, feed.id, row: Self.pendingEditRow)
+        let rows =
+            if let itemID {
+                try connection.rows(sql, feed.id, itemID, row: Self.pendingEditRow)
+            } else {
+                try connection.rows(sql, feed.id, row: Self.pendingEditRow)
+            }
         return (rows.compactMap(\.edit), rows.compactMap(\.malformed))
     }
 
@@ -256,6 +263,17 @@ extension PageStore {
     }
 
     /// Forgets every pending edit that shows on the item's row (its detached edits stay queued).
+    /// Whether the feed has a pending edit that shows on its rows: one look at the table's key, no
+    /// edit read.
+    package func hasPendingEdits(in feed: FeedRecord) throws(StorageError) -> Bool {
+        try connection.withStatement(
+            "SELECT EXISTS (SELECT 1 FROM pending_edit WHERE feed_id = ? AND detached = 0)"
+        ) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            return try statement.step() && statement.int64(0) == 1
+        }
+    }
+
     package func deletePendingEdits(itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run(
             "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0", feed.id, itemID)
