@@ -96,7 +96,7 @@ extension Feed {
             return FileState(record: file, change: change, rows: rows.stored, start: rows.start)
         }
         guard let state else { return .unchanged }
-        let decoded = LoadedRows.decoding(state.rows, codec: codec)
+        let decoded = LoadedRows.decoding(state.rows, codec: codec, keeping: window)
         if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
         if !decoded.undecodable.isEmpty {
             switch UndecodableFollowRule.plan(

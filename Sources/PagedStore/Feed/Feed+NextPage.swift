@@ -153,8 +153,8 @@ extension Feed {
         var keys: [RowKey] = []
         keys.reserveCapacity(written.count)
         for row in written {
-            keys.append(
-                RowKey(id: encoded[row.offset].itemID, position: row.position, section: encoded[row.offset].section))
+            let item = encoded[row.offset]
+            keys.append(RowKey(id: item.itemID, position: row.position, section: item.section, payload: item.payload))
         }
         let rows = LoadedRows(
             items: written.count == items.count ? items : written.map { items[$0.offset] }, keys: keys)

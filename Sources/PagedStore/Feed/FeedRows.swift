@@ -1,8 +1,24 @@
-/// What the cache knows of a row besides its item: its id, place and section.
+import Foundation
+
+/// What the cache knows of a row besides its item: its id, place and section, and a hash of the
+/// bytes its item was decoded from.
 struct RowKey: Sendable, Equatable {
     var id: String
     var position: Int64
     var section: String?
+    /// A hash of the row's stored payload: a row read again with an equal key holds the same bytes,
+    /// so its decoded item is kept (a file edited by hand changes the bytes, and the row is decoded
+    /// again, and found undecodable if it is).
+    var content: Int
+
+    init(id: String, position: Int64, section: String?, payload: Data) {
+        self.id = id
+        self.position = position
+        self.section = section
+        var hasher = Hasher()
+        payload.withUnsafeBytes { hasher.combine(bytes: $0) }
+        content = hasher.finalize()
+    }
 }
 
 /// Rows held in memory as two parallel arrays: the decoded items, and their keys. The bookkeeping
@@ -33,7 +49,41 @@ struct LoadedRows<Item: Sendable>: Sendable {
                 let item = try codec.decode(row.payload)
                 guard undecodable.isEmpty else { continue }
                 rows.items.append(item)
-                rows.keys.append(RowKey(id: row.itemID, position: row.position, section: row.section))
+                rows.keys.append(
+                    RowKey(id: row.itemID, position: row.position, section: row.section, payload: row.payload))
+            } catch {
+                undecodable.append(UndecodableRow(itemID: row.itemID, position: row.position, error: "\(error)"))
+            }
+        }
+        return (rows, undecodable)
+    }
+
+    /// Decodes `stored`, keeping the decoded item of each row `held` has with the same key (the
+    /// same id at the same position, in the same section, from the same bytes): a list that reads
+    /// its window again after a write decodes only the rows the write inserted or changed.
+    static func decoding(
+        _ stored: [StoredItem], codec: ItemCodec<Item>, keeping held: RowWindow<Item>
+    ) -> (rows: LoadedRows, undecodable: [UndecodableRow]) {
+        guard !held.rows.keys.isEmpty else { return decoding(stored, codec: codec) }
+        var heldByPosition: [Int64: Int] = [:]
+        heldByPosition.reserveCapacity(held.rows.keys.count)
+        for (index, key) in held.rows.keys.enumerated() { heldByPosition[key.position] = index }
+        var rows = LoadedRows()
+        var undecodable: [UndecodableRow] = []
+        rows.items.reserveCapacity(stored.count)
+        rows.keys.reserveCapacity(stored.count)
+        for row in stored {
+            let key = RowKey(id: row.itemID, position: row.position, section: row.section, payload: row.payload)
+            if undecodable.isEmpty, let index = heldByPosition[row.position], held.rows.keys[index] == key {
+                rows.items.append(held.rows.items[index])
+                rows.keys.append(key)
+                continue
+            }
+            do {
+                let item = try codec.decode(row.payload)
+                guard undecodable.isEmpty else { continue }
+                rows.items.append(item)
+                rows.keys.append(key)
             } catch {
                 undecodable.append(UndecodableRow(itemID: row.itemID, position: row.position, error: "\(error)"))
             }

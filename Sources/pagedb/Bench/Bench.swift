@@ -35,7 +35,8 @@ extension PagedDB {
                 what sharing costs a write.
 
                 SCALE (only when named): one operation at several sizes of what surrounds it, each row \
-                ending with growth= (the largest size's median over the smallest's): settling the first \
+                ending with growth= (the largest size's median over the smallest's): one update of a \
+                200-row feed until 1, 10 and 100 observed lists of it show it; settling the first \
                 of 1, 10, 100 and 500 queued edits stacked on one item, and the only edit of one item \
                 while 0, 100 and 1,000 other items have one each.
 

@@ -8,7 +8,50 @@ import PagedStoreTesting
 /// itself does not grow.
 extension BenchWorkloads {
     func scale() async throws {
+        try await followingAWrite()
         try await settlingUnderAStack()
+    }
+
+    /// One update of a row of a 200-row feed, timed until each of 1, 10 and 100 observed lists of
+    /// the feed (each its own `Feed` on the store) shows it. Each list follows the write's recorded
+    /// change: the work grows with the lists (each is told and takes the change), and for each list
+    /// should be the changed row's, not its window's.
+    private func followingAWrite() async throws {
+        var medians: [(size: Int, median: Double)] = []
+        for lists in [1, 10, 100] {
+            let path = dir + "/scale-follow.db"
+            removeDatabase(path)
+            let store = try FeedStore(path: path)
+            let items = (0..<200).map { EditBenchItem(id: "f\($0)", revision: 0) }
+            let source = ScriptedSource<EditBenchItem> { _ in Page(items: items, olderCursor: nil) }
+            let policy = FeedPolicy(refreshOnOpen: .never)
+            let writer = try store.feed("scale", source: source, policy: policy)
+            await writer.refresh()
+            var observers: [EditLatencyObserver<EditBenchItem>] = []
+            for _ in 0..<lists {
+                let list = try store.feed("scale", source: source, policy: policy)
+                observers.append(await EditLatencyObserver(list) { $0.revision })
+            }
+            var times: [Double] = []
+            for write in 1...21 {
+                let row = write % 20
+                for observer in observers { observer.expect(row: row, revision: write) }
+                let started = BenchClock.wall()
+                try await writer.update(EditBenchItem(id: "f\(row)", revision: write))
+                var last: Double? = started
+                for observer in observers {
+                    let shown = await observer.shown(within: EditBench.patience)
+                    last = shown.flatMap { shown in last.map { max($0, shown) } }
+                }
+                guard let last else { throw BenchFailure("SCALE follow: a list did not show write \(write)") }
+                times.append(last - started)
+            }
+            for observer in observers { observer.stop() }
+            print("SCALE impl=pagedstore op=follow lists=\(lists) rows=200 \(BenchClock.latencyFields(times))")
+            medians.append((lists, times.sorted()[times.count / 2]))
+            store.close()
+        }
+        printGrowth("follow", medians)
     }
 
     /// Settling (rejecting, so the rest of the stack is rebased on the restored value) the first of
