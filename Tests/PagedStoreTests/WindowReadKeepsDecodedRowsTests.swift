@@ -1,4 +1,5 @@
 import Foundation
+import PagedStoreTesting
 import TestSupport
 import Testing
 
@@ -52,5 +53,38 @@ import Testing
         #expect(decodes.value == 3)
         #expect(read.rows.items.map(\.id) == ["p0", "p1"])
         #expect(read.undecodable.map(\.itemID) == ["p2"])
+    }
+}
+
+/// An item whose encoder leaves a field out: the server's value carries `note`, the file keeps only
+/// `id` and `revision`, so the file's bytes decode to `note == ""`.
+private struct NotedPost: FeedItem, Codable, Equatable {
+    let id: String
+    var revision = 0
+    var note = ""
+    private enum CodingKeys: String, CodingKey { case id, revision }
+}
+
+/// A list keeps only items it decoded from the file's bytes: one it holds as the server handed it
+/// over is decoded when its window is read again, as before.
+extension WindowReadKeepsDecodedRowsTests {
+    @Test func aFollowedListShowsWhatTheFilesBytesDecodeTo() async throws {
+        let test = try FeedTestCase()
+        let first = Page(items: (0..<5).map { NotedPost(id: "n\($0)", note: "fetched") }, olderCursor: "2")
+        let second = Page(items: (5..<10).map { NotedPost(id: "n\($0)", note: "fetched") }, olderCursor: nil)
+        let source = ScriptedSource<NotedPost> { request in request.cursor == nil ? first : second }
+        let policy = FeedPolicy(refreshOnOpen: .never)
+        let app = try test.store().feed("home", source: source, policy: policy, codec: .json)
+        await app.refresh()
+        await app.loadNextPage()
+        #expect(await app.snapshot.rows.count == 10)
+        // Another store (a share extension) edits one row of the file, and the app follows it.
+        let share = try test.store().feed("home", source: source, policy: policy, codec: .json)
+        _ = try await share.update(NotedPost(id: "n0", revision: 1))
+        _ = try await app.pendingEdits()  // a public read syncs with the file first
+        let snapshot = await app.snapshot
+        #expect(snapshot.rows[0]?.revision == 1, "the app followed the other store's write")
+        let onDisk = try test.itemsOnDisk(of: NotedPost.self, key: "home")
+        #expect((0..<10).map { snapshot.rows[$0] } == onDisk.map { $0 })
     }
 }

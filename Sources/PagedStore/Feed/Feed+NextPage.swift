@@ -154,7 +154,7 @@ extension Feed {
         keys.reserveCapacity(written.count)
         for row in written {
             let item = encoded[row.offset]
-            keys.append(RowKey(id: item.itemID, position: row.position, section: item.section, payload: item.payload))
+            keys.append(RowKey(id: item.itemID, position: row.position, section: item.section))
         }
         let rows = LoadedRows(
             items: written.count == items.count ? items : written.map { items[$0.offset] }, keys: keys)

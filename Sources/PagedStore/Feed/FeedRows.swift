@@ -1,23 +1,31 @@
 import Foundation
 
-/// What the cache knows of a row besides its item: its id, place and section, and a hash of the
-/// bytes its item was decoded from.
+/// What the cache knows of a row besides its item: its id, place and section, and, for an item
+/// decoded from the file, a hash of the bytes it was decoded from.
 struct RowKey: Sendable, Equatable {
     var id: String
     var position: Int64
     var section: String?
-    /// A hash of the row's stored payload: a row read again with an equal key holds the same bytes,
-    /// so its decoded item is kept (a file edited by hand changes the bytes, and the row is decoded
-    /// again, and found undecodable if it is).
-    var content: Int
+    /// A hash of the stored payload the row's item was decoded from: a row read again with an equal
+    /// key holds the same bytes, so its decoded item is kept (a file edited by hand changes the
+    /// bytes, and the row is decoded again, and found undecodable if it is). Nil for an item the
+    /// server or the app handed over: what its bytes decode to may differ (an encoder that leaves a
+    /// field out), so it is decoded when the window is read again.
+    var decodedFrom: Int?
 
-    init(id: String, position: Int64, section: String?, payload: Data) {
+    /// The key of a row whose item the server or the app handed over, not decoded from the file.
+    init(id: String, position: Int64, section: String?) {
         self.id = id
         self.position = position
         self.section = section
+    }
+
+    /// The key of a row whose item was decoded from `payload`.
+    init(id: String, position: Int64, section: String?, decodedFrom payload: Data) {
+        self.init(id: id, position: position, section: section)
         var hasher = Hasher()
         payload.withUnsafeBytes { hasher.combine(bytes: $0) }
-        content = hasher.finalize()
+        decodedFrom = hasher.finalize()
     }
 }
 
@@ -50,7 +58,7 @@ struct LoadedRows<Item: Sendable>: Sendable {
                 guard undecodable.isEmpty else { continue }
                 rows.items.append(item)
                 rows.keys.append(
-                    RowKey(id: row.itemID, position: row.position, section: row.section, payload: row.payload))
+                    RowKey(id: row.itemID, position: row.position, section: row.section, decodedFrom: row.payload))
             } catch {
                 undecodable.append(UndecodableRow(itemID: row.itemID, position: row.position, error: "\(error)"))
             }
@@ -58,9 +66,10 @@ struct LoadedRows<Item: Sendable>: Sendable {
         return (rows, undecodable)
     }
 
-    /// Decodes `stored`, keeping the decoded item of each row `held` has with the same key (the
-    /// same id at the same position, in the same section, from the same bytes): a list that reads
-    /// its window again after a write decodes only the rows the write inserted or changed.
+    /// Decodes `stored`, keeping the item of each row `held` decoded from the same bytes at the same
+    /// place (same id, position and section): a list that reads its window again after a write
+    /// decodes only the rows the write inserted or changed, and the rows it holds as the server or
+    /// the app handed them over (see ``RowKey/decodedFrom``).
     static func decoding(
         _ stored: [StoredItem], codec: ItemCodec<Item>, keeping held: RowWindow<Item>
     ) -> (rows: LoadedRows, undecodable: [UndecodableRow]) {
@@ -73,8 +82,10 @@ struct LoadedRows<Item: Sendable>: Sendable {
         rows.items.reserveCapacity(stored.count)
         rows.keys.reserveCapacity(stored.count)
         for row in stored {
-            let key = RowKey(id: row.itemID, position: row.position, section: row.section, payload: row.payload)
-            if undecodable.isEmpty, let index = heldByPosition[row.position], held.rows.keys[index] == key {
+            let key = RowKey(id: row.itemID, position: row.position, section: row.section, decodedFrom: row.payload)
+            if undecodable.isEmpty, let index = heldByPosition[row.position], held.rows.keys[index].decodedFrom != nil,
+                held.rows.keys[index] == key
+            {
                 rows.items.append(held.rows.items[index])
                 rows.keys.append(key)
                 continue

@@ -114,9 +114,7 @@ extension Feed {
         let reloadedRows = reloads.map { reload in
             (
                 row: reload.row, item: items[newItems.count + reload.row],
-                key: RowKey(
-                    id: reload.item.itemID, position: head[reload.row].position, section: reload.item.section,
-                    payload: reload.item.payload)
+                key: RowKey(id: reload.item.itemID, position: head[reload.row].position, section: reload.item.section)
             )
         }
         return Commit(

@@ -7,7 +7,7 @@ extension Feed {
         var keys: [RowKey] = []
         keys.reserveCapacity(encoded.count)
         for (item, position) in zip(encoded, positions) {
-            keys.append(RowKey(id: item.itemID, position: position, section: item.section, payload: item.payload))
+            keys.append(RowKey(id: item.itemID, position: position, section: item.section))
         }
         return LoadedRows(items: items, keys: keys)
     }

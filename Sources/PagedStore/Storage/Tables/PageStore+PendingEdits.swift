@@ -64,7 +64,7 @@ extension PageStore {
         try pendingEditRowsIfMigrated(of: feed).edits
     }
 
-    /// ``pendingEditRows(of:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:)``, or none when the file's schema predates pending edits.
+    /// ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:)``, or none when the file's schema predates pending edits.
     package func pendingEditRowsIfMigrated(
         of feed: FeedRecord
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
@@ -107,7 +107,7 @@ extension PageStore {
         return (columns + [outbox && nextAttempt ? prefix + "next_attempt_at" : "NULL"]).joined(separator: ", ")
     }
 
-    /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:)``).
+    /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:)``).
     package func pendingEdits(of feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
         try pendingEditRows(of: feed).edits
     }
