@@ -10,6 +10,7 @@ extension BenchWorkloads {
     func scale() async throws {
         try await followingAWrite()
         try await settlingUnderAStack()
+        try await scaleWithTheCache()
     }
 
     /// One update of a row of a 200-row feed, timed until each of 1, 10 and 100 observed lists of
@@ -113,7 +114,7 @@ extension BenchWorkloads {
     }
 
     /// The row's closing line: each size's median, and the largest's over the smallest's.
-    private func printGrowth(_ operation: String, _ medians: [(size: Int, median: Double)]) {
+    func printGrowth(_ operation: String, _ medians: [(size: Int, median: Double)]) {
         guard let first = medians.first, let last = medians.last, first.median > 0 else { return }
         let sizes = medians.map { "\($0.size):\(String(format: "%.0f", $0.median * 1e6))" }.joined(separator: ",")
         print(
