@@ -14,7 +14,8 @@ import Darwin
 /// its `-wal` or `-journal`, on Apple platforms when a PagedStore writer posts the file's Darwin
 /// notification after a commit (``FileChangeSignal``), and otherwise, or as a backstop for writers
 /// that signal nothing (`sqlite3`), on a timer (``FileWatchSchedule`` says when). Between changes
-/// it blocks: no work while nothing is written.
+/// it blocks: no work while nothing is written. After a change, `changed` gets a ``FileLook`` that
+/// reads feed rows on the same connection, so that it nudges only the lists whose feed changed.
 final class FileChangeWatcher: @unchecked Sendable {
     // @unchecked: `stopped` is only touched with `lock` held; the rest is set once in `init`.
     private let lock = NSLock()
@@ -25,7 +26,7 @@ final class FileChangeWatcher: @unchecked Sendable {
     /// Starts watching the file at `path` (the path SQLite opened), or returns nil when no thread
     /// can be started. A file the thread cannot open for reading ends the watch quietly: the feeds
     /// still see other writers' commits at their next read or write.
-    init?(path: String, identity: FileIdentity, changed: @escaping @Sendable () -> Void) {
+    init?(path: String, identity: FileIdentity, changed: @escaping @Sendable (inout FileLook) -> Void) {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return nil }
         wake = (pipeEnds[0], pipeEnds[1])
@@ -62,13 +63,14 @@ final class FileChangeWatcher: @unchecked Sendable {
         }
     }
 
-    private func run(_ connection: Connection, signal: FileChangeSignal?, changed: @Sendable () -> Void) {
+    private func run(_ connection: Connection, signal: FileChangeSignal?, changed: @Sendable (inout FileLook) -> Void) {
         defer { closeWake() }
         var version = Self.dataVersion(connection)
+        var look = FileLook(connection: connection)
         // A commit between the moment a feed became observed (and looked at the file) and this
         // first look moved the version this loop starts from: no later look would see it change.
-        // One nudge now makes every observed feed look once more, cheaply when nothing changed.
-        changed()
+        // One nudge now makes every observed feed look once more (the look has seen no row yet).
+        changed(&look)
         var schedule = FileWatchSchedule(signalled: signal != nil)
         while !isStopped {
             var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
@@ -81,7 +83,7 @@ final class FileChangeWatcher: @unchecked Sendable {
             schedule.looked(woken: woken, changed: now != version)
             if now != version {
                 version = now
-                changed()
+                changed(&look)
             }
         }
     }
@@ -89,5 +91,33 @@ final class FileChangeWatcher: @unchecked Sendable {
     /// The connection's `data_version`; nil when the look failed (the next one tries again).
     private static func dataVersion(_ connection: Connection) -> Int64? {
         try? connection.readStatement { try connection.int64("PRAGMA data_version") }
+    }
+}
+
+/// A watcher's look at its file after a commit: reads feed rows on the watcher's own connection, and
+/// remembers them from one look to the next (``WatchedFeedRows``).
+struct FileLook {
+    fileprivate let connection: Connection
+    private var rows = WatchedFeedRows()
+
+    fileprivate init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// Whether the lists of the feed `key` must look at the file: its row changed since the last
+    /// look, or cannot be read.
+    mutating func feedChanged(_ key: String) -> Bool {
+        let row: FeedRecord??
+        do {
+            row = .some(try PageStore.feed(key: key, on: connection))
+        } catch {
+            row = nil
+        }
+        return rows.changed(key, now: row)
+    }
+
+    /// Forgets the feeds not in `keys`, which no list observes any more.
+    mutating func keep(only keys: Set<String>) {
+        rows.keep(only: keys)
     }
 }

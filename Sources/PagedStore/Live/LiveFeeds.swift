@@ -78,8 +78,8 @@ final class LiveFeeds: @unchecked Sendable {
             guard observed else { return stopWatcherIfUnobserved(file) }
             if !before.observed { before.nudge.yield() }
             if watchers[file] == nil {
-                watchers[file] = FileChangeWatcher(path: path, identity: file) { [weak self] in
-                    self?.nudgeObserved(of: file)
+                watchers[file] = FileChangeWatcher(path: path, identity: file) { [weak self] look in
+                    self?.nudgeObserved(of: file, &look)
                 }
             }
             return nil
@@ -143,10 +143,21 @@ final class LiveFeeds: @unchecked Sendable {
         for (follower, other) in others where follower != writer && other.isOutbox { other.nudge.yield() }
     }
 
-    /// Nudges every observed follower of `file`: someone committed to it.
-    private func nudgeObserved(of file: FileIdentity) {
+    /// Someone committed to `file`: nudges every observed outbox, and the observed lists of each feed
+    /// whose row `look` finds changed (a list whose feed's row did not change would look and find
+    /// nothing, in the way of the lists that have something to follow).
+    private func nudgeObserved(of file: FileIdentity, _ look: inout FileLook) {
         let observed = lock.withLock { followers[file]?.values.filter(\.observed) ?? [] }
-        for follower in observed { follower.nudge.yield() }
+        look.keep(only: Set(observed.lazy.filter { !$0.isOutbox }.map(\.key)))
+        var changed: [String: Bool] = [:]
+        for follower in observed {
+            if !follower.isOutbox {
+                let feedChanged = changed[follower.key] ?? look.feedChanged(follower.key)
+                changed[follower.key] = feedChanged
+                guard feedChanged else { continue }
+            }
+            follower.nudge.yield()
+        }
     }
 
     /// Takes `file`'s watcher away when no follower of it is observed; the caller stops it, outside

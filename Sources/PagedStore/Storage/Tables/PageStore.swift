@@ -100,10 +100,16 @@ package final class PageStore {
 
     /// The feed with `key`, or nil when the cache has none.
     package func feed(key: String) throws(StorageError) -> FeedRecord? {
+        try Self.feed(key: key, on: connection)
+    }
+
+    /// The feed with `key` read on `connection`, one that no `PageStore` owns (a file watcher's), or
+    /// nil when the cache has none.
+    static func feed(key: String, on connection: Connection) throws(StorageError) -> FeedRecord? {
         // Bound by hand, with no array of arguments: every feed open and every write reads it.
-        try connection.withStatement(Self.feedByKeySQL) { statement throws(StorageError) in
+        try connection.withStatement(feedByKeySQL) { statement throws(StorageError) in
             try statement.bind(1, key)
-            return try statement.step() ? Self.feedRecord(statement) : nil
+            return try statement.step() ? feedRecord(statement) : nil
         }
     }
 
