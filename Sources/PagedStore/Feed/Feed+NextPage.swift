@@ -67,10 +67,11 @@ extension Feed {
 
     /// The id of the bottom row, read from the cache: the commit compares it with the cache's, so
     /// both must come from the same place (a window that disagreed with the file would make every
-    /// page superseded, and a reader at the bottom restart it for ever).
+    /// page superseded, and a reader at the bottom restart it for ever). One statement: no
+    /// transaction around it, on every next page.
     private func bottomRowID() throws -> String? {
         let record = loaded.record
-        return try queue.read { store in try store.bottomRowID(of: record) }
+        return try queue.readStatement { store in try store.bottomRowID(of: record) }
     }
 
     private func runNextPage(from bottom: NextPageBottom, task: FeedActivity.TaskID, generation: Int64) async {
