@@ -83,9 +83,9 @@ struct LoadedRows<Item: Sendable>: Sendable {
         rows.keys.reserveCapacity(stored.count)
         for row in stored {
             let key = RowKey(id: row.itemID, position: row.position, section: row.section, decodedFrom: row.payload)
-            if undecodable.isEmpty, let index = heldByPosition[row.position], held.rows.keys[index].decodedFrom != nil,
-                held.rows.keys[index] == key
-            {
+            // `key` has the bytes' hash, so an equal held key was decoded from the same bytes (a row
+            // held as handed over has none, and is decoded).
+            if undecodable.isEmpty, let index = heldByPosition[row.position], held.rows.keys[index] == key {
                 rows.items.append(held.rows.items[index])
                 rows.keys.append(key)
                 continue

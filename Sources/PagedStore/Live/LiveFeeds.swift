@@ -148,14 +148,10 @@ final class LiveFeeds: @unchecked Sendable {
     /// nothing, in the way of the lists that have something to follow).
     private func nudgeObserved(of file: FileIdentity, _ look: inout FileLook) {
         let observed = lock.withLock { followers[file]?.values.filter(\.observed) ?? [] }
-        look.keep(only: Set(observed.lazy.filter { !$0.isOutbox }.map(\.key)))
-        var changed: [String: Bool] = [:]
-        for follower in observed {
-            if !follower.isOutbox {
-                let feedChanged = changed[follower.key] ?? look.feedChanged(follower.key)
-                changed[follower.key] = feedChanged
-                guard feedChanged else { continue }
-            }
+        let keys = Set(observed.lazy.filter { !$0.isOutbox }.map(\.key))
+        look.keep(only: keys)
+        let changed = keys.filter { look.feedChanged($0) }
+        for follower in observed where follower.isOutbox || changed.contains(follower.key) {
             follower.nudge.yield()
         }
     }
