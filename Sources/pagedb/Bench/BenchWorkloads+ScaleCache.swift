@@ -60,20 +60,27 @@ extension BenchWorkloads {
     private static let freshNumbers = 50_000_000
 
     /// An update of a shared post made in one feed, timed while another feed holds the post 10 /
-    /// 10,000 / 100,000 rows deep: the copy is written there and its reload recorded.
+    /// 10,000 / 100,000 rows deep, in pages of a server's size: the copy is written there and its
+    /// reload recorded.
     private func placingASharedCopyDeeper() async throws {
         var medians: [(size: Int, median: Double)] = []
         for depth in [10, 10_000, 100_000] {
             let path = dir + "/scale-shared.db"
             removeDatabase(path)
-            let store = try FeedStore(path: path)
             let post = Self.freshNumbers
+            // The deep feed in pages of a server's size, the post last, as scrolling would leave it.
+            var pages = Array(items.pages(0..<depth, pageSize: Self.pageItems))
+            pages[pages.count - 1].items.append(
+                FixtureItem(id: items.itemID(post), section: nil, json: items.payload(post)))
+            let queue = try DatabaseQueue(path: path)
+            _ = try queue.write { store in try store.seed(pages, into: "deep") }
+            queue.close()
+            let store = try FeedStore(path: path)
             let policy = FeedPolicy(refreshOnOpen: .never)
-            let deepItems = ((0..<depth).map { $0 } + [post]).map { SharedBenchItem(post: jsonItem($0)) }
             let deep = try store.feed(
-                "deep", source: ScriptedSource { _ in Page(items: deepItems, olderCursor: nil) }, policy: policy,
-                codec: SharedBenchItem.codec)
-            await deep.refresh()
+                "deep", source: ScriptedSource<SharedBenchItem> { _ in Page(items: [], olderCursor: nil) },
+                policy: policy, codec: SharedBenchItem.codec)
+            _ = await deep.snapshot
             let writerItems = [SharedBenchItem(post: jsonItem(post))]
             let writer = try store.feed(
                 "writer", source: ScriptedSource { _ in Page(items: writerItems, olderCursor: nil) }, policy: policy,

@@ -95,24 +95,6 @@ extension PageStore {
         return found
     }
 
-    /// How many rows have a position of at most `position`: the row index right below a gap there.
-    package func rowCount(throughPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int {
-        try rowIndex(ofPosition: position, in: feed, including: true)
-    }
-
-    /// The row index of the row at `position`: how many rows are above it (with `including`, also
-    /// the row at it).
-    /// - Complexity: O(*r*) for row *r*, counted in the position index.
-    package func rowIndex(
-        ofPosition position: Int64, in feed: FeedRecord, including: Bool = false
-    ) throws(StorageError) -> Int {
-        let sql =
-            including
-            ? "SELECT count(*) FROM item WHERE feed_id = ? AND position <= ?"
-            : "SELECT count(*) FROM item WHERE feed_id = ? AND position < ?"
-        return Int(try connection.integer(sql, feed.id, position) ?? 0)
-    }
-
     /// The position of row `row`, or nil past the end.
     package func position(ofRow row: Int, in feed: FeedRecord) throws(StorageError) -> Int64? {
         try connection.integer(
