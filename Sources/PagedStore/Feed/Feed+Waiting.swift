@@ -42,10 +42,7 @@ extension Feed {
         if startedByCaller { running.nextPageCallers[id] = 0 }
         running.nextPageCallers[id]? += 1
         let answer = FirstAnswer<Void>()
-        Task {
-            await task.value
-            answer.give(.success(()))
-        }
+        running.nextPageWaits[id, default: []].append(answer)
         let ended = (try? await answer.value()) != nil
         guard let callers = running.nextPageCallers[id] else { return }
         guard callers <= 1 else {
