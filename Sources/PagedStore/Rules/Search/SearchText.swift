@@ -1,0 +1,58 @@
+import Foundation
+
+/// The text of one item that search reads: the app's declared searchable fields, found by path in
+/// the item's JSON payload, each read as a person reads it (markup removed, see ``SearchMarkup``).
+///
+/// It has two forms, so that the index and the screen agree: ``display``, what a person reads and
+/// what ``SearchHighlight`` marks, and ``indexed``, what the full-text table stores (the same words
+/// spaced as ``SearchSegmentation`` reads them). Pure.
+struct SearchText: Equatable, Sendable {
+    /// Each field's text as a person reads it, one field (or one value of a field) a line.
+    let display: String
+
+    /// What the full-text table stores for the item: the words of ``display``, one space apart.
+    var indexed: String { SearchSegmentation.indexText(display) }
+
+    /// The searchable text of the item whose JSON payload is `payload`, or nil when the payload is
+    /// not JSON or none of `fields` holds text.
+    ///
+    /// - Parameter fields: Paths of keys separated by dots (`account.display_name`). A path that
+    ///   meets an array takes the rest of the path in every element
+    ///   (`media_attachments.description`). Only strings are text; numbers, booleans, objects and
+    ///   empty or blank strings are not. Fields are read in the order given.
+    init?(payload: Data, fields: [String]) {
+        guard let value = JSONValue.decode(payload) else { return nil }
+        let lines = fields.flatMap { Self.strings(at: $0, in: value) }
+            .map(Self.plainText)
+            .filter { !$0.allSatisfy(\.isWhitespace) }
+        guard !lines.isEmpty else { return nil }
+        self.display = lines.joined(separator: "\n")
+    }
+
+    /// `field` as a person reads it: what ``display`` holds for it, and what a screen showing one
+    /// field passes to ``SearchHighlight``.
+    static func plainText(_ field: String) -> String {
+        SearchMarkup.plainText(field)
+    }
+
+    /// The strings at `path` in `value`, in order.
+    static func strings(at path: String, in value: JSONValue) -> [String] {
+        strings(at: path.split(separator: ".", omittingEmptySubsequences: false)[...], in: value)
+    }
+
+    /// The strings at the keys `path` in `value`: every element of an array met on the way (or at
+    /// the end) is followed.
+    static func strings(at path: ArraySlice<Substring>, in value: JSONValue) -> [String] {
+        switch value {
+        case .array(let elements):
+            return elements.flatMap { strings(at: path, in: $0) }
+        case .object(let object):
+            guard let key = path.first, let member = object[String(key)] else { return [] }
+            return strings(at: path.dropFirst(), in: member)
+        case .string(let string):
+            return path.isEmpty ? [string] : []
+        case .null, .bool, .integer, .unsigned, .number:
+            return []
+        }
+    }
+}
