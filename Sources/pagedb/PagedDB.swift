@@ -18,7 +18,7 @@ struct PagedDB: AsyncParsableCommand {
         subcommands: [
             Demo.self, Feeds.self, Show.self, Stats.self, Items.self, Seed.self, Export.self, Apply.self, Verify.self,
             Trim.self, Delete.self, Vacuum.self, Migrate.self, Schema.self, Bench.self, Sync.self, Watch.self,
-            Outbox.self,
+            Outbox.self, Search.self, Reindex.self,
         ]
     )
 

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Every Swift block of the UIKit, SwiftUI, offline-first, extensions, offline edits and sharing articles is code
+/// Every Swift block of the UIKit, SwiftUI, offline-first, extensions, offline edits, sharing and search articles is code
 /// the tests compile (in `Snippets/`).
 @Suite(.limit(minutes: 3)) struct DocumentationSnippetTests {
     static let catalog = ReadmeSnippetTests.root.appendingPathComponent("Sources/PagedStore/PagedStore.docc")
@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: [
         "UsingPagedStoreWithUIKit.md", "UsingPagedStoreWithSwiftUI.md", "OfflineFirst.md",
-        "SharingACacheWithExtensions.md", "OfflineEdits.md", "SharingItemsAcrossFeeds.md",
+        "SharingACacheWithExtensions.md", "OfflineEdits.md", "SharingItemsAcrossFeeds.md", "SearchingTheCache.md",
     ])
     func everyExampleIsCompiled(article: String) throws {
         let text = try String(contentsOf: Self.catalog.appendingPathComponent(article), encoding: .utf8)

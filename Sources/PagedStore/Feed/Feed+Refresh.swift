@@ -10,6 +10,7 @@ extension Feed {
         // A read-only store shows the cached rows and follows others' writes: nothing to fetch.
         guard !queue.isReadOnly else { return }
         trimToLimits()
+        if loaded.record.searchBacklog != nil { Task { await indexSearchBacklog() } }
         switch policy.refreshOnOpen {
         case .always:
             await refresh()

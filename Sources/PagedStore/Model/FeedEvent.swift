@@ -35,6 +35,10 @@ public struct FeedEvent: Sendable, Equatable {
         /// took the feed's rows whole, in one full reload; `rowsChanged` is the feed's row count. It
         /// is the only event of that write: none counts rows from a record the list did not apply.
         case reloadedFromFile
+        /// Rows the feed cached before its item type declared ``FeedItem/searchableFields`` were
+        /// indexed for search, one batch after the feed started; `rowsChanged` counts the rows
+        /// indexed so far. The rows themselves did not change.
+        case searchIndexed
     }
 
     /// What happened.

@@ -37,6 +37,24 @@ public protocol FeedItem: Sendable, Identifiable {
     /// }
     /// ```
     static var sharedItemType: String? { get }
+
+    /// The fields of the item's JSON payload that search reads (empty by default: the type is not
+    /// searchable, and its feeds pay nothing for search).
+    ///
+    /// Paths of keys separated by dots; a path that meets an array reads the rest of the path in
+    /// each element. Markup in a field (Mastodon's HTML `content`) is indexed as its text. The file
+    /// records the declaration when a feed opens, so that every writer of the file (another process,
+    /// `pagedb seed`) indexes the same way:
+    ///
+    /// ```swift
+    /// struct Status: FeedItem, Codable {
+    ///     static let searchableFields = ["content", "account.display_name"]
+    ///     let id: String
+    ///     let content: String
+    ///     let account: Account
+    /// }
+    /// ```
+    static var searchableFields: [String] { get }
 }
 
 extension FeedItem {
@@ -45,6 +63,9 @@ extension FeedItem {
 
     /// Nil by default: each feed keeps its own copy of its items.
     public static var sharedItemType: String? { nil }
+
+    /// None by default: the type is not searchable.
+    public static var searchableFields: [String] { [] }
 
     /// `String(describing: id)`, for ids that are neither strings nor integers (a `UUID`, say).
     public static func storedID(for id: ID) -> String { String(describing: id) }

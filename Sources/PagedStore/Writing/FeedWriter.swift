@@ -128,6 +128,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
             _ = try store.setSharedType(sharedItemType, of: &feed)
+            _ = try store.setSearchFields(Item.searchableFields, of: &feed)
             try store.save(&feed)
             return ((try read(store, feed), dropped), [recorded(before, feed, change)])
         }
@@ -186,6 +187,17 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             guard let feed = try store.feed(key: key) else { return ((), []) }
             try store.recordOpened(feed, at: now)
             return ((), [])
+        }
+    }
+
+    /// Indexes up to `batch` rows of the feed's search backlog (rows written before its type declared
+    /// searchable fields) in one write: the rows do not change, so no change is recorded.
+    /// - Returns: How many rows it indexed, and where the backlog now starts (nil: none is left).
+    func indexSearchBacklog(batch: Int) throws -> (indexed: Int, backlog: Int64?) {
+        try transaction { store in
+            guard var feed = try store.feed(key: key) else { return ((0, nil), []) }
+            let indexed = try store.indexSearchBacklog(of: &feed, batch: batch)
+            return ((indexed, feed.searchBacklog), [])
         }
     }
 

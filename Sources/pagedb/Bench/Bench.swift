@@ -38,7 +38,16 @@ extension PagedDB {
                 ending with growth= (the largest size's median over the smallest's): one update of a \
                 200-row feed until 1, 10 and 100 observed lists of it show it; settling the first \
                 of 1, 10, 100 and 500 queued edits stacked on one item, and the only edit of one item \
-                while 0, 100 and 1,000 other items have one each.
+                while 0, 100 and 1,000 other items have one each; W5's merge on feeds of 1,000, 100,000 \
+                and 1,000,000 rows; a shared copy placed 10, 10,000 and 100,000 rows deep; the first \
+                screen of a launch among 10, 1,000 and 10,000 feeds; a write followed while 0 or 50 \
+                lists of other feeds are observed.
+
+                SEARCH (only when named): a searchable feed of --search-posts posts (1,000,000 by default) \
+                seeded and indexed; the first screen (50 results) of one-word queries that match about 1% \
+                of posts and of three-letter prefixes, through the engine and as the same FTS5 query run \
+                directly (over_fts5= the ratio of medians); the index's size against the payloads'; W1 \
+                with a searchable type against W1 without.
 
                 Examples:
                   swift build -c release && .build/release/pagedb bench --dir /tmp/pcbench/pagedstore
@@ -49,6 +58,7 @@ extension PagedDB {
                   .build/release/pagedb bench --only EDIT
                   .build/release/pagedb bench --only SCALE
                   .build/release/pagedb bench --only W1,W1S
+                  .build/release/pagedb bench --only SEARCH --search-posts 100000
                 """)
 
         @Option(name: .long, help: ArgumentHelp("The folder for the benchmark's files.", valueName: "path"))
@@ -56,9 +66,12 @@ extension PagedDB {
         @Option(name: .long, help: "The data generator's seed.") var seed: UInt64 = 1
         @Option(
             name: .long,
-            help: "Workloads to run, comma-separated: W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE.")
+            help:
+                "Workloads to run, comma-separated: W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE,SEARCH."
+        )
         var only = "W1,W2,W3,W3w,W4,W5,FS,FS-real"
         @Option(name: .long, help: "Rows of the scroll feed; runs SCROLL.") var scroll: Int?
+        @Option(name: .long, help: "Posts of SEARCH's cache.") var searchPosts = 1_000_000
         /// LIVE's writer in another process: the benchmark starts this same binary with `--live-writer PATH`,
         /// which makes LIVE's paced commits to that file and exits. Internal, hidden from every help.
         @Option(name: .long, help: ArgumentHelp(visibility: .private)) var liveWriter: String?
@@ -66,15 +79,16 @@ extension PagedDB {
         func validate() throws {
             let known: Set = [
                 "W1", "W1S", "W2", "W3", "W3W", "W4", "W5", "FS", "FS-REAL", "SCROLL", "LIVE", "BUDGET", "EDIT",
-                "SCALE", "J",
+                "SCALE", "SEARCH", "J",
                 "D",
             ]
             for name in only.split(separator: ",") where !known.contains(name.uppercased()) {
                 throw ValidationError(
-                    "Unknown workload \(name); choose from W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE."
+                    "Unknown workload \(name); choose from W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE,SEARCH."
                 )
             }
             if let scroll, scroll < 1 { throw ValidationError("--scroll needs at least 1 row.") }
+            if searchPosts < 1 { throw ValidationError("--search-posts needs at least 1 post.") }
         }
 
         func run() async throws {
@@ -99,6 +113,7 @@ extension PagedDB {
             if selected.contains("BUDGET") { try await workloads.budget() }
             if selected.contains("EDIT") { try await workloads.edits() }
             if selected.contains("SCALE") { try await workloads.scale() }
+            if selected.contains("SEARCH") { try await workloads.search(posts: searchPosts) }
         }
     }
 }

@@ -31,9 +31,11 @@ struct BenchWorkloads {
         try await appendViaNextPage(label: "W1S", codec: SharedBenchItem.codec) { SharedBenchItem(post: $0) }
     }
 
-    private func appendViaNextPage<Item: FeedItem>(
+    /// - Returns: Items appended per second.
+    @discardableResult
+    func appendViaNextPage<Item: FeedItem>(
         label: String, codec: ItemCodec<Item>, _ wrap: (JSONItem) -> Item
-    ) async throws {
+    ) async throws -> Double {
         removeDatabase(w1)
         let pages = (0..<Self.appendPages).map { page in
             let start = page * Self.pageItems
@@ -70,6 +72,7 @@ struct BenchWorkloads {
             "\(label) impl=pagedstore items=\(total) txns=\(Self.appendPages) total_s=\(String(format: "%.4f", wall)) "
                 + "items_per_s=\(Int(Double(total) / wall)) txn_us=\(BenchClock.format(wall / 2000 * 1e6)) "
                 + "cpu_s=\(String(format: "%.2f", cpu)) db_bytes=\(fileSize(w1))")
+        return Double(total) / wall
     }
 
     // MARK: - W2: 1,000,000 items in 1,000 feeds through the seed path

@@ -4,6 +4,7 @@ import PagedStoreFixtures
 
 /// A post of the demo timeline.
 struct DemoPost: FeedItem, Codable, Equatable {
+    static let searchableFields = ["title"]
     let id: String
     var title: String
     var likes: Int

@@ -206,6 +206,8 @@ extension PageStore {
             return repeated
         }
         try connection.execute(bulk.positionIndexSQL + "; DROP TABLE temp.seed_stage")
+        // The rows went in by one statement, past the row primitives that index them.
+        _ = try indexAllRows(of: feed)
         try save(&feed)
         return nil
     }

@@ -58,6 +58,15 @@ extension PageStore {
         if let orphans, orphans > 0 {
             violations.append(.init(feed: nil, rule: "orphan_rows", detail: "\(orphans) rows belong to no feed"))
         }
+        let search = try searchIndexDifferences()
+        if search.orphans > 0 || search.missing > 0 {
+            violations.append(
+                .init(
+                    feed: nil, rule: "search_index",
+                    detail:
+                        "the search index has \(search.orphans) documents no row shows and misses \(search.missing) "
+                        + "rows of searchable feeds (a writer that bypassed it); `pagedb reindex` rebuilds it"))
+        }
         for feed in try feeds() {
             violations += try verify(feed, rules).map {
                 InvariantViolation(feed: feed.key, rule: $0.rule, detail: $0.detail)

@@ -180,6 +180,7 @@ extension PageStore {
             try statement.step()
             return connection.changes > 0
         }
+        if inserted { try indexForSearch(item.itemID, payload: item.payload, in: feed) }
         return inserted
     }
 
@@ -190,6 +191,7 @@ extension PageStore {
         let sql = "UPDATE item SET payload = ?, section = ? WHERE feed_id = ? AND item_id = ?"
         let updated = try connection.run(sql, payload(item.payload), item.section, feed.id, item.itemID) > 0
         if updated {
+            try indexForSearch(item.itemID, payload: item.payload, in: feed)
             if item.section != nil { feed.hasSections = true }
             // Saved even when only the payload changed: the change count tells other feeds of this
             // feed that an item's content changed.
@@ -212,6 +214,7 @@ extension PageStore {
             try statement.bind(5, item.itemID)
             try statement.step()
         }
+        try indexForSearch(item.itemID, payload: item.payload, in: feed)
         if item.section != nil, !feed.hasSections { feed.hasSections = true }
     }
 
@@ -226,6 +229,7 @@ extension PageStore {
         in feed: FeedRecord, from: Int64, through: Int64, notingPages: Bool = true
     ) throws(StorageError) -> Int {
         if notingPages { try notePagesLosingRows(of: feed, from: from, through: through) }
+        try unindexRows(of: feed, from: from, through: through)
         let recount = """
             UPDATE page SET row_count = row_count - (SELECT count(*) FROM item WHERE item.feed_id = page.feed_id
             AND item.page_no = page.page_no AND item.position BETWEEN ?2 AND ?3) WHERE feed_id = ?1

@@ -20,6 +20,8 @@ package final class PageStore {
     /// The pages the running write deleted rows from, by feed id: before the write commits, the
     /// ones it left with no rows go (see ``EmptyPages``), so that page rows never pile up.
     var pagesLosingRows: [Int64: Set<Int64>] = [:]
+    /// The searchable fields of each recorded declaration, decoded once per store.
+    var searchFieldCache: [String: [String]] = [:]
 
     /// A payload as this store binds it (see ``textPayloads``), or NULL for none.
     func payload(_ data: Data?) -> SQLValue {
@@ -91,7 +93,8 @@ package final class PageStore {
 
     static let feedColumns = """
         id, key, newest_cursor, oldest_cursor, end_reached, row_count, top_position, bottom_position, \
-        last_refresh_at, last_error, generation, loaded, has_sections, policy, change_count, shared_type
+        last_refresh_at, last_error, generation, loaded, has_sections, policy, change_count, shared_type, \
+        search_fields, search_backlog
         """
 
     // Built once: interpolated on every look-up it cost an allocation on each feed open.
@@ -164,6 +167,7 @@ package final class PageStore {
 
     /// Deletes a feed with its pages, items and gaps.
     package func deleteFeed(_ feed: FeedRecord) throws(StorageError) {
+        try unindexRows(of: feed)
         try connection.run("DELETE FROM item WHERE feed_id = ?", feed.id)
         try connection.run("DELETE FROM feed_change WHERE feed_id = ?", feed.id)
         // Pages and gaps follow through their foreign keys' ON DELETE CASCADE.
@@ -174,6 +178,7 @@ package final class PageStore {
     /// its cursors and states are reset. Its key, generation, policy and change count stay (the save
     /// counts this change too). Its pending edits stay: what becomes of them is the caller's rule.
     package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
+        try unindexRows(of: feed)
         for table in ["item", "page", "gap", "reading_position"] {
             try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
         }
@@ -181,7 +186,7 @@ package final class PageStore {
             id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
             topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: feed.generation,
             loaded: false, hasSections: false, policy: feed.policy, changeCount: feed.changeCount,
-            sharedType: feed.sharedType)
+            sharedType: feed.sharedType, searchFields: feed.searchFields)
         try save(&feed)
     }
 
@@ -196,7 +201,8 @@ package final class PageStore {
             lastRefreshAt: statement.isNull(8) ? nil : Date(millisecondsSince1970: statement.int64(8)),
             lastError: statement.string(9), generation: statement.int64(10), loaded: statement.int64(11) != 0,
             hasSections: statement.int64(12) != 0, policy: statement.string(13),
-            changeCount: statement.int64(14), sharedType: statement.string(15))
+            changeCount: statement.int64(14), sharedType: statement.string(15), searchFields: statement.string(16),
+            searchBacklog: statement.isNull(17) ? nil : statement.int64(17))
     }
 }
 

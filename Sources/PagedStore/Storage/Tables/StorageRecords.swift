@@ -37,6 +37,13 @@ package struct FeedRecord: Sendable, Equatable {
     /// they are its own: every row written to a feed with one is flagged as a copy of a shared item.
     /// Written only by ``PageStore/setSharedType(_:of:)``, not by ``PageStore/save(_:)``.
     package var sharedType: String? = nil
+    /// The item type's searchable fields (``FeedItem/searchableFields``) as the file records them, a
+    /// JSON array of paths; nil when the feed is not searchable. Written only by
+    /// ``PageStore/setSearchFields(_:of:)``, not by ``PageStore/save(_:)``.
+    package var searchFields: String? = nil
+    /// The position from which the feed's rows still wait to be indexed (written before the type
+    /// declared its fields); nil when every row is.
+    package var searchBacklog: Int64? = nil
 }
 
 /// What a stored page was asked for.

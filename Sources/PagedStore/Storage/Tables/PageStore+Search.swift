@@ -1,0 +1,304 @@
+import Foundation
+
+/// The search index (`search_doc` and the FTS5 table `item_search`, see `0014_search.sql`): kept in
+/// the transaction of every write of a searchable feed's rows, by the row primitives themselves, so
+/// that no write path can leave it behind. A feed whose type declares no searchable fields never
+/// reaches it: each hook returns at its first check.
+extension PageStore {
+    /// The owner of the feed's documents: the feed itself for its own items, the shared name for
+    /// shared items (one document whatever number of feeds hold the item).
+    static func searchOwner(of feed: FeedRecord) -> String {
+        feed.sharedType.map { "s" + $0 } ?? "f\(feed.id)"
+    }
+
+    /// Records the item type's searchable fields (empty: not searchable), in `feed` too. When they
+    /// change, every row of the feed waits to be indexed again (its backlog starts at its top row);
+    /// when they go, the feed's documents go with them.
+    /// - Returns: Whether the record changed.
+    package func setSearchFields(_ fields: [String], of feed: inout FeedRecord) throws -> Bool {
+        let recorded = try Self.searchFieldsText(fields)
+        guard feed.searchFields != recorded else { return false }
+        if recorded == nil { try unindexRows(of: feed) }
+        let backlog = recorded == nil ? nil : feed.topPosition
+        try connection.run(
+            "UPDATE feed SET search_fields = ?, search_backlog = ? WHERE id = ?", recorded, backlog, feed.id)
+        feed.searchFields = recorded
+        feed.searchBacklog = backlog
+        return true
+    }
+
+    /// The fields as the file records them: a JSON array, nil for none.
+    static func searchFieldsText(_ fields: [String]) throws -> String? {
+        guard !fields.isEmpty else { return nil }
+        return String(decoding: try JSONEncoder().encode(fields), as: UTF8.self)
+    }
+
+    /// The fields a feed's record names; none when the text is not an array of strings (a file
+    /// edited by hand indexes nothing rather than failing its writes).
+    func searchFieldList(_ recorded: String) -> [String] {
+        if let cached = searchFieldCache[recorded] { return cached }
+        let fields = (try? JSONDecoder().decode([String].self, from: Data(recorded.utf8))) ?? []
+        searchFieldCache[recorded] = fields
+        return fields
+    }
+
+    /// Indexes the item `itemID` of `feed` as `payload` shows it: its document is written again, or
+    /// goes when the payload holds no searchable text. Nothing for a feed that is not searchable.
+    func indexForSearch(_ itemID: String, payload: Data, in feed: FeedRecord) throws(StorageError) {
+        guard let recorded = feed.searchFields else { return }
+        let owner = Self.searchOwner(of: feed)
+        guard let text = SearchText(payload: payload, fields: searchFieldList(recorded)) else {
+            return try removeSearchDocument(owner: owner, itemID: itemID)
+        }
+        let doc = try connection.withStatement(
+            """
+            INSERT INTO search_doc (owner, item_id) VALUES (?, ?)
+            ON CONFLICT (owner, item_id) DO UPDATE SET owner = excluded.owner RETURNING doc
+            """
+        ) { statement throws(StorageError) -> Int64? in
+            try statement.bind(1, owner)
+            try statement.bind(2, itemID)
+            return try statement.step() ? statement.int64(0) : nil
+        }
+        guard let doc else { return }
+        try connection.withStatement("INSERT OR REPLACE INTO item_search (rowid, body) VALUES (?, ?)") {
+            statement throws(StorageError) in
+            try statement.bind(1, doc)
+            try statement.bind(2, text.indexed)
+            try statement.step()
+        }
+    }
+
+    private func removeSearchDocument(owner: String, itemID: String) throws(StorageError) {
+        try connection.run(
+            "DELETE FROM item_search WHERE rowid IN (SELECT doc FROM search_doc WHERE owner = ? AND item_id = ?)",
+            owner, itemID)
+        try connection.run("DELETE FROM search_doc WHERE owner = ? AND item_id = ?", owner, itemID)
+    }
+
+    /// Removes the documents of the feed's rows with positions in `from...through` (every row by
+    /// default), before the rows go. A shared item's document stays while another feed holds it.
+    func unindexRows(
+        of feed: FeedRecord, from: Int64 = .min, through: Int64 = .max
+    ) throws(StorageError) {
+        guard feed.searchFields != nil else { return }
+        // The documents of the rows going, and for shared items only those no other feed holds.
+        let leaving = """
+            SELECT doc FROM search_doc WHERE owner = ?1 AND item_id IN (
+                SELECT item_id FROM item WHERE feed_id = ?2 AND position BETWEEN ?3 AND ?4)
+            AND NOT (?5 AND EXISTS (
+                SELECT 1 FROM item AS other JOIN feed ON feed.id = other.feed_id
+                WHERE other.item_id = search_doc.item_id AND other.flags & 2 AND other.feed_id != ?2
+                    AND feed.shared_type = ?6))
+            """
+        let shared = feed.sharedType != nil
+        let owner = Self.searchOwner(of: feed)
+        try connection.run(
+            "DELETE FROM item_search WHERE rowid IN (\(leaving))", owner, feed.id, from, through, shared,
+            feed.sharedType)
+        try connection.run(
+            "DELETE FROM search_doc WHERE doc IN (\(leaving))", owner, feed.id, from, through, shared, feed.sharedType)
+    }
+
+    /// Indexes every row of the feed, a bounded batch at a time so that a million rows never sit in
+    /// memory together.
+    /// - Returns: How many rows it indexed.
+    func indexAllRows(of feed: FeedRecord) throws(StorageError) -> Int {
+        var indexed = 0
+        var next: Int64? = nil
+        repeat {
+            let batch = try indexRows(of: feed, from: next, limit: 10_000)
+            indexed += batch.indexed
+            next = batch.next
+        } while next != nil
+        return indexed
+    }
+
+    /// Indexes up to `batch` rows of the feed's backlog, from its top, and moves the backlog below
+    /// them (nil, in `feed` too, when none is left).
+    /// - Returns: How many rows it indexed.
+    func indexSearchBacklog(of feed: inout FeedRecord, batch: Int) throws(StorageError) -> Int {
+        guard let backlog = feed.searchBacklog else { return 0 }
+        let done = try indexRows(of: feed, from: backlog, limit: batch)
+        try connection.run("UPDATE feed SET search_backlog = ? WHERE id = ?", done.next, feed.id)
+        feed.searchBacklog = done.next
+        return done.indexed
+    }
+
+    /// Indexes the feed's rows from the row at `position` down (from the top with nil), at most
+    /// `limit` of them (all with nil): rows written before the type declared its fields, a bulk
+    /// seed's rows, a rebuilt index.
+    /// - Returns: How many rows it indexed, and the position of the first row left to index (nil
+    ///   when none is).
+    func indexRows(
+        of feed: FeedRecord, from position: Int64?, limit: Int?
+    ) throws(StorageError) -> (indexed: Int, next: Int64?) {
+        guard feed.searchFields != nil else { return (0, nil) }
+        let sql = """
+            SELECT item_id, payload, position FROM item WHERE feed_id = ? AND position >= ?
+            ORDER BY position LIMIT ?
+            """
+        let fetched = limit.map { min($0, Int.max - 1) + 1 } ?? -1
+        let batch = try connection.rows(sql, feed.id, position ?? .min, fetched) { statement in
+            (id: statement.string(0) ?? "", payload: statement.data(1) ?? Data(), position: statement.int64(2))
+        }
+        let indexed = batch.prefix(limit ?? Int.max)
+        for row in indexed {
+            try indexForSearch(row.id, payload: row.payload, in: feed)
+        }
+        return (indexed.count, limit.flatMap { batch.count > $0 ? batch[$0].position : nil })
+    }
+}
+
+/// One document a search found, with the row that shows it.
+package struct SearchHit: Sendable, Equatable {
+    /// The document's id: the order of recency (a larger one was indexed first later).
+    package var doc: Int64
+    /// FTS5's rank (bm25, smaller is better); 0 when ordered by recency.
+    package var rank: Double
+    /// The feed of the row that shows it (for a shared item, the first feed holding it).
+    package var feedKey: String
+    /// The row.
+    package var item: StoredItem
+    /// The searchable fields the row's feed records (see ``FeedRecord/searchFields``).
+    package var searchFields: String?
+}
+
+/// How search results are ordered.
+package enum SearchHitOrder: Sendable, Equatable {
+    /// Best match first (FTS5's bm25), then the most recently indexed.
+    case relevance
+    /// The most recently indexed first.
+    case recency
+}
+
+extension PageStore {
+    /// The documents matching the FTS5 `expression` (built by ``SearchQuery``), in `order`, at most
+    /// `limit`, each with a row that shows it; with `feedIDs`, only items held by those feeds.
+    /// - Parameter after: The last hit of the previous window: the window continues below it (keyset).
+    package func searchHits(
+        matching expression: String, order: SearchHitOrder, feedIDs: [Int64]? = nil, after: SearchHit? = nil,
+        limit: Int
+    ) throws(StorageError) -> [SearchHit] {
+        let rank = order == .relevance ? "item_search.rank" : "0.0"
+        var conditions = ["item_search MATCH ?1"]
+        if after != nil {
+            conditions.append(
+                order == .relevance
+                    ? "(item_search.rank > ?2 OR (item_search.rank = ?2 AND search_doc.doc < ?3))"
+                    : "search_doc.doc < ?3")
+        }
+        let sql = """
+            SELECT search_doc.doc, \(rank), search_doc.owner, search_doc.item_id
+            FROM item_search JOIN search_doc ON search_doc.doc = item_search.rowid
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(order == .relevance ? "item_search.rank, " : "")search_doc.doc DESC
+            """
+        let allowed = feedIDs.map(Set.init)
+        var hits: [SearchHit] = []
+        try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, expression)
+            if let after {
+                try statement.bind(2, after.rank)
+                try statement.bind(3, after.doc)
+            }
+            while hits.count < limit, try statement.step() {
+                let (doc, rank) = (statement.int64(0), statement.double(1))
+                guard let owner = statement.string(2), let itemID = statement.string(3),
+                    let shown = try row(showing: itemID, of: owner, in: allowed)
+                else { continue }
+                hits.append(
+                    SearchHit(
+                        doc: doc, rank: rank, feedKey: shown.key, item: shown.item, searchFields: shown.searchFields))
+            }
+        }
+        return hits
+    }
+
+    /// The row that shows the document of `itemID` owned by `owner`, in one of `allowed` feeds when
+    /// given; nil when none does (a document left by a writer that bypassed the index).
+    private func row(
+        showing itemID: String, of owner: String, in allowed: Set<Int64>?
+    ) throws(StorageError) -> (key: String, item: StoredItem, searchFields: String?)? {
+        let sql: String
+        if owner.hasPrefix("f") {
+            guard let feedID = Int64(owner.dropFirst()), allowed?.contains(feedID) ?? true else { return nil }
+            sql = """
+                SELECT feed.key, item.item_id, item.position, item.section, item.payload, item.feed_id, feed.search_fields
+                FROM item JOIN feed ON feed.id = item.feed_id WHERE item.feed_id = ?2 AND item.item_id = ?1
+                """
+            return try connection.withStatement(sql) { statement throws(StorageError) in
+                try statement.bind(1, itemID)
+                try statement.bind(2, feedID)
+                return try statement.step() ? Self.searchRow(statement) : nil
+            }
+        }
+        sql = """
+            SELECT feed.key, item.item_id, item.position, item.section, item.payload, item.feed_id, feed.search_fields
+            FROM item JOIN feed ON feed.id = item.feed_id
+            WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 ORDER BY feed.key
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, itemID)
+            try statement.bind(2, String(owner.dropFirst()))
+            while try statement.step() {
+                if allowed?.contains(statement.int64(5)) ?? true { return Self.searchRow(statement) }
+            }
+            return nil
+        }
+    }
+
+    private static func searchRow(_ statement: Statement) -> (key: String, item: StoredItem, searchFields: String?) {
+        (
+            statement.string(0) ?? "",
+            StoredItem(
+                itemID: statement.string(1) ?? "", position: statement.int64(2), section: statement.string(3),
+                payload: statement.data(4) ?? Data()),
+            statement.string(6)
+        )
+    }
+
+    /// How the index stands against the items: documents no row shows any more, and rows of
+    /// searchable feeds with searchable text but no document (a writer that bypassed the index, a
+    /// backlog not yet indexed).
+    package func searchIndexDifferences() throws(StorageError) -> (orphans: Int, missing: Int) {
+        let orphans = """
+            SELECT count(*) FROM search_doc WHERE NOT EXISTS (
+                SELECT 1 FROM item JOIN feed ON feed.id = item.feed_id WHERE item.item_id = search_doc.item_id
+                AND (search_doc.owner = 'f' || item.feed_id
+                    OR (item.flags & 2 AND search_doc.owner = 's' || feed.shared_type)))
+            OR NOT EXISTS (SELECT 1 FROM item_search WHERE item_search.rowid = search_doc.doc)
+            """
+        var missing = 0
+        for feed in try feeds() where feed.searchFields != nil {
+            let fields = searchFieldList(feed.searchFields ?? "")
+            let owner = Self.searchOwner(of: feed)
+            let sql = """
+                SELECT item.item_id, item.payload FROM item WHERE item.feed_id = ?1 AND (?3 IS NULL OR item.position < ?3)
+                AND NOT EXISTS (
+                    SELECT 1 FROM search_doc WHERE search_doc.owner = ?2 AND search_doc.item_id = item.item_id)
+                """
+            // Rows of the backlog wait for their batch: not missing.
+            for row in try connection.rows(sql, feed.id, owner, feed.searchBacklog, row: { ($0.data(1) ?? Data()) })
+            where SearchText(payload: row, fields: fields) != nil {
+                missing += 1
+            }
+        }
+        return (Int(try connection.integer(orphans) ?? 0), missing)
+    }
+
+    /// Builds the index again from the items: every document goes, and every searchable feed's rows
+    /// are indexed; every backlog is done.
+    /// - Returns: How many documents the index holds.
+    package func rebuildSearchIndex(progress: (Int) -> Void = { _ in }) throws -> Int {
+        try connection.run("DELETE FROM item_search")
+        try connection.run("DELETE FROM search_doc")
+        var indexed = 0
+        for feed in try feeds() where feed.searchFields != nil {
+            indexed += try indexAllRows(of: feed)
+            try connection.run("UPDATE feed SET search_backlog = NULL WHERE id = ?", feed.id)
+            progress(indexed)
+        }
+        return Int(try connection.integer("SELECT count(*) FROM search_doc") ?? 0)
+    }
+}

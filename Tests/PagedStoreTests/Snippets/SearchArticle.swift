@@ -1,0 +1,28 @@
+import Foundation
+import PagedStore
+
+// The code of the article "Searching the cache", compiled: DocumentationSnippetTests checks that
+// every Swift block of the article is here, character for character.
+
+struct Status: FeedItem, Codable {
+    static let searchableFields = ["content", "account.display_name"]
+    struct Account: Codable {
+        var display_name: String
+    }
+    let id: String
+    var content: String
+    var account: Account
+}
+
+func findStatuses(_ typed: String, in store: FeedStore) throws -> [SearchResult<Status>] {
+    try store.search(typed, as: Status.self, in: ["home", "notifications"])
+}
+
+func marked(_ result: SearchResult<Status>) -> String {
+    // The matched words in brackets; a view sets an attribute on the same ranges instead.
+    var text = result.text
+    for range in result.matchedRanges.reversed() {
+        text.replaceSubrange(range, with: "[" + result.text[range] + "]")
+    }
+    return text
+}
