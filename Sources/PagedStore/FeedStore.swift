@@ -114,27 +114,35 @@ public final class FeedStore: Sendable {
     public func feed<Source: PageSource>(
         _ key: String, source: Source, policy: FeedPolicy = FeedPolicy(), codec: ItemCodec<Source.Item>
     ) throws -> Feed<Source.Item> {
-        try feed(key, source: source, policy: policy, codec: codec, sharedAs: Source.Item.sharedItemType)
+        try feed(
+            key, source: source, policy: policy, codec: codec, sharedAs: Source.Item.sharedItemType,
+            searchableFields: Source.Item.searchableFields)
     }
 
     /// Opens the feed `key` with its items shared under the name the file records for it (none for a
-    /// feed the file lacks) rather than under their type's ``FeedItem/sharedItemType``: for `pagedb`,
-    /// whose items are JSON objects of any type. Every write then spreads its copies to the other
-    /// feeds holding them, as the app's own writes do, and the feed keeps its name.
+    /// feed the file lacks) and searchable by the fields it records, rather than as their type
+    /// declares (``FeedItem/sharedItemType``, ``FeedItem/searchableFields``): for `pagedb`, whose
+    /// items are JSON objects of any type. Every write then spreads its copies to the other feeds
+    /// holding them and keeps the search index, as the app's own writes do, and the feed keeps both.
     package func feedSharingAsRecorded<Source: PageSource>(
         _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>
     ) throws -> Feed<Source.Item> {
-        let recorded = try queue.read { store in try store.feed(key: key)?.sharedType }
-        return try feed(key, source: source, policy: policy, codec: codec, sharedAs: recorded)
+        let recorded = try queue.read { store in
+            try store.feed(key: key).map { ($0.sharedType, $0.searchFields.map(store.searchFieldList) ?? []) }
+        }
+        return try feed(
+            key, source: source, policy: policy, codec: codec, sharedAs: recorded?.0,
+            searchableFields: recorded?.1 ?? [])
     }
 
-    /// Opens the feed `key` with its items shared under `sharedAs`.
+    /// Opens the feed `key` with its items shared under `sharedAs` and searchable by `searchableFields`.
     private func feed<Source: PageSource>(
-        _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>, sharedAs: String?
+        _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>, sharedAs: String?,
+        searchableFields: [String]
     ) throws -> Feed<Source.Item> {
         let feed = try Feed(
             key: key, source: source, policy: policy, codec: codec, store: writer, outbox: isReadOnly ? nil : outbox,
-            sharedItemType: sharedAs)
+            sharedItemType: sharedAs, searchableFields: searchableFields)
         if !isReadOnly {
             // The outcomes of its queued edits go through it while it is open, so that it forgets
             // their changes too. Held weakly: opening a feed never keeps it alive.

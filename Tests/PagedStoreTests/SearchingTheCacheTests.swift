@@ -190,7 +190,7 @@ struct SharedToot: FeedItem, Codable, Equatable {
             try store.connection.run("DELETE FROM search_doc WHERE item_id = '2'")
         }
         let differences = try store.queue.read { try $0.searchIndexDifferences() }
-        #expect(differences.orphans == 1 && differences.missing == 1)
+        #expect(differences.orphans == 1 && differences.missing == 1 && differences.stale == 0)
         _ = try store.queue.write { try $0.rebuildSearchIndex() }
         #expect(try Set(found("walrus")) == ["0", "2", "3"])
         try expectIndexMatchesTheRows()
@@ -198,6 +198,8 @@ struct SharedToot: FeedItem, Codable, Equatable {
 
     private func expectIndexMatchesTheRows(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let differences = try store.queue.read { try $0.searchIndexDifferences() }
-        #expect(differences.orphans == 0 && differences.missing == 0, sourceLocation: sourceLocation)
+        #expect(
+            differences.orphans == 0 && differences.missing == 0 && differences.stale == 0,
+            sourceLocation: sourceLocation)
     }
 }

@@ -31,7 +31,7 @@ extension Feed {
         let (read, lastOpened) = try writer.queue.read { store -> (OpenedFeed?, Date?) in
             guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy),
                 record.sharedType == writer.sharedItemType,
-                record.searchFields == (try PageStore.searchFieldsText(Item.searchableFields))
+                record.searchFields == (try PageStore.searchFieldsText(writer.searchableFields))
             else { return (nil, nil) }
             return (try open(record, in: store, policy: policy), try store.openedAt(record))
         }

@@ -70,11 +70,13 @@ public actor Feed<Item: FeedItem> {
     /// - Parameter sharedItemType: The name its items are shared under (see ``FeedWriter/sharedItemType``).
     init(
         key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, store: StoreWriter,
-        outbox: Outbox? = nil, sharedItemType: String? = Item.sharedItemType
+        outbox: Outbox? = nil, sharedItemType: String? = Item.sharedItemType,
+        searchableFields: [String] = Item.searchableFields
     )
         throws
     {
-        let writer = FeedWriter(key: key, store: store, codec: codec, sharedItemType: sharedItemType)
+        let writer = FeedWriter(
+            key: key, store: store, codec: codec, sharedItemType: sharedItemType, searchableFields: searchableFields)
         context = FeedContext(
             key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
             outbox: WeakOutbox(outbox: outbox))

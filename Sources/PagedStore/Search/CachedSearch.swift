@@ -3,24 +3,31 @@ import Foundation
 /// One search of the cache, from what a person typed to the matches with their text and highlights:
 /// the one path of ``FeedStore/search(_:as:in:order:limit:codec:)`` and `pagedb search`.
 package enum CachedSearch {
-    /// One match: the row that shows it and its searchable text.
+    /// One match: the row that shows it. Its text and highlights are read from the row when asked
+    /// for (``highlighted()``): a list shows a screen of results, and reads each one's text once.
     package struct Match: Sendable {
         /// The feed whose row shows it.
         package var feedKey: String
         /// The row.
         package var item: StoredItem
-        /// Its row index in that feed.
-        package var row: Int
-        /// Its searchable text as a person reads it (fields one a line, markup removed).
-        package var text: String
-        /// Where the query's words are in ``text``.
-        package var ranges: [Range<String.Index>]
+        /// The fields its text is read from.
+        let fields: [String]
+        /// The query that found it.
+        let query: SearchQuery
 
         /// The item's id.
         package var id: String { item.itemID }
 
-        /// ``text`` with the matched words in brackets, for a terminal.
-        package var marked: String {
+        /// Its searchable text as a person reads it (fields one a line, markup removed), and where
+        /// the query's words are in it.
+        package func highlighted() -> (text: String, ranges: [Range<String.Index>]) {
+            let text = SearchText(payload: item.payload, fields: fields)?.display ?? ""
+            return (text, SearchHighlight.ranges(in: text, of: query))
+        }
+
+        /// The text with the matched words in brackets, for a terminal.
+        package func marked() -> String {
+            let (text, ranges) = highlighted()
             var result = ""
             var index = text.startIndex
             for range in ranges {
@@ -43,13 +50,10 @@ package enum CachedSearch {
         let feedIDs = try feeds.map { keys in try keys.compactMap { try store.feed(key: $0)?.id } }
         let hits = try store.searchHits(
             matching: query.expression, order: recent ? .recency : .relevance, feedIDs: feedIDs, limit: limit)
-        return try hits.map { hit in
-            let read = fields ?? hit.searchFields.map(store.searchFieldList) ?? []
-            let shown = SearchText(payload: hit.item.payload, fields: read)?.display ?? ""
-            let row = try store.feed(key: hit.feedKey).map { try store.rowIndex(ofPosition: hit.item.position, in: $0) }
-            return Match(
-                feedKey: hit.feedKey, item: hit.item, row: row ?? 0, text: shown,
-                ranges: SearchHighlight.ranges(in: shown, of: query))
+        return hits.map { hit in
+            Match(
+                feedKey: hit.feedKey, item: hit.item,
+                fields: fields ?? hit.searchFields.map(store.searchFieldList) ?? [], query: query)
         }
     }
 }

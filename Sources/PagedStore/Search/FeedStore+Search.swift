@@ -34,8 +34,7 @@ extension FeedStore {
         }
         return matches.compactMap { match in
             guard let item = try? codec.decode(match.item.payload) else { return nil }
-            return SearchResult(
-                feedKey: match.feedKey, id: match.id, item: item, text: match.text, matchedRanges: match.ranges)
+            return SearchResult(feedKey: match.feedKey, id: match.id, item: item, match: match)
         }
     }
 

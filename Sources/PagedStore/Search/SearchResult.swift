@@ -17,9 +17,20 @@ public struct SearchResult<Item: Sendable>: Sendable {
     public let id: String
     /// The item, decoded from the cache.
     public let item: Item
+    /// The match, whose text is read when asked for.
+    let match: CachedSearch.Match
+
     /// The item's searchable text as a person reads it (its declared fields, markup removed, one a
-    /// line): what ``matchedRanges`` index.
-    public let text: String
-    /// Where the query's words are in ``text``, in order, for highlighting.
-    public let matchedRanges: [Range<String.Index>]
+    /// line): what ``matchedRanges`` index. Read from the cached row on each call.
+    public var text: String { match.highlighted().text }
+
+    /// Where the query's words are in ``text``, in order, for highlighting. Computed on each call:
+    /// take it with ``text`` from ``highlighted()`` when both are needed.
+    public var matchedRanges: [Range<String.Index>] { match.highlighted().ranges }
+
+    /// ``text`` and ``matchedRanges`` read together, once.
+    public func highlighted() -> (text: String, matchedRanges: [Range<String.Index>]) {
+        let (text, ranges) = match.highlighted()
+        return (text, ranges)
+    }
 }

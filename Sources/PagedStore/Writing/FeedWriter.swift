@@ -22,12 +22,19 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// The name the feed's items are shared under (``FeedItem/sharedItemType``): the item type's,
     /// unless the caller knows it only at run time (`pagedb` reads it from the file).
     let sharedItemType: String?
+    /// The fields search reads (``FeedItem/searchableFields``): the item type's, unless the caller
+    /// knows them only at run time (`pagedb` keeps what the file records).
+    let searchableFields: [String]
 
-    init(key: String, store: StoreWriter, codec: ItemCodec<Item>, sharedItemType: String? = Item.sharedItemType) {
+    init(
+        key: String, store: StoreWriter, codec: ItemCodec<Item>, sharedItemType: String? = Item.sharedItemType,
+        searchableFields: [String] = Item.searchableFields
+    ) {
         self.key = key
         self.store = store
         self.codec = codec
         self.sharedItemType = sharedItemType
+        self.searchableFields = searchableFields
         follower = LiveFeeds.shared.newFollower()
     }
 
@@ -128,7 +135,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             }
             feed.policy = PolicyJSON.shared.text(of: policy)
             _ = try store.setSharedType(sharedItemType, of: &feed)
-            _ = try store.setSearchFields(Item.searchableFields, of: &feed)
+            _ = try store.setSearchFields(searchableFields, of: &feed)
             try store.save(&feed)
             return ((try read(store, feed), dropped), [recorded(before, feed, change)])
         }

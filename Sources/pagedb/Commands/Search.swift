@@ -33,13 +33,19 @@ extension PagedDB {
         func run() async throws {
             let found = try database.openForReading().read { store in
                 try CachedSearch.find(query, in: store, feeds: feed.isEmpty ? nil : feed, recent: recent, limit: limit)
+                    .map { match in
+                        let row = try store.feed(key: match.feedKey).map {
+                            try store.rowIndex(ofPosition: match.item.position, in: $0)
+                        }
+                        return (match: match, row: row ?? 0, shown: match.highlighted(), marked: match.marked())
+                    }
             }
             if output.json {
                 try Terminal.printJSON(
-                    found.map { match in
+                    found.map { found in
                         SearchMatchJSON(
-                            feed: match.feedKey, row: match.row, id: match.id, text: match.text,
-                            matches: match.ranges.map { String(match.text[$0]) })
+                            feed: found.match.feedKey, row: found.row, id: found.match.id, text: found.shown.text,
+                            matches: found.shown.ranges.map { String(found.shown.text[$0]) })
                     })
                 return
             }
@@ -47,10 +53,10 @@ extension PagedDB {
             print(
                 Terminal.table(
                     ["FEED", "ROW", "ID", "TEXT"],
-                    found.map { match in
+                    found.map { found in
                         [
-                            output.cell(match.feedKey, 24), "\(match.row)", output.cell(match.id, 24),
-                            output.cell(match.marked.replacingOccurrences(of: "\n", with: " · "), 100),
+                            output.cell(found.match.feedKey, 24), "\(found.row)", output.cell(found.match.id, 24),
+                            output.cell(found.marked.replacingOccurrences(of: "\n", with: " · "), 100),
                         ]
                     }))
         }

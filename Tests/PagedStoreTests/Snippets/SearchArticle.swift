@@ -20,9 +20,10 @@ func findStatuses(_ typed: String, in store: FeedStore) throws -> [SearchResult<
 
 func marked(_ result: SearchResult<Status>) -> String {
     // The matched words in brackets; a view sets an attribute on the same ranges instead.
-    var text = result.text
-    for range in result.matchedRanges.reversed() {
-        text.replaceSubrange(range, with: "[" + result.text[range] + "]")
+    let (text, ranges) = result.highlighted()
+    var marked = text
+    for range in ranges.reversed() {
+        marked.replaceSubrange(range, with: "[" + text[range] + "]")
     }
-    return text
+    return marked
 }

@@ -31,7 +31,13 @@ enum SearchSegmentation {
 
     /// How `scalar` takes part in words.
     static func kind(of scalar: Unicode.Scalar) -> Kind {
-        if continuingAccents.contains(scalar.value) { return .accent }
+        let value = scalar.value
+        // ASCII first, without a table look-up: most of the text of most items.
+        if value < 0x80 {
+            let letter = (value | 0x20) &- 0x61 < 26 || value &- 0x30 < 10
+            return letter ? .letter : .separator
+        }
+        if (0x300...0x331).contains(value), continuingAccents.contains(value) { return .accent }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .decimalNumber, .letterNumber, .otherNumber:

@@ -21,7 +21,11 @@ struct SearchText: Equatable, Sendable {
     ///   (`media_attachments.description`). Only strings are text; numbers, booleans, objects and
     ///   empty or blank strings are not. Fields are read in the order given.
     init?(payload: Data, fields: [String]) {
-        guard let value = JSONValue.decode(payload) else { return nil }
+        // JSONSerialization, not a Decodable value: every write of a searchable row runs this, and
+        // the decoder's containers cost several times the parse.
+        guard let value = try? JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed]) else {
+            return nil
+        }
         let lines = fields.flatMap { Self.strings(at: $0, in: value) }
             .map(Self.plainText)
             .filter { !$0.allSatisfy(\.isWhitespace) }
@@ -36,23 +40,23 @@ struct SearchText: Equatable, Sendable {
     }
 
     /// The strings at `path` in `value`, in order.
-    static func strings(at path: String, in value: JSONValue) -> [String] {
+    static func strings(at path: String, in value: Any) -> [String] {
         strings(at: path.split(separator: ".", omittingEmptySubsequences: false)[...], in: value)
     }
 
-    /// The strings at the keys `path` in `value`: every element of an array met on the way (or at
-    /// the end) is followed.
-    static func strings(at path: ArraySlice<Substring>, in value: JSONValue) -> [String] {
-        switch value {
-        case .array(let elements):
+    /// The strings at the keys `path` in `value` (as `JSONSerialization` reads JSON): every element
+    /// of an array met on the way (or at the end) is followed.
+    static func strings(at path: ArraySlice<Substring>, in value: Any) -> [String] {
+        if let elements = value as? [Any] {
             return elements.flatMap { strings(at: path, in: $0) }
-        case .object(let object):
+        }
+        if let object = value as? [String: Any] {
             guard let key = path.first, let member = object[String(key)] else { return [] }
             return strings(at: path.dropFirst(), in: member)
-        case .string(let string):
-            return path.isEmpty ? [string] : []
-        case .null, .bool, .integer, .unsigned, .number:
-            return []
         }
+        if let string = value as? String, !(value is NSNumber) {
+            return path.isEmpty ? [string] : []
+        }
+        return []
     }
 }

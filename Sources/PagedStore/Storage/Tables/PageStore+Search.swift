@@ -12,19 +12,24 @@ extension PageStore {
     }
 
     /// Records the item type's searchable fields (empty: not searchable), in `feed` too. When they
-    /// change, every row of the feed waits to be indexed again (its backlog starts at its top row);
-    /// when they go, the feed's documents go with them.
+    /// change, the feed's documents go (they were read from other fields: a search must not find
+    /// the item by text it no longer indexes) and every row waits to be indexed again (its backlog
+    /// starts at its top row).
     /// - Returns: Whether the record changed.
     package func setSearchFields(_ fields: [String], of feed: inout FeedRecord) throws -> Bool {
         let recorded = try Self.searchFieldsText(fields)
         guard feed.searchFields != recorded else { return false }
-        if recorded == nil { try unindexRows(of: feed) }
-        let backlog = recorded == nil ? nil : feed.topPosition
-        try connection.run(
-            "UPDATE feed SET search_fields = ?, search_backlog = ? WHERE id = ?", recorded, backlog, feed.id)
+        try unindexRows(of: feed)
+        try connection.run("UPDATE feed SET search_fields = ? WHERE id = ?", recorded, feed.id)
         feed.searchFields = recorded
-        feed.searchBacklog = backlog
+        try setSearchBacklog(recorded == nil ? nil : feed.topPosition, of: &feed)
         return true
+    }
+
+    /// Records where the feed's rows still wait to be indexed (nil: none do), in `feed` too.
+    func setSearchBacklog(_ position: Int64?, of feed: inout FeedRecord) throws(StorageError) {
+        try connection.run("UPDATE feed SET search_backlog = ? WHERE id = ?", position, feed.id)
+        feed.searchBacklog = position
     }
 
     /// The fields as the file records them: a JSON array, nil for none.
@@ -89,7 +94,7 @@ extension PageStore {
             AND NOT (?5 AND EXISTS (
                 SELECT 1 FROM item AS other JOIN feed ON feed.id = other.feed_id
                 WHERE other.item_id = search_doc.item_id AND other.flags & 2 AND other.feed_id != ?2
-                    AND feed.shared_type = ?6))
+                    AND feed.shared_type = ?6 AND feed.search_fields IS NOT NULL))
             """
         let shared = feed.sharedType != nil
         let owner = Self.searchOwner(of: feed)
@@ -120,8 +125,7 @@ extension PageStore {
     func indexSearchBacklog(of feed: inout FeedRecord, batch: Int) throws(StorageError) -> Int {
         guard let backlog = feed.searchBacklog else { return 0 }
         let done = try indexRows(of: feed, from: backlog, limit: batch)
-        try connection.run("UPDATE feed SET search_backlog = ? WHERE id = ?", done.next, feed.id)
-        feed.searchBacklog = done.next
+        try setSearchBacklog(done.next, of: &feed)
         return done.indexed
     }
 
@@ -180,39 +184,77 @@ extension PageStore {
         matching expression: String, order: SearchHitOrder, feedIDs: [Int64]? = nil, after: SearchHit? = nil,
         limit: Int
     ) throws(StorageError) -> [SearchHit] {
-        let rank = order == .relevance ? "item_search.rank" : "0.0"
-        var conditions = ["item_search MATCH ?1"]
-        if after != nil {
-            conditions.append(
-                order == .relevance
-                    ? "(item_search.rank > ?2 OR (item_search.rank = ?2 AND search_doc.doc < ?3))"
-                    : "search_doc.doc < ?3")
-        }
-        let sql = """
-            SELECT search_doc.doc, \(rank), search_doc.owner, search_doc.item_id
-            FROM item_search JOIN search_doc ON search_doc.doc = item_search.rowid
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(order == .relevance ? "item_search.rank, " : "")search_doc.doc DESC
-            """
         let allowed = feedIDs.map(Set.init)
         var hits: [SearchHit] = []
-        try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, expression)
-            if let after {
-                try statement.bind(2, after.rank)
-                try statement.bind(3, after.doc)
-            }
-            while hits.count < limit, try statement.step() {
-                let (doc, rank) = (statement.int64(0), statement.double(1))
-                guard let owner = statement.string(2), let itemID = statement.string(3),
-                    let shown = try row(showing: itemID, of: owner, in: allowed)
-                else { continue }
+        var last = after.map { (rank: $0.rank, doc: $0.doc) }
+        // Candidates come from FTS5 alone, a few more than wanted at a time, so that it ranks and
+        // cuts before any join; a round that finds too few (documents of feeds not searched) asks
+        // for more the next time.
+        var wanted = limit > Int.max - 8 ? Int.max : max(limit, 0) + 8
+        while hits.count < limit {
+            let candidates = try searchCandidates(expression, order: order, after: last, limit: wanted)
+            for candidate in candidates where hits.count < limit {
+                guard let shown = try row(showingDocument: candidate.doc, in: allowed) else { continue }
                 hits.append(
                     SearchHit(
-                        doc: doc, rank: rank, feedKey: shown.key, item: shown.item, searchFields: shown.searchFields))
+                        doc: candidate.doc, rank: candidate.rank, feedKey: shown.key, item: shown.item,
+                        searchFields: shown.searchFields))
             }
+            guard candidates.count == wanted, let next = candidates.last else { break }
+            last = next
+            wanted = wanted.multipliedReportingOverflow(by: 4).overflow ? wanted : wanted * 4
         }
         return hits
+    }
+
+    /// The next `limit` documents matching `expression` below `after`, in `order`, from the FTS5
+    /// table alone (its rowid is the document's id).
+    private func searchCandidates(
+        _ expression: String, order: SearchHitOrder, after: (rank: Double, doc: Int64)?, limit: Int
+    ) throws(StorageError) -> [(rank: Double, doc: Int64)] {
+        let sql: String
+        switch (order, after) {
+        case (.relevance, nil):
+            sql = "SELECT rowid, rank FROM item_search WHERE item_search MATCH ?1 ORDER BY rank, rowid DESC LIMIT ?4"
+        case (.relevance, _):
+            sql = """
+                SELECT rowid, rank FROM item_search WHERE item_search MATCH ?1
+                AND (rank > ?2 OR (rank = ?2 AND rowid < ?3)) ORDER BY rank, rowid DESC LIMIT ?4
+                """
+        case (.recency, nil):
+            sql = "SELECT rowid, 0.0 FROM item_search WHERE item_search MATCH ?1 ORDER BY rowid DESC LIMIT ?4"
+        case (.recency, _):
+            sql =
+                "SELECT rowid, 0.0 FROM item_search WHERE item_search MATCH ?1 AND rowid < ?3 ORDER BY rowid DESC LIMIT ?4"
+        }
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, expression)
+            if let after {
+                if order == .relevance { try statement.bind(2, after.rank) }
+                try statement.bind(3, after.doc)
+            }
+            try statement.bind(4, limit)
+            var found: [(rank: Double, doc: Int64)] = []
+            while try statement.step() { found.append((statement.double(1), statement.int64(0))) }
+            return found
+        }
+    }
+
+    /// The row that shows document `doc`, in one of `allowed` feeds when given; nil when none does
+    /// (a document left by a writer that bypassed the index).
+    private func row(
+        showingDocument doc: Int64, in allowed: Set<Int64>?
+    ) throws(StorageError) -> (key: String, item: StoredItem, searchFields: String?)? {
+        let owned = try connection.withStatement("SELECT owner, item_id FROM search_doc WHERE doc = ?") {
+            statement throws(StorageError) -> (owner: String, itemID: String)? in
+            try statement.bind(1, doc)
+            guard try statement.step(), let owner = statement.string(0), let itemID = statement.string(1) else {
+                return nil
+            }
+            return (owner, itemID)
+        }
+        guard let owned else { return nil }
+        return try row(showing: owned.itemID, of: owned.owner, in: allowed)
     }
 
     /// The row that shows the document of `itemID` owned by `owner`, in one of `allowed` feeds when
@@ -236,7 +278,8 @@ extension PageStore {
         sql = """
             SELECT feed.key, item.item_id, item.position, item.section, item.payload, item.feed_id, feed.search_fields
             FROM item JOIN feed ON feed.id = item.feed_id
-            WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 ORDER BY feed.key
+            WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 AND feed.search_fields IS NOT NULL
+            ORDER BY feed.key
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, itemID)
@@ -258,33 +301,44 @@ extension PageStore {
         )
     }
 
-    /// How the index stands against the items: documents no row shows any more, and rows of
-    /// searchable feeds with searchable text but no document (a writer that bypassed the index, a
-    /// backlog not yet indexed).
-    package func searchIndexDifferences() throws(StorageError) -> (orphans: Int, missing: Int) {
+    /// How the index stands against the items: documents no row of a searchable feed shows any
+    /// more (orphans), rows of searchable feeds with searchable text but no document (missing), and
+    /// documents whose text no row of theirs reads as any more (stale): what a writer that bypassed
+    /// the index leaves (`sqlite3` by hand). Rows waiting in a feed's backlog are not counted.
+    package func searchIndexDifferences() throws -> (orphans: Int, missing: Int, stale: Int) {
         let orphans = """
             SELECT count(*) FROM search_doc WHERE NOT EXISTS (
                 SELECT 1 FROM item JOIN feed ON feed.id = item.feed_id WHERE item.item_id = search_doc.item_id
-                AND (search_doc.owner = 'f' || item.feed_id
+                AND feed.search_fields IS NOT NULL AND (search_doc.owner = 'f' || item.feed_id
                     OR (item.flags & 2 AND search_doc.owner = 's' || feed.shared_type)))
             OR NOT EXISTS (SELECT 1 FROM item_search WHERE item_search.rowid = search_doc.doc)
             """
         var missing = 0
+        // Whether some row of each document reads as its text: a shared item's rows may differ (a
+        // feed shows its pending edit), and the document holds the copy written last.
+        var readByARow: [Int64: Bool] = [:]
         for feed in try feeds() where feed.searchFields != nil {
             let fields = searchFieldList(feed.searchFields ?? "")
-            let owner = Self.searchOwner(of: feed)
             let sql = """
-                SELECT item.item_id, item.payload FROM item WHERE item.feed_id = ?1 AND (?3 IS NULL OR item.position < ?3)
-                AND NOT EXISTS (
-                    SELECT 1 FROM search_doc WHERE search_doc.owner = ?2 AND search_doc.item_id = item.item_id)
+                SELECT item.payload, search_doc.doc, item_search.body FROM item
+                LEFT JOIN search_doc ON search_doc.owner = ?2 AND search_doc.item_id = item.item_id
+                LEFT JOIN item_search ON item_search.rowid = search_doc.doc
+                WHERE item.feed_id = ?1 AND (?3 IS NULL OR item.position < ?3)
                 """
-            // Rows of the backlog wait for their batch: not missing.
-            for row in try connection.rows(sql, feed.id, owner, feed.searchBacklog, row: { ($0.data(1) ?? Data()) })
-            where SearchText(payload: row, fields: fields) != nil {
-                missing += 1
+            let rows = try connection.rows(sql, feed.id, Self.searchOwner(of: feed), feed.searchBacklog) { row in
+                (payload: row.data(0) ?? Data(), doc: row.isNull(1) ? nil : row.int64(1), body: row.string(2))
+            }
+            for row in rows {
+                let text = SearchText(payload: row.payload, fields: fields)?.indexed
+                if let doc = row.doc {
+                    readByARow[doc] = (readByARow[doc] ?? false) || (text != nil && text == row.body)
+                } else if text != nil {
+                    missing += 1
+                }
             }
         }
-        return (Int(try connection.integer(orphans) ?? 0), missing)
+        let stale = readByARow.values.filter { !$0 }.count
+        return (Int(try connection.integer(orphans) ?? 0), missing, stale)
     }
 
     /// Builds the index again from the items: every document goes, and every searchable feed's rows

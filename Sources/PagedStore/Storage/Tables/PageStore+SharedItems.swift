@@ -36,14 +36,17 @@ package struct SharedCopyHolder: Sendable, Equatable {
 /// found by the item's id through the partial index `item_shared_by_id`.
 extension PageStore {
     /// Records the name the feed's items are shared under (nil: its own), in `feed` too. When it
-    /// changes, the feed's rows join the index by id, or leave it.
+    /// changes, the feed's rows join the index by id, or leave it, and a searchable feed's documents
+    /// leave their old owner: its rows wait to be indexed under the new one (its search backlog).
     /// - Returns: Whether the name changed.
     package func setSharedType(_ type: String?, of feed: inout FeedRecord) throws(StorageError) -> Bool {
         guard feed.sharedType != type else { return false }
+        try unindexRows(of: feed)
         try connection.run("UPDATE feed SET shared_type = ? WHERE id = ?", type, feed.id)
         let flags = type == nil ? "flags & ~2" : "flags | 2"
         try connection.run("UPDATE item SET flags = \(flags) WHERE feed_id = ?", feed.id)
         feed.sharedType = type
+        if feed.searchFields != nil { try setSearchBacklog(feed.topPosition, of: &feed) }
         return true
     }
 
@@ -109,7 +112,7 @@ extension PageStore {
             UPDATE item SET payload = ?1, section = ?2
             WHERE feed_id = ?3 AND \(row) AND (payload IS NOT ?1 OR section IS NOT ?2)
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
+        let changed = try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, payload, asText: textPayloads)
             try statement.bind(2, section)
             try statement.bind(3, feedID)
@@ -118,6 +121,11 @@ extension PageStore {
             try statement.step()
             return connection.changes > 0
         }
+        // The item's one document shows the copy written last, as its rows now do.
+        if changed, let feed = try feed(id: feedID) {
+            try indexForSearch(itemID, payload: payload, in: feed)
+        }
+        return changed
     }
 
     /// The pending optimistic edits of the feeds sharing their items as `type` that a copy meets:

@@ -59,13 +59,13 @@ extension PageStore {
             violations.append(.init(feed: nil, rule: "orphan_rows", detail: "\(orphans) rows belong to no feed"))
         }
         let search = try searchIndexDifferences()
-        if search.orphans > 0 || search.missing > 0 {
+        if search.orphans > 0 || search.missing > 0 || search.stale > 0 {
             violations.append(
                 .init(
                     feed: nil, rule: "search_index",
-                    detail:
-                        "the search index has \(search.orphans) documents no row shows and misses \(search.missing) "
-                        + "rows of searchable feeds (a writer that bypassed it); `pagedb reindex` rebuilds it"))
+                    detail: "the search index has \(search.orphans) documents no row shows, \(search.stale) whose text "
+                        + "no row reads as, and misses \(search.missing) rows of searchable feeds (a writer that "
+                        + "bypassed it); `pagedb reindex` rebuilds it"))
         }
         for feed in try feeds() {
             violations += try verify(feed, rules).map {

@@ -179,6 +179,7 @@ package final class PageStore {
     /// counts this change too). Its pending edits stay: what becomes of them is the caller's rule.
     package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
         try unindexRows(of: feed)
+        if feed.searchBacklog != nil { try setSearchBacklog(nil, of: &feed) }
         for table in ["item", "page", "gap", "reading_position"] {
             try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
         }
