@@ -20,7 +20,8 @@ import Testing
         try queue.write { store in
             var feed = try store.ensureFeed(key: "home")
             var cursor: String?
-            for page in 0..<12 {
+            // Deeper than the rows counted before the pages are read.
+            for page in 0..<60 {
                 let next = "c\(page)"
                 try store.appendPage(
                     Fixtures.items("o\(page)-", count: page % 3 == 0 ? 1 : 7),
@@ -59,7 +60,7 @@ import Testing
         try queue.write { store in
             var feed = try store.ensureFeed(key: "home")
             var cursor: String?
-            for page in 0..<6 {
+            for page in 0..<80 {
                 try store.appendPage(
                     Fixtures.items("p\(page)-", count: 4), page: Fixtures.olderPage(from: cursor, to: "c\(page)"),
                     to: &feed)
@@ -74,7 +75,7 @@ import Testing
         try queue.read { store in
             let feed = try #require(try store.feed(key: "home"))
             let rows = try store.window(of: feed, from: .top, limit: Int.max)
-            #expect(rows.count > 10, sourceLocation: sourceLocation)
+            #expect(rows.count > PageStore.rowIndexCountLimit, sourceLocation: sourceLocation)
             for (index, row) in rows.enumerated() {
                 #expect(try store.rowIndex(ofPosition: row.position, in: feed) == index, sourceLocation: sourceLocation)
                 #expect(

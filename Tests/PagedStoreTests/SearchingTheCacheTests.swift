@@ -179,8 +179,10 @@ struct SharedToot: FeedItem, Codable, Equatable {
 
     @Test func aTypeThatDeclaresNothingIsNeverIndexed() async throws {
         _ = try await feed("home", [Post(id: "1")])
-        let documents = try store.queue.read { try $0.connection.integer("SELECT count(*) FROM search_doc") }
-        #expect(documents == 0)
+        // Not even the index's tables: a file where nothing is searchable parses none on open.
+        #expect(try store.queue.read { try $0.hasSearchTables() } == false)
+        #expect(try store.search("anything", as: Toot.self).isEmpty)
+        #expect(try store.queue.read { try $0.searchIndexDifferences() } == (0, 0, 0))
     }
 
     @Test func anIndexEditedByHandIsReportedAndRebuilt() async throws {

@@ -26,8 +26,6 @@ import Testing
         while try await !feed.pendingEdits().contains(where: { $0.itemID == "posting" }) { await Task.yield() }
         // The file as the build before 0005 left it.
         let connection = try Connection(path: test.path, mode: .readWrite)
-        try connection.execute("DROP TABLE item_search")
-        try connection.execute("DROP TABLE search_doc")
         try connection.execute("ALTER TABLE feed DROP COLUMN search_fields")
         try connection.execute("ALTER TABLE feed DROP COLUMN search_backlog")
         try connection.execute("DROP INDEX item_shared_by_id")

@@ -13,12 +13,21 @@ extension PageStore {
 
     /// The row index of the row at `position`: how many rows are above it (with `including`, also
     /// the row at it).
-    /// - Complexity: O(*p* + *s*) for *p* pages above and *s* rows of the row's page above it; a file
+    /// - Complexity: O(*r*) for row *r* up to ``rowIndexCountLimit``, then O(*p* + *s*) for *p*
+    ///   pages above and *s* rows of the row's page above it; a file
     ///   whose pages do not hold contiguous runs with true counts (edited by hand) is counted row by
     ///   row instead, O(*r*) for row *r*.
     package func rowIndex(
         ofPosition position: Int64, in feed: FeedRecord, including: Bool = false
     ) throws(StorageError) -> Int {
+        // Near the top (a refresh's reloads, most edits), counting a few entries of the position
+        // index costs less than reading the pages: count up to a bound first.
+        let near =
+            including
+            ? "SELECT count(*) FROM (SELECT 1 FROM item WHERE feed_id = ? AND position <= ? LIMIT ?)"
+            : "SELECT count(*) FROM (SELECT 1 FROM item WHERE feed_id = ? AND position < ? LIMIT ?)"
+        let counted = Int(try connection.integer(near, feed.id, position, Self.rowIndexCountLimit) ?? 0)
+        if counted < Self.rowIndexCountLimit { return counted }
         if let row = try rowIndexByPages(ofPosition: position, in: feed, including: including) { return row }
         let sql =
             including
@@ -26,6 +35,9 @@ extension PageStore {
             : "SELECT count(*) FROM item WHERE feed_id = ? AND position < ?"
         return Int(try connection.integer(sql, feed.id, position) ?? 0)
     }
+
+    /// The most rows above counted before reading the pages instead.
+    static let rowIndexCountLimit = 256
 
     /// The most rows of one page walked before counting instead: a page written by `pagedb seed` may
     /// hold a whole feed, and counting in SQLite beats stepping through it.

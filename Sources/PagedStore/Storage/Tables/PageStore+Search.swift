@@ -1,10 +1,44 @@
 import Foundation
 
-/// The search index (`search_doc` and the FTS5 table `item_search`, see `0014_search.sql`): kept in
-/// the transaction of every write of a searchable feed's rows, by the row primitives themselves, so
-/// that no write path can leave it behind. A feed whose type declares no searchable fields never
-/// reaches it: each hook returns at its first check.
+/// The search index: kept in the transaction of every write of a searchable feed's rows, by the row
+/// primitives themselves, so that no write path can leave it behind. A feed whose type declares no
+/// searchable fields never reaches it (each hook returns at its first check), and a file where no
+/// type declares any has none of its tables (see `0014_search.sql`).
 extension PageStore {
+    /// The index's tables, made when the first feed records searchable fields.
+    ///
+    /// `search_doc`: one document per item: a feed's own item once per feed (owner `f` and the
+    /// feed's id), a shared item once whatever number of feeds hold it (owner `s` and its shared
+    /// name). Its INTEGER PRIMARY KEY is the FTS5 row's id: VACUUM keeps it, where it renumbers
+    /// item's rowids.
+    ///
+    /// `item_search`: the documents' text, the declared fields' words one space apart (see
+    /// ``SearchSegmentation``). `unicode61` with `remove_diacritics 2` folds case and accents. No
+    /// prefix index: measured, it made every write of a searchable row 15% slower and the index a
+    /// sixth larger, while three-letter prefixes as typed were as fast without it.
+    static let searchTablesSQL = """
+        CREATE TABLE IF NOT EXISTS search_doc (
+            doc INTEGER PRIMARY KEY,
+            owner TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            UNIQUE (owner, item_id)
+        ) STRICT;
+        CREATE VIRTUAL TABLE IF NOT EXISTS item_search USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+        """
+
+    /// Whether the file has the index's tables. Asked of the file each time, and only for the rows
+    /// of searchable feeds: another process may have made them, and a transaction that made them
+    /// may have rolled back.
+    func hasSearchTables() throws(StorageError) -> Bool {
+        try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name IN ('search_doc', 'item_search')") == 2
+    }
+
+    /// Makes the index's tables when the file lacks them.
+    func makeSearchTables() throws(StorageError) {
+        guard try !hasSearchTables() else { return }
+        try connection.execute(Self.searchTablesSQL)
+    }
+
     /// The owner of the feed's documents: the feed itself for its own items, the shared name for
     /// shared items (one document whatever number of feeds hold the item).
     static func searchOwner(of feed: FeedRecord) -> String {
@@ -19,6 +53,7 @@ extension PageStore {
     package func setSearchFields(_ fields: [String], of feed: inout FeedRecord) throws -> Bool {
         let recorded = try Self.searchFieldsText(fields)
         guard feed.searchFields != recorded else { return false }
+        if recorded != nil { try makeSearchTables() }
         try unindexRows(of: feed)
         try connection.run("UPDATE feed SET search_fields = ? WHERE id = ?", recorded, feed.id)
         feed.searchFields = recorded
@@ -50,7 +85,7 @@ extension PageStore {
     /// Indexes the item `itemID` of `feed` as `payload` shows it: its document is written again, or
     /// goes when the payload holds no searchable text. Nothing for a feed that is not searchable.
     func indexForSearch(_ itemID: String, payload: Data, in feed: FeedRecord) throws(StorageError) {
-        guard let recorded = feed.searchFields else { return }
+        guard let recorded = feed.searchFields, try hasSearchTables() else { return }
         let owner = Self.searchOwner(of: feed)
         guard let text = SearchText(payload: payload, fields: searchFieldList(recorded)) else {
             return try removeSearchDocument(owner: owner, itemID: itemID)
@@ -86,7 +121,7 @@ extension PageStore {
     func unindexRows(
         of feed: FeedRecord, from: Int64 = .min, through: Int64 = .max
     ) throws(StorageError) {
-        guard feed.searchFields != nil else { return }
+        guard feed.searchFields != nil, try hasSearchTables() else { return }
         // The documents of the rows going, and for shared items only those no other feed holds.
         let leaving = """
             SELECT doc FROM search_doc WHERE owner = ?1 AND item_id IN (
@@ -184,6 +219,7 @@ extension PageStore {
         matching expression: String, order: SearchHitOrder, feedIDs: [Int64]? = nil, after: SearchHit? = nil,
         limit: Int
     ) throws(StorageError) -> [SearchHit] {
+        guard try hasSearchTables() else { return [] }
         let allowed = feedIDs.map(Set.init)
         var hits: [SearchHit] = []
         var last = after.map { (rank: $0.rank, doc: $0.doc) }
@@ -306,6 +342,18 @@ extension PageStore {
     /// documents whose text no row of theirs reads as any more (stale): what a writer that bypassed
     /// the index leaves (`sqlite3` by hand). Rows waiting in a feed's backlog are not counted.
     package func searchIndexDifferences() throws -> (orphans: Int, missing: Int, stale: Int) {
+        guard try hasSearchTables() else {
+            // Without its tables, every searchable row with text is missing.
+            var missing = 0
+            for feed in try feeds() where feed.searchFields != nil {
+                let fields = searchFieldList(feed.searchFields ?? "")
+                for window in try window(of: feed, from: .top, limit: Int.max)
+                where SearchText(payload: window.payload, fields: fields) != nil {
+                    missing += 1
+                }
+            }
+            return (0, missing, 0)
+        }
         let orphans = """
             SELECT count(*) FROM search_doc WHERE NOT EXISTS (
                 SELECT 1 FROM item JOIN feed ON feed.id = item.feed_id WHERE item.item_id = search_doc.item_id
@@ -345,6 +393,8 @@ extension PageStore {
     /// are indexed; every backlog is done.
     /// - Returns: How many documents the index holds.
     package func rebuildSearchIndex(progress: (Int) -> Void = { _ in }) throws -> Int {
+        guard try feeds().contains(where: { $0.searchFields != nil }) || hasSearchTables() else { return 0 }
+        try makeSearchTables()
         try connection.run("DELETE FROM item_search")
         try connection.run("DELETE FROM search_doc")
         var indexed = 0
