@@ -42,7 +42,10 @@ extension Feed {
         if startedByCaller { running.nextPageCallers[id] = 0 }
         running.nextPageCallers[id]? += 1
         let answer = FirstAnswer<Void>()
-        running.nextPageWaits[id, default: []].append(answer)
+        Task {
+            await task.value
+            answer.give(.success(()))
+        }
         let ended = (try? await answer.value()) != nil
         guard let callers = running.nextPageCallers[id] else { return }
         guard callers <= 1 else {

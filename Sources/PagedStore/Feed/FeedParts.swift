@@ -37,15 +37,6 @@ struct RunningFetches {
     /// How many callers wait for each next page that callers started (see
     /// ``Feed/waitForNextPage(_:_:startedByCaller:)``).
     var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
-    /// The waits of the callers of each next page, answered when its task ends: on the feed, by the
-    /// task itself, rather than by a task of each caller's that would wait for it on the global pool.
-    var nextPageWaits: [FeedActivity.TaskID: [FirstAnswer<Void>]] = [:]
-
-    /// Ends the next page `id`: it is no longer running, and its callers' waits are answered.
-    mutating func endNextPage(_ id: FeedActivity.TaskID) {
-        tasks[id] = nil
-        for wait in nextPageWaits.removeValue(forKey: id) ?? [] { wait.give(.success(())) }
-    }
 }
 
 /// Where the reader is: the rows on screen as the app last reported them (the scroll anchor and the
