@@ -15,8 +15,9 @@ final class LiveFeeds: @unchecked Sendable {
     private struct Follower {
         let key: String
         let nudge: AsyncStream<Void>.Continuation
-        /// A store's outbox: nudged after every write of the file, whatever feed it wrote.
-        var isOutbox = false
+        /// A store's outbox or a live search: nudged after every write of the file, whatever feed
+        /// it wrote.
+        var followsEveryWrite = false
         /// How the feed's pending edits go again on a value, with the changes it made (see
         /// ``Feed/publishCarry()``); nil when it has none.
         var carry: PendingEditStack.Carry?
@@ -46,13 +47,14 @@ final class LiveFeeds: @unchecked Sendable {
         return stream
     }
 
-    /// The nudges for `follower`, a store's ``Outbox`` in `file`: one after every write to the file by
-    /// another follower of this process (the queued edits are part of every feed), and while
-    /// observed, after any commit to the file by another process; until ``stopFollowing(_:file:)``.
-    func followOutbox(_ follower: Int, file: FileIdentity) -> AsyncStream<Void> {
+    /// The nudges for `follower`, a store's ``Outbox`` or a ``SearchList`` in `file`: one after every
+    /// write to the file by another follower of this process (the queued edits and the search index
+    /// are part of every feed), and while observed, after any commit to the file by another process;
+    /// until ``stopFollowing(_:file:)``.
+    func followEveryWrite(_ follower: Int, file: FileIdentity) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         lock.withLock {
-            followers[file, default: [:]][follower] = Follower(key: "", nudge: continuation, isOutbox: true)
+            followers[file, default: [:]][follower] = Follower(key: "", nudge: continuation, followsEveryWrite: true)
         }
         return stream
     }
@@ -97,7 +99,7 @@ final class LiveFeeds: @unchecked Sendable {
     func keptRows(in file: FileIdentity) -> [String: Int] {
         lock.withLock {
             var kept: [String: Int] = [:]
-            for follower in (followers[file] ?? [:]).values where !follower.isOutbox {
+            for follower in (followers[file] ?? [:]).values where !follower.followsEveryWrite {
                 kept[follower.key] = max(kept[follower.key] ?? 0, follower.keptRows)
             }
             return kept
@@ -113,7 +115,7 @@ final class LiveFeeds: @unchecked Sendable {
     /// value: the first of them that knows an edit's change; nil when none has any.
     func carry(forKey key: String, in file: FileIdentity) -> PendingEditStack.Carry? {
         let carries = lock.withLock {
-            (followers[file] ?? [:]).values.filter { !$0.isOutbox && $0.key == key }.compactMap(\.carry)
+            (followers[file] ?? [:]).values.filter { !$0.followsEveryWrite && $0.key == key }.compactMap(\.carry)
         }
         guard !carries.isEmpty else { return nil }
         return { edit, value in
@@ -132,26 +134,27 @@ final class LiveFeeds: @unchecked Sendable {
     /// Nudges every follower of `key` in `file` but `writer`, after `writer` committed a write of it.
     func tell(writeOf key: String, by writer: Int, in file: FileIdentity) {
         let others = lock.withLock { followers[file] ?? [:] }
-        for (follower, other) in others where follower != writer && !other.isOutbox && other.key == key {
+        for (follower, other) in others where follower != writer && !other.followsEveryWrite && other.key == key {
             other.nudge.yield()
         }
     }
 
-    /// Nudges every outbox following `file` but `writer`'s, after `writer` committed a write to it.
-    func tellOutboxes(in file: FileIdentity, by writer: Int) {
+    /// Nudges every outbox and live search following `file` but `writer`'s, after `writer` committed
+    /// a write to it.
+    func tellEveryWriteFollowers(in file: FileIdentity, by writer: Int) {
         let others = lock.withLock { followers[file] ?? [:] }
-        for (follower, other) in others where follower != writer && other.isOutbox { other.nudge.yield() }
+        for (follower, other) in others where follower != writer && other.followsEveryWrite { other.nudge.yield() }
     }
 
-    /// Someone committed to `file`: nudges every observed outbox, and the observed lists of each feed
+    /// Someone committed to `file`: nudges every observed outbox and live search, and the observed lists of each feed
     /// whose row `look` finds changed (a list whose feed's row did not change would look and find
     /// nothing, in the way of the lists that have something to follow).
     private func nudgeObserved(of file: FileIdentity, _ look: inout FileLook) {
         let observed = lock.withLock { followers[file]?.values.filter(\.observed) ?? [] }
-        let keys = Set(observed.lazy.filter { !$0.isOutbox }.map(\.key))
+        let keys = Set(observed.lazy.filter { !$0.followsEveryWrite }.map(\.key))
         look.keep(only: keys)
         let changed = keys.filter { look.feedChanged($0) }
-        for follower in observed where follower.isOutbox || changed.contains(follower.key) {
+        for follower in observed where follower.followsEveryWrite || changed.contains(follower.key) {
             follower.nudge.yield()
         }
     }

@@ -45,7 +45,7 @@ public actor Outbox {
     private var observers: [Int: AsyncStream<OutboxStatus>.Continuation] = [:]
     private var nextObserver = 0
     private var wake: Task<Void, Never>?
-    /// Whether it follows every write to the file (see ``LiveFeeds/followOutbox(_:file:)``): while
+    /// Whether it follows every write to the file (see ``LiveFeeds/followEveryWrite(_:file:)``): while
     /// it has observers or handlers, so that what another store or process writes of the queued
     /// edits reaches them; a store whose outbox nobody uses pays nothing for it.
     private var following = false
@@ -332,7 +332,7 @@ public actor Outbox {
             LiveFeeds.shared.stopFollowing(follower, file: file)
             return
         }
-        let nudges = LiveFeeds.shared.followOutbox(follower, file: file)
+        let nudges = LiveFeeds.shared.followEveryWrite(follower, file: file)
         Task { [weak self] in
             for await _ in nudges { await self?.followed() }
         }

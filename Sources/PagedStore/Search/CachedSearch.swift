@@ -14,6 +14,8 @@ package enum CachedSearch {
         let fields: [String]
         /// The query that found it.
         let query: SearchQuery
+        /// Where it stands in the order it was found in: the key the next window starts after.
+        let position: (rank: Double, doc: Int64)
 
         /// The item's id.
         package var id: String { item.itemID }
@@ -41,19 +43,23 @@ package enum CachedSearch {
     /// The matches of `text` in `store`, best first (or most recently cached with `recent`).
     /// - Parameters:
     ///   - feeds: The keys of the feeds to search; nil for every feed.
+    ///   - after: The last match of the window before, found in the same order; nil for the first.
     ///   - fields: The fields to read the text from; nil for those the match's feed records.
     package static func find(
-        _ text: String, in store: PageStore, feeds: [String]?, recent: Bool = false, limit: Int,
-        fields: [String]? = nil
+        _ text: String, in store: PageStore, feeds: [String]?, recent: Bool = false, after: Match? = nil,
+        limit: Int, fields: [String]? = nil
     ) throws -> [Match] {
         guard let query = SearchQuery(text), limit > 0 else { return [] }
         let feedIDs = try feeds.map { keys in try keys.compactMap { try store.feed(key: $0)?.id } }
+        let start = after.map { SearchHit(doc: $0.position.doc, rank: $0.position.rank, feedKey: "", item: $0.item) }
         let hits = try store.searchHits(
-            matching: query.expression, order: recent ? .recency : .relevance, feedIDs: feedIDs, limit: limit)
+            matching: query.expression, order: recent ? .recency : .relevance, feedIDs: feedIDs, after: start,
+            limit: limit)
         return hits.map { hit in
             Match(
                 feedKey: hit.feedKey, item: hit.item,
-                fields: fields ?? hit.searchFields.map(store.searchFieldList) ?? [], query: query)
+                fields: fields ?? hit.searchFields.map(store.searchFieldList) ?? [], query: query,
+                position: (hit.rank, hit.doc))
         }
     }
 }

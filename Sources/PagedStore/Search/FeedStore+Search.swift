@@ -45,4 +45,32 @@ extension FeedStore {
     ) throws -> [SearchResult<Item>] {
         try search(text, as: type, in: feeds, order: order, limit: limit, codec: .json)
     }
+
+    /// The cached items that match `text` as a live list: the first `pageSize` results at once, then
+    /// every change a write by any store or process makes to them, as exact changes (see
+    /// ``SearchList``). The query reads as ``search(_:as:in:order:limit:codec:)`` reads it.
+    /// - Parameters:
+    ///   - text: What the person typed.
+    ///   - feeds: The keys of the feeds to search; nil, the default, searches every feed.
+    ///   - order: Best match first (the default) or most recently cached first.
+    ///   - pageSize: How many results a window holds: the first, and each ``SearchList/loadMore()``
+    ///     adds. Default 50.
+    ///   - codec: How the items are stored; the JSON codec by default.
+    /// - Throws: ``StorageError`` when the first window cannot be read.
+    public func searchList<Item: FeedItem>(
+        _ text: String, as type: Item.Type, in feeds: [String]? = nil, order: SearchOrder = .relevance,
+        pageSize: Int = 50, codec: ItemCodec<Item>
+    ) throws -> SearchList<Item> {
+        let scope = SearchList<Item>.Scope(
+            text: text, feeds: feeds, order: order, pageSize: max(1, pageSize), fields: Item.searchableFields)
+        return try SearchList(queue: queue, scope: scope, codec: codec)
+    }
+
+    /// ``searchList(_:as:in:order:pageSize:codec:)`` for items stored with the JSON codec.
+    public func searchList<Item: FeedItem & Codable>(
+        _ text: String, as type: Item.Type, in feeds: [String]? = nil, order: SearchOrder = .relevance,
+        pageSize: Int = 50
+    ) throws -> SearchList<Item> {
+        try searchList(text, as: type, in: feeds, order: order, pageSize: pageSize, codec: .json)
+    }
 }

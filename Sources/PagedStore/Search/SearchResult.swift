@@ -17,6 +17,9 @@ public struct SearchResult<Item: Sendable>: Sendable {
     public let id: String
     /// The item, decoded from the cache.
     public let item: Item
+    /// The result's identity in a list of results, unique among them (an item cached in two feeds
+    /// whose type does not share it is a result in each): the id to give a diffable data source.
+    public var listID: String { feedKey + "\u{1F}" + id }
     /// The match, whose text is read when asked for.
     let match: CachedSearch.Match
 

@@ -57,9 +57,10 @@ struct StoreWriter: Sendable {
         }
         if let file = queue.file {
             for write in written { LiveFeeds.shared.tell(writeOf: write.after.key, by: follower, in: file) }
-            // Every write may have changed the queued edits, which no feed's change records: the
-            // outboxes following the file look again (a write that changed none costs them a read).
-            LiveFeeds.shared.tellOutboxes(in: file, by: follower)
+            // Every write may have changed the queued edits or what a search finds, which no feed's
+            // change records: the outboxes and live searches following the file look again (a write
+            // that changed neither costs them a read).
+            LiveFeeds.shared.tellEveryWriteFollowers(in: file, by: follower)
             FileChangeSignal.post(for: file)
         }
         return result

@@ -1,0 +1,206 @@
+import Foundation
+
+/// A search of the cache as a live list: the results of one query, loaded a window at a time, that
+/// follow every write to the file as exact changes, whoever writes it.
+///
+/// A refresh that brings a matching post inserts it into the open results; an edit that stops
+/// matching deletes it; a post edited in place reloads; another store or process (an app
+/// extension, `pagedb`) writing the file reaches the list as this store's own writes do. Open one
+/// with ``FeedStore/searchList(_:as:in:order:pageSize:codec:)``.
+///
+/// ```swift
+/// let search = try store.searchList("swift conc", as: Status.self)
+/// for await snapshot in await search.snapshots {
+///     dataSource.apply(snapshot.results.map(\.listID))   // or snapshot.change, for a batch update
+/// }
+/// ```
+///
+/// The first window holds `pageSize` results; ``loadMore()`` adds the next window, which starts
+/// after the last result loaded (a keyset, not an offset: results that came or went above it do
+/// not shift it). After a write the list reads again as many results as it holds, and the change
+/// is the difference (``SearchResultsChange``).
+public actor SearchList<Item: FeedItem> {
+    /// What the person typed.
+    public nonisolated let text: String
+    nonisolated let queue: DatabaseQueue
+    private let scope: Scope
+    private let codec: ItemCodec<Item>
+    /// The matches the last read found, decodable or not: the next window starts after the last.
+    private var matches: [CachedSearch.Match]
+    private var latest: SearchSnapshot<Item>
+    private var subscribers: [Int: AsyncStream<SearchSnapshot<Item>>.Continuation] = [:]
+    private var nextSubscriber = 0
+    /// Who the list is among the file's followers (see ``LiveFeeds``).
+    private nonisolated let follower = LiveFeeds.shared.newFollower()
+    private var following = false
+
+    /// What one read of the cache searches: the query, the feeds, the order and a window's size.
+    struct Scope: Sendable {
+        var text: String
+        var feeds: [String]?
+        var order: SearchOrder
+        var pageSize: Int
+        var fields: [String]
+
+        /// The `limit` matches after `after` (nil: from the first).
+        func read(_ queue: DatabaseQueue, after: CachedSearch.Match?, limit: Int) throws -> [CachedSearch.Match] {
+            try queue.read { store in
+                try CachedSearch.find(
+                    text, in: store, feeds: feeds, recent: order == .recency, after: after, limit: limit,
+                    fields: fields)
+            }
+        }
+    }
+
+    /// Runs on its store's storage executor, as the feeds do: it reads the file without a hop.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        queue.executor.asUnownedSerialExecutor()
+    }
+
+    /// Opens the list with its first window read.
+    init(queue: DatabaseQueue, scope: Scope, codec: ItemCodec<Item>) throws {
+        self.text = scope.text
+        self.queue = queue
+        self.scope = scope
+        self.codec = codec
+        matches = try scope.read(queue, after: nil, limit: scope.pageSize)
+        latest = SearchSnapshot(
+            results: Self.results(of: matches, codec: codec), change: FeedChange(),
+            hasMore: matches.count == scope.pageSize, error: nil, sequence: 0)
+        let (follower, file) = (follower, queue.file)
+        // A closed store follows nothing, and a loop over the list's snapshots ends with it.
+        _ = queue.onClose { [weak self] in
+            if let file { LiveFeeds.shared.stopFollowing(follower, file: file) }
+            Task { await self?.close() }
+        }
+    }
+
+    deinit {
+        if let file = queue.file { LiveFeeds.shared.stopFollowing(follower, file: file) }
+    }
+
+    /// The results now, as the last read found them.
+    public var snapshot: SearchSnapshot<Item> { latest }
+
+    /// The current snapshot at once, then one after every change of the results, until the list
+    /// or its store closes. The list follows the file's writes while anyone iterates a stream.
+    public var snapshots: AsyncStream<SearchSnapshot<Item>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SearchSnapshot<Item>.self)
+        let id = nextSubscriber
+        nextSubscriber += 1
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        // Read before it subscribes: what changed while nobody followed reaches it as its first.
+        reread()
+        subscribers[id] = continuation
+        continuation.yield(latest)
+        followWhileObserved()
+        return stream
+    }
+
+    /// Loads the next window of results below the last one; nothing when ``SearchSnapshot/hasMore``
+    /// is false.
+    public func loadMore() {
+        guard latest.hasMore || latest.error != nil else { return }
+        do {
+            let next = try scope.read(queue, after: matches.last, limit: scope.pageSize)
+            let old = latest.results.count
+            matches += next
+            let added = Self.results(of: next, codec: codec)
+            publish(
+                latest.results + added,
+                change: FeedChange(insertedRows: (old..<(old + added.count)).map { [0, $0] }),
+                hasMore: next.count == scope.pageSize)
+        } catch {
+            publish(failure: FeedError(error))
+        }
+    }
+
+    /// Stops following the file and ends every stream of snapshots.
+    public func close() {
+        stopFollowing()
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers = [:]
+    }
+
+    // MARK: - Following
+
+    /// Reads as many results as the list holds again, and publishes how they changed. A list that
+    /// holds every result reads a window more: new matches join it rather than push its last ones
+    /// out, where a list with more below keeps its length.
+    private func reread() {
+        let limit = max(scope.pageSize, matches.count) + (latest.hasMore ? 0 : scope.pageSize)
+        do {
+            let now = try scope.read(queue, after: nil, limit: limit)
+            let results = Self.results(of: now, codec: codec)
+            let change = SearchResultsChange.between(Self.entries(latest.results), Self.entries(results))
+            matches = now
+            publish(results, change: SearchResultsChange.feedChange(change), hasMore: now.count == limit)
+        } catch {
+            publish(failure: FeedError(error))
+        }
+    }
+
+    private func publish(_ results: [SearchResult<Item>], change: FeedChange, hasMore: Bool) {
+        guard change != FeedChange() || hasMore != latest.hasMore || latest.error != nil else { return }
+        send(
+            SearchSnapshot(
+                results: results, change: change, hasMore: hasMore, error: nil, sequence: latest.sequence + 1))
+    }
+
+    private func publish(failure: FeedError) {
+        guard failure != latest.error else { return }
+        send(
+            SearchSnapshot(
+                results: latest.results, change: FeedChange(), hasMore: latest.hasMore, error: failure,
+                sequence: latest.sequence + 1))
+    }
+
+    private func send(_ snapshot: SearchSnapshot<Item>) {
+        latest = snapshot
+        for continuation in subscribers.values { continuation.yield(snapshot) }
+    }
+
+    private func removeSubscriber(_ id: Int) {
+        subscribers[id] = nil
+        if subscribers.isEmpty { stopFollowing() }
+    }
+
+    /// Follows every write to the file, by any store or process, while a stream is iterated.
+    private func followWhileObserved() {
+        guard !following, let file = queue.file, !queue.isClosed else { return }
+        following = true
+        let nudges = LiveFeeds.shared.followEveryWrite(follower, file: file)
+        Task { [weak self] in
+            for await _ in nudges { await self?.followed() }
+        }
+        LiveFeeds.shared.setObserved(true, follower: follower, file: file, path: queue.resolvedPath)
+    }
+
+    private func stopFollowing() {
+        guard following, let file = queue.file else { return }
+        following = false
+        LiveFeeds.shared.stopFollowing(follower, file: file)
+    }
+
+    /// Someone wrote to the file: what the search finds may have changed.
+    private func followed() {
+        guard following, !queue.isClosed else { return }
+        reread()
+    }
+
+    // MARK: - Reading results
+
+    /// The results of `matches` whose rows decode; the others are left out.
+    private static func results(of matches: [CachedSearch.Match], codec: ItemCodec<Item>) -> [SearchResult<Item>] {
+        matches.compactMap { match in
+            guard let item = try? codec.decode(match.item.payload) else { return nil }
+            return SearchResult(feedKey: match.feedKey, id: match.id, item: item, match: match)
+        }
+    }
+
+    private static func entries(_ results: [SearchResult<Item>]) -> [SearchResultsChange.Entry] {
+        results.map { SearchResultsChange.Entry(id: $0.listID, version: $0.match.item.payload) }
+    }
+}

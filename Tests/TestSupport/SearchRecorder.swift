@@ -1,0 +1,19 @@
+import Foundation
+public import PagedStore
+
+/// Records every snapshot a live search emits, in order.
+public final class SearchRecorder<Item: FeedItem>: Sendable {
+    private let recorded: RecordedStream<SearchSnapshot<Item>>
+
+    /// Starts recording `list`'s snapshots, from its current one.
+    public init(_ list: SearchList<Item>) async {
+        recorded = RecordedStream(await list.snapshots)
+    }
+
+    /// The snapshots so far, once the last of them satisfies `ready` (or the stream ended).
+    public func snapshots(
+        once ready: @escaping @Sendable (SearchSnapshot<Item>) -> Bool
+    ) async -> [SearchSnapshot<Item>] {
+        await recorded.elements { $0.last.map(ready) ?? false }
+    }
+}
