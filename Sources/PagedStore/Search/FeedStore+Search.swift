@@ -20,6 +20,7 @@ extension FeedStore {
     /// cannot decode are left out. It reads the file on the calling thread.
     /// - Parameters:
     ///   - text: What the person typed.
+    ///   - type: The type of the items searched: its ``FeedItem/searchableFields`` are the text shown.
     ///   - feeds: The keys of the feeds to search; nil, the default, searches every feed.
     ///   - order: Best match first (the default) or most recently cached first.
     ///   - limit: The most results. Default 50.
@@ -51,6 +52,7 @@ extension FeedStore {
     /// ``SearchList``). The query reads as ``search(_:as:in:order:limit:codec:)`` reads it.
     /// - Parameters:
     ///   - text: What the person typed.
+    ///   - type: The type of the items searched: its ``FeedItem/searchableFields`` are the text shown.
     ///   - feeds: The keys of the feeds to search; nil, the default, searches every feed.
     ///   - order: Best match first (the default) or most recently cached first.
     ///   - pageSize: How many results a window holds: the first, and each ``SearchList/loadMore()``

@@ -18,7 +18,7 @@ import Foundation
 /// The first window holds `pageSize` results; ``loadMore()`` adds the next window, which starts
 /// after the last result loaded (a keyset, not an offset: results that came or went above it do
 /// not shift it). After a write the list reads again as many results as it holds, and the change
-/// is the difference (``SearchResultsChange``).
+/// is the difference of the two reads.
 public actor SearchList<Item: FeedItem> {
     /// What the person typed.
     public nonisolated let text: String

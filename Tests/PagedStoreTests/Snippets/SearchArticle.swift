@@ -27,3 +27,17 @@ func marked(_ result: SearchResult<Status>) -> String {
     }
     return marked
 }
+
+func showResults(of typed: String, in store: FeedStore, on list: ResultsView) async throws {
+    let search = try store.searchList(typed, as: Status.self, pageSize: 30)
+    for await snapshot in await search.snapshots {
+        list.apply(snapshot.change, ids: snapshot.results.map(\.listID))
+        if list.nearTheEnd, snapshot.hasMore { await search.loadMore() }
+    }
+}
+
+/// What the article's list view stands for: applies a change to its rows.
+struct ResultsView {
+    var nearTheEnd: Bool { false }
+    func apply(_ change: FeedChange, ids: [String]) {}
+}
