@@ -27,15 +27,7 @@ import Testing
     /// The snapshots once the last shows `ids`, each checked as a batch update reads its change.
     func snapshots(_ recorder: SearchRecorder<Toot>, showing ids: [String]) async -> [SearchSnapshot<Toot>] {
         let snapshots = await recorder.snapshots { $0.results.map(\.id) == ids }
-        for (previous, next) in zip(snapshots, snapshots.dropFirst()) {
-            let old = previous.results.map(\.listID)
-            let new = next.results.map(\.listID)
-            do {
-                #expect(try BatchUpdate.apply(next.change, to: [old], new: [new]) == [new])
-            } catch {
-                Issue.record("snapshot \(next.sequence): \(error)")
-            }
-        }
+        SearchSnapshotChecks.check(snapshots, "live search")
         #expect(snapshots.last?.results.map(\.id) == ids)
         return snapshots
     }

@@ -7,7 +7,8 @@ final class RecordedStream<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [Element] = []
     private var ended = false
-    private var waiters: [(ready: ([Element]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters: [(id: Int, ready: ([Element]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private var lastWaiter = 0
     private var task: Task<Void, Never>?
 
     /// Starts recording `stream`.
@@ -38,15 +39,28 @@ final class RecordedStream<Element: Sendable>: @unchecked Sendable {
         for waiter in waiting { waiter.continuation.resume() }
     }
 
-    /// The elements so far, once `ready` holds for them (or the stream ended).
+    /// The elements so far, once `ready` holds for them, the stream ended or the waiting task is
+    /// cancelled (a test past its time limit ends instead of waiting forever).
     func elements(once ready: @escaping ([Element]) -> Bool) async -> [Element] {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = lock.withLock {
-                if ended || ready(recorded) { return true }
-                waiters.append((ready, continuation))
-                return false
+        let id = lock.withLock {
+            lastWaiter += 1
+            return lastWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = lock.withLock {
+                    if ended || Task.isCancelled || ready(recorded) { return true }
+                    waiters.append((id, ready, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+                guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return waiters.remove(at: index).continuation
+            }
+            waiter?.resume()
         }
         return lock.withLock { recorded }
     }
