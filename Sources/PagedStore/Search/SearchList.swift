@@ -107,7 +107,10 @@ public actor SearchList<Item: FeedItem> {
             let next = try scope.read(queue, after: matches.last, limit: scope.pageSize)
             let old = latest.results.count
             matches += next
-            let added = Self.results(of: next, codec: codec)
+            // Ranks move with every write (bm25 weighs each word by the whole index), so a result
+            // already loaded can rank below the last one now: it is not listed twice.
+            let loaded = Set(latest.results.map(\.listID))
+            let added = Self.results(of: next, codec: codec).filter { !loaded.contains($0.listID) }
             publish(
                 latest.results + added,
                 change: FeedChange(insertedRows: (old..<(old + added.count)).map { [0, $0] }),
