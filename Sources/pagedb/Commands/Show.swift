@@ -15,7 +15,9 @@ extension PagedDB {
                 quit first); one queued for the store's outbox also shows its kind, idempotency key, failed \
                 sends, when it is next tried and the last error. A feed whose item type shares its items \
                 across feeds says the name it shares them under and how many of its rows other feeds hold \
-                too. Opens the file read-only.
+                too. A feed whose item type declares searchable fields says them, how many documents its \
+                search holds, whether rows still wait to be indexed, and the bytes the file's index takes. \
+                Opens the file read-only.
 
                 Example:
                   pagedb show home --db app-cache.sqlite
@@ -26,7 +28,8 @@ extension PagedDB {
         @Argument(help: "The feed's key.") var feed: String
 
         func run() async throws {
-            let (record, pages, gaps, position, edits, sharing) = try database.reading(feed: feed) { store, record in
+            let (record, pages, gaps, position, edits, sharing, search) = try database.reading(feed: feed) {
+                store, record in
                 let gaps = try store.gaps(of: record).map { gap in
                     // A gap sits below every row at or above its place: -1 when none is above it.
                     (gap, try store.rowCount(throughPosition: gap.abovePosition, in: record) - 1)
@@ -36,7 +39,7 @@ extension PagedDB {
                 }
                 return (
                     record, try store.pages(of: record), gaps, position, try store.pendingEditsIfMigrated(of: record),
-                    try store.sharing(of: record)
+                    try store.sharing(of: record), try store.searchSummary(of: record)
                 )
             }
             let waitsFor = EditOrder.waitsFor(edits, item: \.itemID) { $0.queued?.idempotencyKey }
@@ -49,6 +52,11 @@ extension PagedDB {
                         lastError: record.lastError, generation: record.generation,
                         policy: record.policy.map { JSONValue(payload: Data($0.utf8)) },
                         sharedAs: sharing?.type, rowsInOtherFeeds: sharing?.sharedRows,
+                        search: search.map { summary in
+                            .init(
+                                fields: summary.fields, documents: summary.documents,
+                                waitingToBeIndexed: summary.hasBacklog, indexBytes: summary.indexBytes)
+                        },
                         pages: pages.map { page in
                             .init(
                                 page: page.pageNo, request: page.request.rawValue, requestCursor: page.requestCursor,
@@ -89,6 +97,12 @@ extension PagedDB {
                 print(
                     "  shared as:  \(output.cell(sharing.type, 40)) (\(sharing.sharedRows) of its rows are in other "
                         + "feeds too)")
+            }
+            if let search {
+                let size = search.indexBytes.map { ", the file's index \(FileSizes.text($0))" } ?? ""
+                print(
+                    "  searchable: \(output.cell(search.fields.joined(separator: ", "), 80)) (\(search.documents) "
+                        + "documents\(search.hasBacklog ? ", rows still to index" : "")\(size))")
             }
             print("\nPages (top first):")
             print(

@@ -97,6 +97,16 @@ struct FeedDetailJSON: Encodable {
     @Nullable var sharedAs: String?
     /// How many of its rows other feeds of that name hold too; null when it does not share.
     @Nullable var rowsInOtherFeeds: Int?
+    /// What its search holds; null when its item type declares no searchable fields.
+    struct SearchJSON: Encodable {
+        let fields: [String]
+        let documents: Int64
+        /// Whether rows cached before the fields were declared still wait to be indexed.
+        let waitingToBeIndexed: Bool
+        /// The bytes the whole file's index takes; null where SQLite cannot say.
+        @Nullable var indexBytes: Int64?
+    }
+    @Nullable var search: SearchJSON?
     /// An optimistic edit waiting for its server call.
     struct PendingEditJSON: Encodable {
         let itemID: String

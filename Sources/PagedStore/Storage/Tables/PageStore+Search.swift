@@ -203,6 +203,36 @@ package struct SearchHit: Sendable, Equatable {
     package var searchFields: String?
 }
 
+/// What a feed's search holds, as `pagedb show` tells it.
+package struct SearchSummary: Sendable, Equatable {
+    /// The fields its rows are indexed by.
+    package var fields: [String]
+    /// Its documents: one a row, or, for a feed of a shared type, one an item of that type.
+    package var documents: Int64
+    /// Whether rows cached before the fields were declared still wait to be indexed.
+    package var hasBacklog: Bool
+    /// The bytes the whole file's index takes; nil where SQLite cannot say (no `dbstat`).
+    package var indexBytes: Int64?
+}
+
+extension PageStore {
+    /// What `feed`'s search holds; nil for a feed whose type declares no searchable fields.
+    package func searchSummary(of feed: FeedRecord) throws(StorageError) -> SearchSummary? {
+        guard let recorded = feed.searchFields else { return nil }
+        guard try hasSearchTables() else {
+            return SearchSummary(fields: searchFieldList(recorded), documents: 0, hasBacklog: true, indexBytes: 0)
+        }
+        let documents =
+            try connection.integer("SELECT count(*) FROM search_doc WHERE owner = ?", Self.searchOwner(of: feed)) ?? 0
+        // dbstat is an optional part of SQLite: a build without it leaves the size unknown.
+        let bytes = try? connection.int64(
+            "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'item_search%' OR name LIKE 'search_doc%'")
+        return SearchSummary(
+            fields: searchFieldList(recorded), documents: documents, hasBacklog: feed.searchBacklog != nil,
+            indexBytes: bytes ?? nil)
+    }
+}
+
 /// How search results are ordered.
 package enum SearchHitOrder: Sendable, Equatable {
     /// Best match first (FTS5's bm25), then the most recently indexed.
