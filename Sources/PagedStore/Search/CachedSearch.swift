@@ -51,9 +51,8 @@ package enum CachedSearch {
     ) throws -> [Match] {
         guard let query = SearchQuery(text), limit > 0 else { return [] }
         let feedIDs = try feeds.map { keys in try keys.compactMap { try store.feed(key: $0)?.id } }
-        let start = after.map { SearchHit(doc: $0.position.doc, rank: $0.position.rank, feedKey: "", item: $0.item) }
         let hits = try store.searchHits(
-            matching: query.expression, order: recent ? .recency : .relevance, feedIDs: feedIDs, after: start,
+            matching: query.expression, order: recent ? .recency : .relevance, feedIDs: feedIDs, after: after?.position,
             limit: limit)
         return hits.map { hit in
             Match(

@@ -62,8 +62,7 @@ extension BenchWorkloads {
         let seedSeconds = BenchClock.wall() - seedStarted
         let sizes = try queue.read { store in
             (
-                index: try store.connection.integer(
-                    "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'item_search%' OR name LIKE 'search_doc%'") ?? 0,
+                index: store.searchIndexBytes() ?? 0,
                 payloads: try store.connection.integer("SELECT sum(length(payload)) FROM item") ?? 0
             )
         }

@@ -224,12 +224,16 @@ extension PageStore {
         }
         let documents =
             try connection.integer("SELECT count(*) FROM search_doc WHERE owner = ?", Self.searchOwner(of: feed)) ?? 0
-        // dbstat is an optional part of SQLite: a build without it leaves the size unknown.
-        let bytes = try? connection.int64(
-            "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'item_search%' OR name LIKE 'search_doc%'")
         return SearchSummary(
             fields: searchFieldList(recorded), documents: documents, hasBacklog: feed.searchBacklog != nil,
-            indexBytes: bytes ?? nil)
+            indexBytes: searchIndexBytes())
+    }
+
+    /// The bytes the search index's tables take in the file; nil where SQLite cannot say (`dbstat`
+    /// is an optional part of SQLite).
+    package func searchIndexBytes() -> Int64? {
+        (try? connection.int64(
+            "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'item_search%' OR name LIKE 'search_doc%'")) ?? nil
     }
 }
 
@@ -244,15 +248,17 @@ package enum SearchHitOrder: Sendable, Equatable {
 extension PageStore {
     /// The documents matching the FTS5 `expression` (built by ``SearchQuery``), in `order`, at most
     /// `limit`, each with a row that shows it; with `feedIDs`, only items held by those feeds.
-    /// - Parameter after: The last hit of the previous window: the window continues below it (keyset).
+    /// - Parameter after: The rank and document of the last hit of the previous window: the window
+    ///   continues below it (keyset).
     package func searchHits(
-        matching expression: String, order: SearchHitOrder, feedIDs: [Int64]? = nil, after: SearchHit? = nil,
+        matching expression: String, order: SearchHitOrder, feedIDs: [Int64]? = nil,
+        after: (rank: Double, doc: Int64)? = nil,
         limit: Int
     ) throws(StorageError) -> [SearchHit] {
         guard try hasSearchTables() else { return [] }
         let allowed = feedIDs.map(Set.init)
         var hits: [SearchHit] = []
-        var last = after.map { (rank: $0.rank, doc: $0.doc) }
+        var last = after
         // Candidates come from FTS5 alone, a few more than wanted at a time, so that it ranks and
         // cuts before any join; a round that finds too few (documents of feeds not searched) asks
         // for more the next time.
