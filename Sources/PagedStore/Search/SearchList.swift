@@ -33,6 +33,9 @@ public actor SearchList<Item: FeedItem> {
     /// Who the list is among the file's followers (see ``LiveFeeds``).
     private nonisolated let follower = LiveFeeds.shared.newFollower()
     private var following = false
+    /// The handler that ends the list when its store closes, forgotten when the list goes (a
+    /// search per keystroke opens many).
+    private var closeHandler: Int?
 
     /// What one read of the cache searches: the query, the feeds, the order and a window's size.
     struct Scope: Sendable {
@@ -67,16 +70,11 @@ public actor SearchList<Item: FeedItem> {
         latest = SearchSnapshot(
             results: Self.results(of: matches, codec: codec), change: FeedChange(),
             hasMore: matches.count == scope.pageSize, error: nil, sequence: 0)
-        let (follower, file) = (follower, queue.file)
-        // A closed store follows nothing, and a loop over the list's snapshots ends with it.
-        _ = queue.onClose { [weak self] in
-            if let file { LiveFeeds.shared.stopFollowing(follower, file: file) }
-            Task { await self?.close() }
-        }
     }
 
     deinit {
         if let file = queue.file { LiveFeeds.shared.stopFollowing(follower, file: file) }
+        if let closeHandler { queue.removeCloseHandler(closeHandler) }
     }
 
     /// The results now, as the last read found them.
@@ -95,6 +93,7 @@ public actor SearchList<Item: FeedItem> {
         reread()
         subscribers[id] = continuation
         continuation.yield(latest)
+        endWhenTheStoreCloses()
         followWhileObserved()
         return stream
     }
@@ -168,6 +167,17 @@ public actor SearchList<Item: FeedItem> {
     private func removeSubscriber(_ id: Int) {
         subscribers[id] = nil
         if subscribers.isEmpty { stopFollowing() }
+    }
+
+    /// A closed store follows nothing, and a loop over the list's snapshots ends with it.
+    private func endWhenTheStoreCloses() {
+        guard closeHandler == nil else { return }
+        let (follower, file) = (follower, queue.file)
+        closeHandler = queue.onClose { [weak self] in
+            if let file { LiveFeeds.shared.stopFollowing(follower, file: file) }
+            Task { await self?.close() }
+        }
+        if closeHandler == nil { close() }
     }
 
     /// Follows every write to the file, by any store or process, while a stream is iterated.

@@ -36,6 +36,23 @@ func showResults(of typed: String, in store: FeedStore, on list: ResultsView) as
     }
 }
 
+func showSearchScreen(_ typed: String, in store: FeedStore, on list: ResultsView) async throws {
+    let search = try await store.searchFeed(typed, key: "search") { query in
+        StatusSearchSource(query: query)
+    }
+    Task { await search.start() }
+    for await snapshot in await search.snapshots {
+        list.apply(snapshot.change, ids: snapshot.entries.map(\.id))
+        if list.nearTheEnd, snapshot.hasMore { await search.loadNextPage() }
+    }
+}
+
+/// What the article's search endpoint stands for: the server's results for a query, by cursor.
+struct StatusSearchSource: PageSource {
+    let query: String
+    func fetch(_ request: PageRequest) async throws -> Page<Status> { Page(items: [], olderCursor: nil) }
+}
+
 /// What the article's list view stands for: applies a change to its rows.
 struct ResultsView {
     var nearTheEnd: Bool { false }

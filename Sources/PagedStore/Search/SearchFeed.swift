@@ -1,0 +1,306 @@
+import Foundation
+
+/// A search screen as one live list: what the device holds, at once and offline, and the server's
+/// search results, paginated, arriving into the same list as exact changes.
+///
+/// Its first snapshot shows the cache's matches (``FeedStore/searchList(_:as:in:order:pageSize:codec:)``)
+/// before anything is fetched; ``start()`` asks the server, through a feed keyed by the query whose
+/// source is the app's search endpoint, and the server's pages arrive as changes: server order wins
+/// where both have an item, and the items only the device holds stay, marked
+/// ``SearchFeedEntry/Origin/local``, below the server's (or above, see ``LocalMatchPlacement``).
+/// The server's part is a feed like any other: its pages are cached under the query's key, load by
+/// the server's cursors, and fail into its states (offline: the cache's matches, and a refresh
+/// failed with its error). Typing a new query (``search(_:)``) supersedes the old one: a response to
+/// the old query that arrives later is cached under its own key and never reaches the list.
+///
+/// ```swift
+/// let search = try await store.searchFeed(
+///     "swift", key: "search", as: Status.self) { query in StatusSearchSource(query: query) }
+/// Task { for await snapshot in await search.snapshots { show(snapshot) } }
+/// await search.start()
+/// try await search.search("swift concurrency")   // as the person types
+/// ```
+public actor SearchFeed<Item: FeedItem> {
+    /// The prefix of the key of each query's feed (see ``feedKey(of:)``).
+    public nonisolated let key: String
+    nonisolated let queue: DatabaseQueue
+    private let parts: PartsOpener
+    private let placement: LocalMatchPlacement
+    private let prefetchDistance: Int
+    /// The query shown and its two parts.
+    private var current: Parts
+    /// The rows of the last snapshot, with their versions.
+    private var rows: [SearchFeedMerge.Row] = []
+    /// How many changes each server row's feed reported, for its version.
+    private var serverVersions: [String: Int] = [:]
+    private var latest: SearchFeedSnapshot<Item>
+    private var subscribers: [Int: AsyncStream<SearchFeedSnapshot<Item>>.Continuation] = [:]
+    private var nextSubscriber = 0
+    private var started = false
+    /// The query and the parts' snapshots the list shows, by their sequences.
+    private var shown = Shown(generation: 0, server: -1, local: -1)
+    /// The handler that ends the search when its store closes, forgotten when the search goes.
+    private var closeHandler: Int?
+
+    private struct Shown: Equatable {
+        var generation: Int
+        var server: Int
+        var local: Int
+    }
+
+    /// Opens the parts of a query: the server's feed and the cache's live search.
+    struct PartsOpener: Sendable {
+        /// The server's feed of a query, by the query and the feed's key.
+        let server: @Sendable (_ query: String, _ feedKey: String) throws -> Feed<Item>
+        /// The cache's live search of a query.
+        let local: @Sendable (String) throws -> SearchList<Item>
+    }
+
+    /// One query's parts, and the tasks that bring their snapshots.
+    private struct Parts {
+        let query: String
+        let generation: Int
+        let server: Feed<Item>
+        let local: SearchList<Item>
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    /// Runs on its store's storage executor, as its feed and its live search do.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        queue.executor.asUnownedSerialExecutor()
+    }
+
+    /// Opens the search of `query` with both parts' snapshots as they are.
+    init(
+        query: String, key: String, queue: DatabaseQueue, parts: PartsOpener, placement: LocalMatchPlacement,
+        prefetchDistance: Int
+    ) async throws {
+        self.key = key
+        self.queue = queue
+        self.parts = parts
+        self.placement = placement
+        self.prefetchDistance = prefetchDistance
+        let opened = try Self.open(query, generation: 0, key: key, parts: parts)
+        current = opened
+        latest = SearchFeedSnapshot(
+            query: query, entries: [], change: FeedChange(), server: await opened.server.snapshot,
+            local: await opened.local.snapshot, sequence: 0)
+        await compose(first: true)
+        follow()
+        // A closed store shows nothing more: a loop over the search's snapshots ends with it.
+        closeHandler = queue.onClose { [weak self] in
+            Task { await self?.close() }
+        }
+    }
+
+    deinit {
+        for task in current.tasks { task.cancel() }
+        if let closeHandler { queue.removeCloseHandler(closeHandler) }
+    }
+
+    /// The key of the feed that caches the server's results for `query`: the search feed's key and
+    /// the query, as typed without the spaces around it.
+    public nonisolated func feedKey(of query: String) -> String {
+        Self.feedKey(of: query, key: key)
+    }
+
+    /// The newest snapshot.
+    public var snapshot: SearchFeedSnapshot<Item> { latest }
+
+    /// The current snapshot at once, then one after every change, until the search feed closes.
+    public var snapshots: AsyncStream<SearchFeedSnapshot<Item>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SearchFeedSnapshot<Item>.self)
+        let id = nextSubscriber
+        nextSubscriber += 1
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        subscribers[id] = continuation
+        continuation.yield(latest)
+        return stream
+    }
+
+    /// Asks the server, as its feed's policy says (see ``Feed/start()``); call it once when the
+    /// list appears. Later queries start by themselves.
+    public func start() async {
+        started = true
+        await current.server.start()
+        await compose(first: false)
+    }
+
+    /// Shows the results of `query` instead: the cache's at once, then the server's (once
+    /// ``start()`` was called). The old query's fetches go on unheard.
+    /// - Throws: ``FeedError`` when the cache cannot be read; the list shows the old query still.
+    public func search(_ query: String) async throws {
+        guard query != current.query else { return }
+        let opened: Parts
+        do {
+            opened = try Self.open(query, generation: current.generation + 1, key: key, parts: parts)
+        } catch {
+            throw FeedError(error)
+        }
+        for task in current.tasks { task.cancel() }
+        await current.local.close()
+        current = opened
+        serverVersions = [:]
+        await compose(first: false)
+        follow()
+        if started {
+            await opened.server.start()
+            await compose(first: false)
+        }
+    }
+
+    /// Pulls to refresh the server's results (see ``Feed/refresh()``).
+    public func refresh() async {
+        await current.server.refresh()
+        await compose(first: false)
+    }
+
+    /// Repeats what failed in the server's part (see ``Feed/retry()``).
+    public func retry() async {
+        await current.server.retry()
+        await compose(first: false)
+    }
+
+    /// Loads more: the server's next page while it has one, then the cache's next window (the
+    /// other way round when the local matches are above). Nothing when neither has more.
+    public func loadNextPage() async {
+        switch nextWindow() {
+        case .server: await current.server.loadNextPage()
+        case .local: await current.local.loadMore()
+        case .none: return
+        }
+        await compose(first: false)
+    }
+
+    /// Tells the search that `row` of its entries became visible: a server row moves its feed's
+    /// window there and prefetches its next page (see ``Feed/rowDidAppear(_:)``); a row near the
+    /// end of the cache's run loads its next window.
+    public func rowDidAppear(_ row: Int) async {
+        let counts = SearchFeedMerge.Counts(
+            server: latest.server.rows.count, local: latest.entries.count - latest.server.rows.count)
+        switch SearchFeedMerge.place(ofRow: row, counts: counts, placement: placement) {
+        case .server(let serverRow):
+            await current.server.rowDidAppear(serverRow)
+        case .local(let localRow):
+            let loadsMore = SearchFeedMerge.loadsLocalMore(
+                afterRow: localRow, localCount: counts.local, hasMore: latest.local.hasMore,
+                prefetchDistance: prefetchDistance)
+            if loadsMore, nextWindow() == .local { await current.local.loadMore() }
+        case nil:
+            return
+        }
+    }
+
+    /// Stops following the file and ends every stream of snapshots.
+    public func close() async {
+        for task in current.tasks { task.cancel() }
+        await current.local.close()
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers = [:]
+    }
+
+    // MARK: - Joining the parts
+
+    private static func open(_ query: String, generation: Int, key: String, parts: PartsOpener) throws -> Parts {
+        let server = try parts.server(query, feedKey(of: query, key: key))
+        return Parts(query: query, generation: generation, server: server, local: try parts.local(query))
+    }
+
+    private static func feedKey(of query: String, key: String) -> String {
+        key + "?q=" + query.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func nextWindow() -> SearchFeedMerge.NextWindow {
+        var serverCanLoad = latest.server.canLoadNextPage
+        if case .failed = latest.server.nextPage { serverCanLoad = false }
+        return SearchFeedMerge.nextWindow(
+            serverCanLoad: serverCanLoad, localHasMore: latest.local.hasMore, placement: placement)
+    }
+
+    /// Brings each part's snapshots to the list while the query is the current one.
+    private func follow() {
+        let (generation, server, local) = (current.generation, current.server, current.local)
+        current.tasks = [
+            Task { [weak self] in
+                for await snapshot in await server.snapshots {
+                    await self?.serverChanged(snapshot, generation: generation)
+                }
+            },
+            Task { [weak self] in
+                for await snapshot in await local.snapshots {
+                    await self?.localChanged(snapshot, generation: generation)
+                }
+            },
+        ]
+    }
+
+    private func serverChanged(_ snapshot: FeedSnapshot<Item>, generation: Int) async {
+        guard generation == current.generation,
+            shown.generation != generation || snapshot.sequence > shown.server
+        else { return }
+        for id in snapshot.change.reconfiguredIDs { serverVersions[id, default: 0] += 1 }
+        await compose(first: false)
+    }
+
+    private func localChanged(_ snapshot: SearchSnapshot<Item>, generation: Int) async {
+        guard generation == current.generation, shown.generation != generation || snapshot.sequence > shown.local
+        else { return }
+        await compose(first: false)
+    }
+
+    /// Reads both parts as they are now and publishes the joined list, with its change from the
+    /// last one.
+    private func compose(first: Bool) async {
+        let generation = current.generation
+        let server = await current.server.snapshot
+        let local = await current.local.snapshot
+        let serverIDs: [String]
+        if server.rows.loadedRange == 0..<server.rows.count {
+            serverIDs = server.rows.loadedRange.compactMap { server.rows.id(at: $0) }
+        } else {
+            // Rows outside the loaded window: their ids from the cache, never by decoding them.
+            guard let identifiers = try? await current.server.identifiers(of: server) else { return }
+            serverIDs = identifiers.all
+        }
+        // Another query, or newer snapshots, came while reading: the newest compose publishes.
+        guard generation == current.generation, server.sequence == (await current.server.snapshot).sequence
+        else { return }
+        let query = current.query
+        // Each part's snapshot is taken once: by the call that waited for it, or by its stream.
+        let now = Shown(generation: generation, server: server.sequence, local: local.sequence)
+        guard first || now != shown else { return }
+        shown = now
+        let matches = Dictionary(local.results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let serverRows = serverIDs.map { id in
+            SearchFeedMerge.Row(
+                id: id, version: SearchFeedMerge.version(query: query, server: serverVersions[id, default: 0]),
+                isServer: true)
+        }
+        let localRows = local.results.map { result in
+            SearchFeedMerge.Row(
+                id: result.id, version: SearchFeedMerge.version(query: query, local: result.match.item.payload),
+                isServer: false)
+        }
+        let joined = SearchFeedMerge.joined(server: serverRows, local: localRows, placement: placement)
+        let serverRowOfID = Dictionary(serverIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let entries = joined.map { row in
+            SearchFeedEntry(
+                id: row.id,
+                item: row.isServer ? serverRowOfID[row.id].flatMap { server.rows[$0] } : matches[row.id]?.item,
+                origin: row.isServer ? .server : .local, match: matches[row.id])
+        }
+        let change = first ? FeedChange() : SearchFeedMerge.change(from: rows, to: joined)
+        rows = joined
+        let next = SearchFeedSnapshot(
+            query: query, entries: entries, change: change, server: server, local: local,
+            sequence: first ? 0 : latest.sequence + 1)
+        latest = next
+        for continuation in subscribers.values { continuation.yield(next) }
+    }
+
+    private func removeSubscriber(_ id: Int) {
+        subscribers[id] = nil
+    }
+}
