@@ -2,6 +2,12 @@ import PagedStore
 
 /// The test item: an id, a revision that changes its payload, and an optional section.
 struct Post: FeedItem, Codable, Equatable, Hashable {
+    /// Whether posts declare searchable fields (their id and section) in the task that opens their
+    /// feeds: the reference model searches in half of its sequences, and every other test's posts
+    /// pay nothing for search.
+    @TaskLocal static var isSearchable = false
+    static var searchableFields: [String] { isSearchable ? ["id", "section"] : [] }
+
     let id: String
     var revision: Int = 0
     var section: String? = nil
