@@ -1,3 +1,4 @@
+import PagedStoreFixtures
 import TestSupport
 import Testing
 
@@ -13,6 +14,20 @@ import Testing
         #expect(SearchSegmentation.indexText("서울에 갑니다") == "서 울 에 갑 니 다")
         #expect(SearchSegmentation.indexText("ｉＰｈｏｎｅ ｶﾀｶﾅ") == "ｉ Ｐ ｈ ｏ ｎ ｅ ｶ ﾀ ｶ ﾅ")
         #expect(SearchSegmentation.indexText("東\u{301}京、「大阪」") == "東\u{301} 京 大 阪")
+    }
+
+    @Test func asciiTextIsIndexedByteByByteAsScalarByScalar() {
+        var random = SplitMix64(seed: 0xA5C11)
+        let alphabet = Array("ab Z9\n\t.-_'\"<>&*()")
+        for _ in 0..<2_000 {
+            let text = String(
+                (0..<Int.random(in: 0...24, using: &random)).map { _ in alphabet.randomElement(using: &random) ?? " " })
+            #expect(
+                SearchSegmentation.asciiIndexText(text) == SearchSegmentation.scalarIndexText(text),
+                "\(text.debugDescription)")
+        }
+        #expect(SearchSegmentation.asciiIndexText("Café") == nil)
+        #expect(SearchSegmentation.indexText("  Post #12\n\n lorem,ipsum  ") == "Post 12\nlorem ipsum")
     }
 
     @Test func symbolsAndEmojiSeparateWordsInTheIndexedText() {

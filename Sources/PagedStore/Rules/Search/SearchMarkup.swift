@@ -9,6 +9,8 @@
 enum SearchMarkup {
     /// `text` as a person reads it: itself unless it looks like markup (see ``looksLikeMarkup(_:)``).
     static func plainText(_ text: String) -> String {
+        // Most fields hold neither a tag nor a reference: no copy of their scalars.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return text }
         let scalars = Array(text.unicodeScalars)
         guard looksLikeMarkup(scalars) else { return text }
         var reader = MarkupReader(scalars: scalars)

@@ -121,6 +121,11 @@ enum SearchSegmentation {
     /// tokenizer reads exactly ``words(in:)`` (see the type's notes for why it cannot be given
     /// `text` itself).
     static func indexText(_ text: String) -> String {
+        asciiIndexText(text) ?? scalarIndexText(text)
+    }
+
+    /// ``indexText(_:)`` of any text, scalar by scalar.
+    static func scalarIndexText(_ text: String) -> String {
         let scalars = text.unicodeScalars
         var indexed = String.UnicodeScalarView()
         var previousEnd: String.Index?
@@ -132,6 +137,35 @@ enum SearchSegmentation {
             previousEnd = word.range.upperBound
         }
         return String(indexed)
+    }
+
+    /// ``indexText(_:)`` of an ASCII text, read byte by byte as ``kind(of:)`` reads ASCII (letters
+    /// and digits make words, every other byte separates): the index text of most items, which
+    /// every write of a searchable row computes. Nil when `text` is not ASCII.
+    static func asciiIndexText(_ text: String) -> String? {
+        var text = text
+        text.makeContiguousUTF8()  // a native string already is: nothing copied
+        let (space, lineBreak) = (UInt8(ascii: " "), UInt8(ascii: "\n"))
+        let indexed = text.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            var indexed: [UInt8] = []
+            indexed.reserveCapacity(bytes.count)
+            var inWord = false
+            // What separates the next word from the last one: nil before the first word.
+            var gap: UInt8?
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if (byte | 0x20) &- 0x61 < 26 || byte &- 0x30 < 10 {
+                    if !inWord, let gap { indexed.append(gap) }
+                    indexed.append(byte)
+                    (inWord, gap) = (true, nil)
+                } else {
+                    if inWord || gap != nil { gap = byte == lineBreak || gap == lineBreak ? lineBreak : space }
+                    inWord = false
+                }
+            }
+            return String(decoding: indexed, as: UTF8.self)
+        }
+        return indexed ?? nil
     }
 
     /// `word` as searching compares it: case and accents folded. Close to what the tokenizer's

@@ -97,7 +97,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         let store = try store()
         if isReadOnly { throw StorageError.readOnlyStore }
         localWrites &+= 1
-        return try store.connection.writeTransaction { try body(store) }
+        return try store.connection.writeTransaction { try store.writing { try body(store) } }
     }
 
     /// What has been committed to the file, as far as one cheap look tells: two equal marks mean
@@ -133,10 +133,10 @@ package final class DatabaseQueue: @unchecked Sendable {
         localWrites &+= 1
         // A file with items may have readers (an app) that must keep reading while this writes.
         guard try connection.int64("SELECT EXISTS (SELECT 1 FROM item)") == 0 else {
-            return try connection.writeTransaction { try body(store) }
+            return try connection.writeTransaction { try store.writing { try body(store) } }
         }
         return try connection.withRollbackJournal {
-            try connection.writeTransaction { try body(store) }
+            try connection.writeTransaction { try store.writing { try body(store) } }
         }
     }
 

@@ -29,14 +29,20 @@ extension PageStore {
     /// Whether the file has the index's tables. Asked of the file each time, and only for the rows
     /// of searchable feeds: another process may have made them, and a transaction that made them
     /// may have rolled back.
+    /// A write holds the file's lock, so it asks once: every searchable row of a page asked.
     func hasSearchTables() throws(StorageError) -> Bool {
-        try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name IN ('search_doc', 'item_search')") == 2
+        if let known = searchTablesInThisWrite { return known }
+        let has =
+            try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name IN ('search_doc', 'item_search')") == 2
+        if isWriting { searchTablesInThisWrite = has }
+        return has
     }
 
     /// Makes the index's tables when the file lacks them.
     func makeSearchTables() throws(StorageError) {
         guard try !hasSearchTables() else { return }
         try connection.execute(Self.searchTablesSQL)
+        if isWriting { searchTablesInThisWrite = true }
     }
 
     /// The owner of the feed's documents: the feed itself for its own items, the shared name for
@@ -101,15 +107,46 @@ extension PageStore {
             return try statement.step() ? statement.int64(0) : nil
         }
         guard let doc else { return }
+        searchTextToWrite.append((doc, text.indexed))
+        if connection.isAutocommit { try writeSearchText() }
+    }
+
+    /// Writes the running write's index text to the full-text table, in the order it was indexed.
+    ///
+    /// Why it waits: FTS5 (as of SQLite 3.40) writes the terms it holds in memory to a new segment
+    /// of the index at every statement savepoint, and SQLite opens one for each later write that
+    /// may need to undo itself (an upsert, an insert that may conflict). Written row by row between
+    /// the rows' own statements, every item of a page became a segment of its own, merged again
+    /// and again: a page of 50 searchable posts cost 4.5 times a plain one. Written together, a
+    /// page's text is one segment. Every statement that reads or changes the full-text table, and
+    /// every write before it commits (``DatabaseQueue/write(_:)``), calls this first.
+    func writeSearchText() throws(StorageError) {
+        guard !searchTextToWrite.isEmpty else { return }
+        let pending = searchTextToWrite
+        searchTextToWrite = []
         try connection.withStatement("INSERT OR REPLACE INTO item_search (rowid, body) VALUES (?, ?)") {
             statement throws(StorageError) in
-            try statement.bind(1, doc)
-            try statement.bind(2, text.indexed)
-            try statement.step()
+            for (doc, body) in pending {
+                try statement.bind(1, doc)
+                try statement.bind(2, body)
+                _ = try statement.step()
+                statement.reset()
+            }
         }
     }
 
+    /// Runs `body` as one write of the file, its index text written before it commits, and
+    /// forgotten when it rolls back, with what it learnt of the file's tables.
+    package func writing<T>(_ body: () throws -> T) throws -> T {
+        isWriting = true
+        defer { (searchTextToWrite, searchTablesInThisWrite, isWriting) = ([], nil, false) }
+        let result = try body()
+        try writeSearchText()
+        return result
+    }
+
     private func removeSearchDocument(owner: String, itemID: String) throws(StorageError) {
+        try writeSearchText()
         try connection.run(
             "DELETE FROM item_search WHERE rowid IN (SELECT doc FROM search_doc WHERE owner = ? AND item_id = ?)",
             owner, itemID)
@@ -122,6 +159,7 @@ extension PageStore {
         of feed: FeedRecord, from: Int64 = .min, through: Int64 = .max
     ) throws(StorageError) {
         guard feed.searchFields != nil, try hasSearchTables() else { return }
+        try writeSearchText()
         // The documents of the rows going, and for shared items only those no other feed holds.
         let leaving = """
             SELECT doc FROM search_doc WHERE owner = ?1 AND item_id IN (
@@ -256,6 +294,7 @@ extension PageStore {
         limit: Int
     ) throws(StorageError) -> [SearchHit] {
         guard try hasSearchTables() else { return [] }
+        try writeSearchText()
         let allowed = feedIDs.map(Set.init)
         var hits: [SearchHit] = []
         var last = after
@@ -390,6 +429,7 @@ extension PageStore {
             }
             return (0, missing, 0)
         }
+        try writeSearchText()
         let orphans = """
             SELECT count(*) FROM search_doc WHERE NOT EXISTS (
                 SELECT 1 FROM item JOIN feed ON feed.id = item.feed_id WHERE item.item_id = search_doc.item_id
@@ -431,6 +471,7 @@ extension PageStore {
     package func rebuildSearchIndex(progress: (Int) -> Void = { _ in }) throws -> Int {
         guard try feeds().contains(where: { $0.searchFields != nil }) || hasSearchTables() else { return 0 }
         try makeSearchTables()
+        searchTextToWrite = []
         try connection.run("DELETE FROM item_search")
         try connection.run("DELETE FROM search_doc")
         var indexed = 0

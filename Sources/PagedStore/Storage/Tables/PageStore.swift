@@ -22,6 +22,14 @@ package final class PageStore {
     var pagesLosingRows: [Int64: Set<Int64>] = [:]
     /// The searchable fields of each recorded declaration, decoded once per store.
     var searchFieldCache: [String: [String]] = [:]
+    /// The running write's index text, written to the full-text table together before it commits
+    /// (see ``writeSearchText()``).
+    var searchTextToWrite: [(doc: Int64, body: String)] = []
+    /// Whether the file has the index's tables, as the running write found: nil outside a write,
+    /// and until it asked (see ``hasSearchTables()``).
+    var searchTablesInThisWrite: Bool?
+    /// Whether a write runs (see ``writing(_:)``).
+    var isWriting = false
 
     /// A payload as this store binds it (see ``textPayloads``), or NULL for none.
     func payload(_ data: Data?) -> SQLValue {
