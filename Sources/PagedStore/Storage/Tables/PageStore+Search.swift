@@ -33,7 +33,8 @@ extension PageStore {
     func hasSearchTables() throws(StorageError) -> Bool {
         if let known = searchTablesInThisWrite { return known }
         let has =
-            try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name IN ('search_doc', 'item_search')") == 2
+            try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name IN ('search_doc', 'item_search')")
+            == 2
         if isWriting { searchTablesInThisWrite = has }
         return has
     }
