@@ -90,9 +90,25 @@ import Testing
         #expect(SearchFeedMerge.place(ofRow: 5, counts: counts, placement: .below) == nil)
         #expect(SearchFeedMerge.place(ofRow: -1, counts: counts, placement: .below) == nil)
         #expect(
-            SearchFeedMerge.loadsLocalMore(afterRow: 0, localCount: 10, hasMore: true, prefetchDistance: 3) == false)
-        #expect(SearchFeedMerge.loadsLocalMore(afterRow: 7, localCount: 10, hasMore: true, prefetchDistance: 3))
+            !SearchFeedMerge.loadsLocalMore(
+                afterRow: 0, counts: counts, placement: .below, hasMore: true, prefetchDistance: 2))
         #expect(
-            SearchFeedMerge.loadsLocalMore(afterRow: 9, localCount: 10, hasMore: false, prefetchDistance: 3) == false)
+            SearchFeedMerge.loadsLocalMore(
+                afterRow: 3, counts: counts, placement: .below, hasMore: true, prefetchDistance: 2))
+        #expect(
+            !SearchFeedMerge.loadsLocalMore(
+                afterRow: 4, counts: counts, placement: .below, hasMore: false, prefetchDistance: 2))
+        // A run the server's rows emptied: the last server row stands for it.
+        let emptied = SearchFeedMerge.Counts(server: 3, local: 0)
+        #expect(
+            SearchFeedMerge.loadsLocalMore(
+                afterRow: 2, counts: emptied, placement: .below, hasMore: true, prefetchDistance: 1))
+        // Above the server's rows: near the run's end, from either side of it.
+        #expect(
+            SearchFeedMerge.loadsLocalMore(
+                afterRow: 2, counts: counts, placement: .above, hasMore: true, prefetchDistance: 1))
+        #expect(
+            !SearchFeedMerge.loadsLocalMore(
+                afterRow: 4, counts: counts, placement: .above, hasMore: true, prefetchDistance: 1))
     }
 }

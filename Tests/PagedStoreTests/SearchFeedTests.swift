@@ -168,4 +168,58 @@ import Testing
         await search.start()
         _ = await snapshots(recorder, "above") { Self.rows($0) == ["1 local", "9"] }
     }
+
+    @Test func aServerRowWhoseItemChangedIsReconfigured() async throws {
+        let serverFinds = Locked([Toot(id: "9", content: "swift nine")])
+        let search = try await searchFeed("swift") { _, _ in Page(items: serverFinds.value, olderCursor: nil) }
+        let recorder = await SearchFeedRecorder(search)
+        await search.start()
+        serverFinds.value = [Toot(id: "9", content: "swift nine, edited")]
+        await search.refresh()
+        let last = await search.snapshot
+        #expect(last.entries.first?.item?.content == "swift nine, edited")
+        #expect(last.change.reconfiguredIDs == ["9"])
+        _ = await snapshots(recorder, "server edit") { $0.sequence == last.sequence }
+    }
+
+    @Test func aStreamAskedForAfterTheSearchOrItsStoreClosedEnds() async throws {
+        let search = try await searchFeed("swift") { _, _ in Page(items: [], olderCursor: nil) }
+        await search.close()
+        var received = 0
+        for await _ in await search.snapshots { received += 1 }
+        #expect(received == 1)
+        let other = try await searchFeed("swift") { _, _ in Page(items: [], olderCursor: nil) }
+        store.close()
+        received = 0
+        for await _ in await other.snapshots { received += 1 }
+        #expect(received == 1)
+    }
+
+    @Test func theCachesNextWindowLoadsAsRowsAppearEvenWhenTheServerHoldsItsFirst() async throws {
+        try await cacheInHome((1...6).map { Toot(id: "\($0)", content: "swift \($0)") })
+        let policy = FeedPolicy(refreshOnOpen: .always, prefetchDistance: 3, firstScreenRows: 2)
+        let search = try await searchFeed("swift", policy: policy) { _, _ in
+            Page(items: [Toot(id: "6", content: "swift 6"), Toot(id: "5", content: "swift 5")], olderCursor: nil)
+        }
+        await search.start()
+        #expect(Self.rows(await search.snapshot) == ["6", "5"])
+        #expect(await search.snapshot.local.hasMore)
+        await search.rowDidAppear(1)
+        #expect(Self.rows(await search.snapshot) == ["6", "5", "4 local", "3 local"])
+    }
+
+    @Test func aQueryIsTheTextWithoutTheSpacesAroundItAndABlankOneAsksTheServerNothing() async throws {
+        let asked = Locked<[String]>([])
+        let search = try await searchFeed("swift") { query, _ in
+            asked.value.append(query)
+            return Page(items: [], olderCursor: nil)
+        }
+        await search.start()
+        try await search.search("swift ")
+        try await search.search("  ")
+        await search.refresh()
+        #expect(asked.value == ["swift"])
+        #expect(search.feedKey(of: " swift ") == "search?q=swift")
+        #expect(await search.snapshot.query == "")
+    }
 }

@@ -14,12 +14,16 @@ import Foundation
 /// the old query that arrives later is cached under its own key and never reaches the list.
 ///
 /// ```swift
-/// let search = try await store.searchFeed(
-///     "swift", key: "search", as: Status.self) { query in StatusSearchSource(query: query) }
+/// let search = try await store.searchFeed("swift", key: "search") { query in
+///     StatusSearchSource(query: query)
+/// }
 /// Task { for await snapshot in await search.snapshots { show(snapshot) } }
 /// await search.start()
 /// try await search.search("swift concurrency")   // as the person types
 /// ```
+///
+/// A query is the text as typed without the spaces around it: "swift " is "swift". A blank query
+/// asks the server nothing.
 public actor SearchFeed<Item: FeedItem> {
     /// The prefix of the key of each query's feed (see ``feedKey(of:)``).
     public nonisolated let key: String
@@ -27,26 +31,21 @@ public actor SearchFeed<Item: FeedItem> {
     private let parts: PartsOpener
     private let placement: LocalMatchPlacement
     private let prefetchDistance: Int
-    /// The query shown and its two parts.
+    /// The query shown, its two parts, and their snapshots as their streams brought them.
     private var current: Parts
     /// The rows of the last snapshot, with their versions.
     private var rows: [SearchFeedMerge.Row] = []
-    /// How many changes each server row's feed reported, for its version.
+    /// How many changes each server row's feed reported for it, for its version.
     private var serverVersions: [String: Int] = [:]
     private var latest: SearchFeedSnapshot<Item>
     private var subscribers: [Int: AsyncStream<SearchFeedSnapshot<Item>>.Continuation] = [:]
     private var nextSubscriber = 0
     private var started = false
-    /// The query and the parts' snapshots the list shows, by their sequences.
-    private var shown = Shown(generation: 0, server: -1, local: -1)
+    private var closed = false
+    /// Callers waiting for the parts' streams to bring what their calls did (see ``caughtUp()``).
+    private var waiters: [CheckedContinuation<Void, Never>] = []
     /// The handler that ends the search when its store closes, forgotten when the search goes.
     private var closeHandler: Int?
-
-    private struct Shown: Equatable {
-        var generation: Int
-        var server: Int
-        var local: Int
-    }
 
     /// Opens the parts of a query: the server's feed and the cache's live search.
     struct PartsOpener: Sendable {
@@ -56,13 +55,17 @@ public actor SearchFeed<Item: FeedItem> {
         let local: @Sendable (String) throws -> SearchList<Item>
     }
 
-    /// One query's parts, and the tasks that bring their snapshots.
+    /// One query's parts, the tasks that bring their snapshots, and the last snapshot each brought.
     private struct Parts {
         let query: String
         let generation: Int
         let server: Feed<Item>
         let local: SearchList<Item>
+        var serverSnapshot: FeedSnapshot<Item>
+        var localSnapshot: SearchSnapshot<Item>
         var tasks: [Task<Void, Never>] = []
+        /// Whether a part's stream ended (its store closed): nothing more will come.
+        var ended = false
     }
 
     /// Runs on its store's storage executor, as its feed and its live search do.
@@ -80,17 +83,18 @@ public actor SearchFeed<Item: FeedItem> {
         self.parts = parts
         self.placement = placement
         self.prefetchDistance = prefetchDistance
-        let opened = try Self.open(query, generation: 0, key: key, parts: parts)
+        let opened = try await Self.open(Self.trimmed(query), generation: 0, key: key, parts: parts)
         current = opened
         latest = SearchFeedSnapshot(
-            query: query, entries: [], change: FeedChange(), server: await opened.server.snapshot,
-            local: await opened.local.snapshot, sequence: 0)
+            query: opened.query, entries: [], change: FeedChange(), server: opened.serverSnapshot,
+            local: opened.localSnapshot, sequence: 0)
         await compose(first: true)
         follow()
         // A closed store shows nothing more: a loop over the search's snapshots ends with it.
         closeHandler = queue.onClose { [weak self] in
             Task { await self?.close() }
         }
+        if closeHandler == nil { await close() }
     }
 
     deinit {
@@ -101,66 +105,73 @@ public actor SearchFeed<Item: FeedItem> {
     /// The key of the feed that caches the server's results for `query`: the search feed's key and
     /// the query, as typed without the spaces around it.
     public nonisolated func feedKey(of query: String) -> String {
-        Self.feedKey(of: query, key: key)
+        Self.feedKey(of: Self.trimmed(query), key: key)
     }
 
     /// The newest snapshot.
     public var snapshot: SearchFeedSnapshot<Item> { latest }
 
-    /// The current snapshot at once, then one after every change, until the search feed closes.
+    /// The current snapshot at once, then one after every change, until the search feed or its
+    /// store closes (a stream asked for after that holds the last snapshot and ends).
     public var snapshots: AsyncStream<SearchFeedSnapshot<Item>> {
         let (stream, continuation) = AsyncStream.makeStream(of: SearchFeedSnapshot<Item>.self)
+        continuation.yield(latest)
+        guard !closed else {
+            continuation.finish()
+            return stream
+        }
         let id = nextSubscriber
         nextSubscriber += 1
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
         subscribers[id] = continuation
-        continuation.yield(latest)
         return stream
     }
 
     /// Asks the server, as its feed's policy says (see ``Feed/start()``); call it once when the
-    /// list appears. Later queries start by themselves.
+    /// list appears. Later queries start by themselves. Returns once the list shows the answer.
     public func start() async {
         started = true
-        await current.server.start()
-        await compose(first: false)
+        await startServer()
     }
 
     /// Shows the results of `query` instead: the cache's at once, then the server's (once
-    /// ``start()`` was called). The old query's fetches go on unheard.
+    /// ``start()`` was called). The old query's fetches go on unheard. Returns once the list shows
+    /// the new query's server answer (or failure).
     /// - Throws: ``FeedError`` when the cache cannot be read; the list shows the old query still.
     public func search(_ query: String) async throws {
-        guard query != current.query else { return }
+        let query = Self.trimmed(query)
+        guard query != current.query, !closed else { return }
         let opened: Parts
         do {
-            opened = try Self.open(query, generation: current.generation + 1, key: key, parts: parts)
+            opened = try await Self.open(query, generation: current.generation + 1, key: key, parts: parts)
         } catch {
             throw FeedError(error)
         }
-        for task in current.tasks { task.cancel() }
-        await current.local.close()
+        let old = current
+        for task in old.tasks { task.cancel() }
         current = opened
         serverVersions = [:]
+        resumeWaiters()
+        await old.local.close()
         await compose(first: false)
         follow()
-        if started {
-            await opened.server.start()
-            await compose(first: false)
-        }
+        if started { await startServer() }
     }
 
     /// Pulls to refresh the server's results (see ``Feed/refresh()``).
     public func refresh() async {
+        guard !current.query.isEmpty else { return }
         await current.server.refresh()
-        await compose(first: false)
+        await caughtUp()
     }
 
     /// Repeats what failed in the server's part (see ``Feed/retry()``).
     public func retry() async {
+        guard !current.query.isEmpty else { return }
         await current.server.retry()
-        await compose(first: false)
+        await caughtUp()
     }
 
     /// Loads more: the server's next page while it has one, then the cache's next window (the
@@ -171,55 +182,71 @@ public actor SearchFeed<Item: FeedItem> {
         case .local: await current.local.loadMore()
         case .none: return
         }
-        await compose(first: false)
+        await caughtUp()
     }
 
     /// Tells the search that `row` of its entries became visible: a server row moves its feed's
     /// window there and prefetches its next page (see ``Feed/rowDidAppear(_:)``); a row near the
-    /// end of the cache's run loads its next window.
+    /// end of the cache's run loads its next window once the server has no more to give first.
     public func rowDidAppear(_ row: Int) async {
         let counts = SearchFeedMerge.Counts(
             server: latest.server.rows.count, local: latest.entries.count - latest.server.rows.count)
-        switch SearchFeedMerge.place(ofRow: row, counts: counts, placement: placement) {
-        case .server(let serverRow):
+        if case .server(let serverRow) = SearchFeedMerge.place(ofRow: row, counts: counts, placement: placement) {
             await current.server.rowDidAppear(serverRow)
-        case .local(let localRow):
-            let loadsMore = SearchFeedMerge.loadsLocalMore(
-                afterRow: localRow, localCount: counts.local, hasMore: latest.local.hasMore,
-                prefetchDistance: prefetchDistance)
-            if loadsMore, nextWindow() == .local { await current.local.loadMore() }
-        case nil:
-            return
+        }
+        let loadsMore = SearchFeedMerge.loadsLocalMore(
+            afterRow: row, counts: counts, placement: placement, hasMore: latest.local.hasMore,
+            prefetchDistance: prefetchDistance)
+        if loadsMore, nextWindow() == .local {
+            await current.local.loadMore()
+            await caughtUp()
         }
     }
 
     /// Stops following the file and ends every stream of snapshots.
     public func close() async {
+        closed = true
         for task in current.tasks { task.cancel() }
+        resumeWaiters()
         await current.local.close()
         for continuation in subscribers.values { continuation.finish() }
         subscribers = [:]
     }
 
-    // MARK: - Joining the parts
+    // MARK: - The parts
 
-    private static func open(_ query: String, generation: Int, key: String, parts: PartsOpener) throws -> Parts {
-        let server = try parts.server(query, feedKey(of: query, key: key))
-        return Parts(query: query, generation: generation, server: server, local: try parts.local(query))
+    private static func trimmed(_ query: String) -> String {
+        query.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private static func feedKey(of query: String, key: String) -> String {
-        key + "?q=" + query.trimmingCharacters(in: .whitespacesAndNewlines)
+        key + "?q=" + query
+    }
+
+    private static func open(_ query: String, generation: Int, key: String, parts: PartsOpener) async throws -> Parts {
+        let server = try parts.server(query, feedKey(of: query, key: key))
+        let local = try parts.local(query)
+        return Parts(
+            query: query, generation: generation, server: server, local: local, serverSnapshot: await server.snapshot,
+            localSnapshot: await local.snapshot)
+    }
+
+    /// Starts the server's part of the current query (a blank one asks nothing), and waits until
+    /// the list shows what it did.
+    private func startServer() async {
+        guard !current.query.isEmpty else { return }
+        await current.server.start()
+        await caughtUp()
     }
 
     private func nextWindow() -> SearchFeedMerge.NextWindow {
-        var serverCanLoad = latest.server.canLoadNextPage
+        var serverCanLoad = !current.query.isEmpty && latest.server.canLoadNextPage
         if case .failed = latest.server.nextPage { serverCanLoad = false }
         return SearchFeedMerge.nextWindow(
             serverCanLoad: serverCanLoad, localHasMore: latest.local.hasMore, placement: placement)
     }
 
-    /// Brings each part's snapshots to the list while the query is the current one.
+    /// Brings each part's snapshots to the list, in order, while the query is the current one.
     private func follow() {
         let (generation, server, local) = (current.generation, current.server, current.local)
         current.tasks = [
@@ -227,51 +254,78 @@ public actor SearchFeed<Item: FeedItem> {
                 for await snapshot in await server.snapshots {
                     await self?.serverChanged(snapshot, generation: generation)
                 }
+                await self?.partEnded(generation: generation)
             },
             Task { [weak self] in
                 for await snapshot in await local.snapshots {
                     await self?.localChanged(snapshot, generation: generation)
                 }
+                await self?.partEnded(generation: generation)
             },
         ]
     }
 
+    /// Every snapshot of the server's part passes here in order: the ids it names changed count
+    /// towards their rows' versions even when a newer snapshot is shown before this one.
     private func serverChanged(_ snapshot: FeedSnapshot<Item>, generation: Int) async {
-        guard generation == current.generation,
-            shown.generation != generation || snapshot.sequence > shown.server
-        else { return }
+        guard generation == current.generation, snapshot.sequence > current.serverSnapshot.sequence else { return }
         for id in snapshot.change.reconfiguredIDs { serverVersions[id, default: 0] += 1 }
+        current.serverSnapshot = snapshot
         await compose(first: false)
+        resumeWaiters()
     }
 
     private func localChanged(_ snapshot: SearchSnapshot<Item>, generation: Int) async {
-        guard generation == current.generation, shown.generation != generation || snapshot.sequence > shown.local
-        else { return }
+        guard generation == current.generation, snapshot.sequence > current.localSnapshot.sequence else { return }
+        current.localSnapshot = snapshot
         await compose(first: false)
+        resumeWaiters()
     }
 
-    /// Reads both parts as they are now and publishes the joined list, with its change from the
-    /// last one.
+    private func partEnded(generation: Int) {
+        guard generation == current.generation else { return }
+        current.ended = true
+        resumeWaiters()
+    }
+
+    /// Waits until both parts' streams have brought the snapshots their feeds hold now: a call
+    /// that changed a part returns with the list showing it.
+    private func caughtUp() async {
+        let generation = current.generation
+        while !closed, !current.ended, generation == current.generation {
+            let server = await current.server.snapshot.sequence
+            let local = await current.local.snapshot.sequence
+            guard generation == current.generation,
+                current.serverSnapshot.sequence < server || current.localSnapshot.sequence < local
+            else { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+    }
+
+    private func resumeWaiters() {
+        let waiting = waiters
+        waiters = []
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// Publishes the joined list of the parts' last snapshots, with its change from the last one.
     private func compose(first: Bool) async {
         let generation = current.generation
-        let server = await current.server.snapshot
-        let local = await current.local.snapshot
+        let server = current.serverSnapshot
+        let local = current.localSnapshot
         let serverIDs: [String]
         if server.rows.loadedRange == 0..<server.rows.count {
             serverIDs = server.rows.loadedRange.compactMap { server.rows.id(at: $0) }
         } else {
-            // Rows outside the loaded window: their ids from the cache, never by decoding them.
+            // Rows outside the loaded window: their ids from the cache, never by decoding them. Nil
+            // when the feed has moved on: its next snapshot, on its way, is shown instead.
             guard let identifiers = try? await current.server.identifiers(of: server) else { return }
             serverIDs = identifiers.all
         }
-        // Another query, or newer snapshots, came while reading: the newest compose publishes.
-        guard generation == current.generation, server.sequence == (await current.server.snapshot).sequence
+        guard generation == current.generation, server.sequence == current.serverSnapshot.sequence,
+            local.sequence == current.localSnapshot.sequence
         else { return }
         let query = current.query
-        // Each part's snapshot is taken once: by the call that waited for it, or by its stream.
-        let now = Shown(generation: generation, server: server.sequence, local: local.sequence)
-        guard first || now != shown else { return }
-        shown = now
         let matches = Dictionary(local.results.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let serverRows = serverIDs.map { id in
             SearchFeedMerge.Row(

@@ -89,9 +89,15 @@ enum SearchFeedMerge {
 }
 
 extension SearchFeedMerge {
-    /// Whether a row of the cache's run appearing at `localRow` should load the cache's next window:
-    /// when fewer than `prefetchDistance` of its `localCount` rows remain below it and more may match.
-    static func loadsLocalMore(afterRow localRow: Int, localCount: Int, hasMore: Bool, prefetchDistance: Int) -> Bool {
-        hasMore && localCount - 1 - localRow < max(prefetchDistance, 1)
+    /// Whether `row` appearing should load the cache's next window: when more may match and it is
+    /// within `prefetchDistance` rows of the end of the cache's run (the list's end below the
+    /// server's rows, whatever part the row is in: a run the server's rows emptied has no row of
+    /// its own to appear).
+    static func loadsLocalMore(
+        afterRow row: Int, counts: Counts, placement: LocalMatchPlacement, hasMore: Bool, prefetchDistance: Int
+    ) -> Bool {
+        let end = placement == .below ? counts.server + counts.local : counts.local
+        let distance = max(prefetchDistance, 1)
+        return hasMore && row >= end - distance && row < end + distance
     }
 }
