@@ -46,9 +46,13 @@ enum PendingEditSettlement {
         switch pending.kind {
         case .update:
             let restored = pending.base.map { EncodedItem(itemID: itemID, section: pending.baseSection, payload: $0) }
-            guard let restored, let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
-                try store.updateItem(restored, in: &feed)
-            else { return Outcome() }
+            guard let restored else { return Outcome() }
+            guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID] else {
+                // Its row left (a page proved it deleted here): the other feeds sharing the item
+                // still show the rejected update, and take the server's copy it restores.
+                return Outcome(copies: [restored])
+            }
+            guard try store.updateItem(restored, in: &feed) else { return Outcome() }
             let row = try store.rowIndex(ofPosition: stored.position, in: feed)
             return Outcome(change: RowChange(reloaded: [row], reloadedIDs: [itemID]), copies: [restored])
         case .insert:
