@@ -74,7 +74,7 @@ let package = Package(
         // follows a feed and checks every change it receives.
         .target(
             name: "TestSupport",
-            dependencies: ["PagedStore", "PagedStoreTesting"],
+            dependencies: ["CSQLite", "PagedStore", "PagedStoreTesting"],
             path: "Tests/TestSupport",
             swiftSettings: strictSettings
         ),

@@ -368,6 +368,63 @@ private struct Refused: Error {}
         #expect(try third.queue.read { try $0.connection.integer("SELECT count(*) FROM search_doc") } == 0)
     }
 
+    // MARK: - Writers that bypass PagedStore
+
+    /// `sqlite3` by hand changes one row and deletes another: `verify` sees the index differ, and
+    /// the feed's next start indexes the noted rows again, in the background.
+    @Test func rowsAnotherProgramChangedAreIndexedAgainWhenAFeedNextStarts() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never)
+        let toots = Locked([
+            Toot(id: "1", content: "otter"), Toot(id: "2", content: "heron"), Toot(id: "3", content: "newt"),
+        ])
+        await (try store.feed("home", source: source(toots), policy: policy)).refresh()
+        store.close()
+        try ForeignWriter.execute(
+            #"""
+            UPDATE item SET payload = '{"id":"1","content":"beaver","account":{"display_name":"Ada"}}' WHERE item_id = '1';
+            DELETE FROM item WHERE item_id = '2';
+            """#, on: test.path)
+        let relaunched = try test.store()
+        let before = try relaunched.queue.read { try $0.searchIndexDifferences() }
+        #expect(before.stale == 1 && before.orphans == 1, "verify: \(before)")
+        let home = try relaunched.feed("home", source: source(toots), policy: policy)
+        let events = await home.events
+        await home.start()
+        for await event in events where event.kind == .searchIndexed { break }
+        try expectSearchIsTheRows(["otter", "heron", "newt", "beaver"], in: relaunched)
+        #expect(try searched("beaver", in: relaunched) == ["1"])
+        #expect(try relaunched.queue.read { try $0.searchIndexNeedsRepair() } == false)
+    }
+
+    /// A shared item's row deleted by hand in one feed: its one document stays, for the other
+    /// feed's row; deleted in both, it goes.
+    @Test func aSharedItemDeletedByHandKeepsItsDocumentWhileAnotherFeedShowsIt() async throws {
+        let items = Locked([SharedToot(id: "1", content: "otter")])
+        let (home, _) = try await openShared(items)
+        _ = home
+        store.close()
+        try ForeignWriter.execute(
+            "DELETE FROM item WHERE item_id = '1' AND feed_id = (SELECT id FROM feed WHERE key = 'home')", on: test.path
+        )
+        let relaunched = try test.store()
+        try await repaired(relaunched, items)
+        #expect(try searched("otter", in: relaunched) == ["1"])
+        relaunched.close()
+        try ForeignWriter.execute("DELETE FROM item WHERE item_id = '1'", on: test.path)
+        let third = try test.store()
+        try await repaired(third, items)
+        #expect(try searched("otter", in: third).isEmpty)
+    }
+
+    /// Starts the home feed of `store` and waits for its repair of the search index.
+    func repaired(_ store: FeedStore, _ items: Locked<[SharedToot]>) async throws {
+        let home = try store.feed("home", source: source(items), policy: FeedPolicy(refreshOnOpen: .never))
+        let events = await home.events
+        await home.start()
+        for await event in events where event.kind == .searchIndexed { break }
+        try expectSearchIsTheRows(["otter"], in: store)
+    }
+
     // MARK: - Rows removed by the engine
 
     @Test func undecodableRowsAreRemovedWithTheirDocuments() async throws {

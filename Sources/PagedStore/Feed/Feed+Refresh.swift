@@ -11,6 +11,7 @@ extension Feed {
         guard !queue.isReadOnly else { return }
         trimToLimits()
         if loaded.record.searchBacklog != nil { Task { await indexSearchBacklog() } }
+        if loaded.record.searchFields != nil { Task { await repairSearchIndex() } }
         switch policy.refreshOnOpen {
         case .always:
             await refresh()

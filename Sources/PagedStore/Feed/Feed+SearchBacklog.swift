@@ -1,6 +1,7 @@
 import Foundation
 
-/// Indexing, after the feed opens, the rows it cached before its type declared searchable fields.
+/// Indexing, after the feed opens, the rows it cached before its type declared searchable fields,
+/// and the rows other writers changed under the index.
 extension Feed {
     /// How many rows one write of the backlog indexes: small enough that the feed's own writes (a
     /// refresh the reader pulled) wait for at most one batch.
@@ -26,6 +27,21 @@ extension Feed {
             report(.searchIndexed, nil, generation: activity.generation, rows: indexed)
             guard batch.backlog != nil else { return }
             await Task.yield()
+        }
+    }
+
+    /// Indexes again, in one write, the rows a writer that bypassed PagedStore changed under the
+    /// search index since the last repair (see ``PageStore/repairSearchIndex()``), reported as
+    /// ``FeedEvent/Kind/searchIndexed``. Started by ``start()`` of a searchable feed: one look at
+    /// a small table when nothing needs it.
+    func repairSearchIndex() async {
+        guard !queue.isClosed, !queue.isReadOnly else { return }
+        do {
+            guard try queue.read({ try $0.searchIndexNeedsRepair() }) else { return }
+            let repaired = try writer.repairSearchIndex()
+            report(.searchIndexed, nil, generation: activity.generation, rows: repaired)
+        } catch {
+            recordError(FeedError(error))
         }
     }
 }

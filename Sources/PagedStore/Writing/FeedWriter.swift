@@ -208,6 +208,14 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         }
     }
 
+    /// Indexes again the rows other writers changed under the search index (see
+    /// ``PageStore/repairSearchIndex()``), in one write. Nothing is recorded: no row changes, and
+    /// the live searches follow every write.
+    /// - Returns: How many rows it went through.
+    func repairSearchIndex() throws -> Int {
+        try transaction { store in (try store.repairSearchIndex(), []) }
+    }
+
     /// The write path of this feed: ``StoreWriter/transaction(by:keepingWhole:growing:_:)`` for one
     /// feed (and the feeds its shared items spread to), with this feed's rows kept whole by the budget.
     /// - Parameters:

@@ -125,6 +125,10 @@ package final class Connection {
         // Double-quoted strings as identifiers only: a typo then fails instead of becoming a string.
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DML, 0, nil)
         _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_DQS_DDL, 0, nil)
+        // The file's triggers note what writers that bypass PagedStore change under the search
+        // index (`search_dirty`, see PageStore+SearchRepair.swift); PagedStore's own writes keep
+        // the index themselves and never fire them.
+        _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, nil)
         if mode != .readWrite { try execute("PRAGMA query_only = ON") }
         // The first read of the file: a picture or random bytes fail here, at open.
         probeValue = try integer(probe)

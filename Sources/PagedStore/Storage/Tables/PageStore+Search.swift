@@ -24,7 +24,7 @@ extension PageStore {
             UNIQUE (owner, item_id)
         ) STRICT;
         CREATE VIRTUAL TABLE IF NOT EXISTS item_search USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
-        """
+        """ + searchRepairSQL
 
     /// Whether the file has the index's tables. Asked of the file each time, and only for the rows
     /// of searchable feeds: another process may have made them, and a transaction that made them
@@ -39,9 +39,12 @@ extension PageStore {
         return has
     }
 
-    /// Makes the index's tables when the file lacks them.
+    /// Makes the index's tables, and the objects that note other writers' rows (see
+    /// ``searchRepairSQL``), when the file lacks them.
     func makeSearchTables() throws(StorageError) {
-        guard try !hasSearchTables() else { return }
+        let hasTables = try hasSearchTables()
+        let hasRepairObjects = try hasSearchRepairObjects()
+        guard !hasTables || !hasRepairObjects else { return }
         try connection.execute(Self.searchTablesSQL)
         if isWriting { searchTablesInThisWrite = true }
     }
@@ -146,7 +149,7 @@ extension PageStore {
         return result
     }
 
-    private func removeSearchDocument(owner: String, itemID: String) throws(StorageError) {
+    func removeSearchDocument(owner: String, itemID: String) throws(StorageError) {
         try writeSearchText()
         try connection.run(
             "DELETE FROM item_search WHERE rowid IN (SELECT doc FROM search_doc WHERE owner = ? AND item_id = ?)",
@@ -473,6 +476,7 @@ extension PageStore {
         guard try feeds().contains(where: { $0.searchFields != nil }) || hasSearchTables() else { return 0 }
         try makeSearchTables()
         searchTextToWrite = []
+        try connection.run("DELETE FROM search_dirty")
         try connection.run("DELETE FROM item_search")
         try connection.run("DELETE FROM search_doc")
         var indexed = 0
