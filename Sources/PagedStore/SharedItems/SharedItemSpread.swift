@@ -49,11 +49,13 @@ enum SharedItemSpread {
             if section != nil { touched[holder.feedID]?.hasSections = true }
         }
         let pending = try store.pendingSharedEdits(sharedAs: type)
+        // A feed alone with its shared type (a first feed, W1S) has no holder to look up per copy.
+        let othersHold = try store.hasOtherFeeds(sharedAs: type, except: writer)
         for copy in SharedCopyRule.latestCopies(copies) {
             if pending.removals.contains(copy.itemID) {
                 try store.replacePendingRemovalBases(copy, sharedAs: type, except: writer)
             }
-            let holders = try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer)
+            let holders = othersHold ? try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer) : []
             let edit = pending.updates[copy.itemID]
             // A server copy (not the edit just made): the other feeds' pending updates go again on
             // it, and what the newest shows on it is what every feed shows.

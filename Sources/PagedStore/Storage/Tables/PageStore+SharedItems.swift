@@ -63,6 +63,13 @@ extension PageStore {
         return (type, Int(shared ?? 0))
     }
 
+    /// Whether a feed other than `feedID` shares its items as `type`: when none does, no item of
+    /// a write has another holder, and a page's copies need no look-up each.
+    package func hasOtherFeeds(sharedAs type: String, except feedID: Int64) throws(StorageError) -> Bool {
+        try connection.integer(
+            "SELECT EXISTS (SELECT 1 FROM feed WHERE shared_type = ? AND id != ?)", type, feedID) == 1
+    }
+
     /// The rows of other feeds sharing their items as `type` that hold the item `itemID`.
     package func sharedHolders(
         of itemID: String, sharedAs type: String, except feedID: Int64
