@@ -190,9 +190,14 @@ import Testing
         #expect(received == 1)
         let other = try await searchFeed("swift") { _, _ in Page(items: [], olderCursor: nil) }
         store.close()
+        // The store's close reaches the search feed a moment later: its parts may show the close
+        // first. What matters is that the loop ends.
         received = 0
         for await _ in await other.snapshots { received += 1 }
-        #expect(received == 1)
+        #expect(received >= 1)
+        received = 0
+        for await _ in await other.snapshots { received += 1 }
+        #expect(received == 1, "a stream asked for once the store closed holds the last snapshot and ends")
     }
 
     @Test func theCachesNextWindowLoadsAsRowsAppearEvenWhenTheServerHoldsItsFirst() async throws {

@@ -116,6 +116,22 @@ struct FileLook {
         return rows.changed(key, now: row)
     }
 
+    /// The feeds of `keys` whose lists must look at the file (see ``feedChanged(_:)``), their rows
+    /// read in one read transaction: a statement each in its own transaction took a read lock of the
+    /// log each, which made a commit reach its lists later the more feeds were observed.
+    mutating func changedFeeds(_ keys: Set<String>) -> Set<String> {
+        var changed = Set<String>()
+        do {
+            try connection.readTransaction {
+                for key in keys where feedChanged(key) { changed.insert(key) }
+            }
+        } catch {
+            // The transaction could not start: every list looks for itself.
+            return keys
+        }
+        return changed
+    }
+
     /// Forgets the feeds not in `keys`, which no list observes any more.
     mutating func keep(only keys: Set<String>) {
         rows.keep(only: keys)

@@ -153,7 +153,7 @@ final class LiveFeeds: @unchecked Sendable {
         let observed = lock.withLock { followers[file]?.values.filter(\.observed) ?? [] }
         let keys = Set(observed.lazy.filter { !$0.followsEveryWrite }.map(\.key))
         look.keep(only: keys)
-        let changed = keys.filter { look.feedChanged($0) }
+        let changed = look.changedFeeds(keys)
         for follower in observed where follower.followsEveryWrite || changed.contains(follower.key) {
             follower.nudge.yield()
         }
