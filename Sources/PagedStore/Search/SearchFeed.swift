@@ -240,10 +240,8 @@ public actor SearchFeed<Item: FeedItem> {
     }
 
     private func nextWindow() -> SearchFeedMerge.NextWindow {
-        var serverCanLoad = !current.query.isEmpty && latest.server.canLoadNextPage
-        if case .failed = latest.server.nextPage { serverCanLoad = false }
-        return SearchFeedMerge.nextWindow(
-            serverCanLoad: serverCanLoad, localHasMore: latest.local.hasMore, placement: placement)
+        SearchFeedMerge.nextWindow(
+            serverCanLoad: latest.serverHasMore, localHasMore: latest.local.hasMore, placement: placement)
     }
 
     /// Brings each part's snapshots to the list, in order, while the query is the current one.

@@ -55,5 +55,12 @@ public struct SearchFeedSnapshot<Item: Sendable>: Sendable {
 
     /// Whether ``SearchFeed/loadNextPage()`` may find more: the server's next page, or the cache's
     /// next window.
-    public var hasMore: Bool { server.canLoadNextPage || local.hasMore }
+    public var hasMore: Bool { serverHasMore || local.hasMore }
+
+    /// Whether the server's part can load a next page now: one that failed (offline) waits for
+    /// ``SearchFeed/retry()``, and the cache's windows go first meanwhile.
+    var serverHasMore: Bool {
+        if case .failed = server.nextPage { return false }
+        return server.canLoadNextPage
+    }
 }

@@ -98,3 +98,78 @@ extension PageStore {
         return nil
     }
 }
+
+/// Checking and rebuilding the whole index: what `pagedb verify` and `pagedb reindex` run.
+extension PageStore {
+    /// How the index stands against the items: documents no row of a searchable feed shows any
+    /// more (orphans), rows of searchable feeds with searchable text but no document (missing), and
+    /// documents whose text no row of theirs reads as any more (stale): what a writer that bypassed
+    /// the index leaves (`sqlite3` by hand). Rows waiting in a feed's backlog are not counted.
+    package func searchIndexDifferences() throws -> (orphans: Int, missing: Int, stale: Int) {
+        guard try hasSearchTables() else {
+            // Without its tables, every searchable row with text is missing.
+            var missing = 0
+            for feed in try feeds() where feed.searchFields != nil {
+                let fields = searchFieldList(feed.searchFields ?? "")
+                for window in try window(of: feed, from: .top, limit: Int.max)
+                where SearchText(payload: window.payload, fields: fields) != nil {
+                    missing += 1
+                }
+            }
+            return (0, missing, 0)
+        }
+        try writeSearchText()
+        let orphans = """
+            SELECT count(*) FROM search_doc WHERE NOT EXISTS (
+                SELECT 1 FROM item JOIN feed ON feed.id = item.feed_id WHERE item.item_id = search_doc.item_id
+                AND feed.search_fields IS NOT NULL AND (search_doc.owner = 'f' || item.feed_id
+                    OR (item.flags & 2 AND search_doc.owner = 's' || feed.shared_type)))
+            OR NOT EXISTS (SELECT 1 FROM item_search WHERE item_search.rowid = search_doc.doc)
+            """
+        var missing = 0
+        // Whether some row of each document reads as its text: a shared item's rows may differ (a
+        // feed shows its pending edit), and the document holds the copy written last.
+        var readByARow: [Int64: Bool] = [:]
+        for feed in try feeds() where feed.searchFields != nil {
+            let fields = searchFieldList(feed.searchFields ?? "")
+            let sql = """
+                SELECT item.payload, search_doc.doc, item_search.body FROM item
+                LEFT JOIN search_doc ON search_doc.owner = ?2 AND search_doc.item_id = item.item_id
+                LEFT JOIN item_search ON item_search.rowid = search_doc.doc
+                WHERE item.feed_id = ?1 AND (?3 IS NULL OR item.position < ?3)
+                """
+            let rows = try connection.rows(sql, feed.id, Self.searchOwner(of: feed), feed.searchBacklog) { row in
+                (payload: row.data(0) ?? Data(), doc: row.isNull(1) ? nil : row.int64(1), body: row.string(2))
+            }
+            for row in rows {
+                let text = SearchText(payload: row.payload, fields: fields)?.indexed
+                if let doc = row.doc {
+                    readByARow[doc] = (readByARow[doc] ?? false) || (text != nil && text == row.body)
+                } else if text != nil {
+                    missing += 1
+                }
+            }
+        }
+        let stale = readByARow.values.filter { !$0 }.count
+        return (Int(try connection.integer(orphans) ?? 0), missing, stale)
+    }
+
+    /// Builds the index again from the items: every document goes, and every searchable feed's rows
+    /// are indexed; every backlog is done.
+    /// - Returns: How many documents the index holds.
+    package func rebuildSearchIndex(progress: (Int) -> Void = { _ in }) throws -> Int {
+        guard try feeds().contains(where: { $0.searchFields != nil }) || hasSearchTables() else { return 0 }
+        try makeSearchTables()
+        searchTextToWrite = []
+        try connection.run("DELETE FROM search_dirty")
+        try connection.run("DELETE FROM item_search")
+        try connection.run("DELETE FROM search_doc")
+        var indexed = 0
+        for feed in try feeds() where feed.searchFields != nil {
+            indexed += try indexAllRows(of: feed)
+            try connection.run("UPDATE feed SET search_backlog = NULL WHERE id = ?", feed.id)
+            progress(indexed)
+        }
+        return Int(try connection.integer("SELECT count(*) FROM search_doc") ?? 0)
+    }
+}
