@@ -1,3 +1,5 @@
+import PagedStore
+
 /// Strings, read as Foundation reads them and written as it writes them.
 extension CanonicalJSON {
     /// Writes the string at the current `"`: UTF-8 as it is, escapes decoded and written again by
@@ -100,19 +102,7 @@ extension CanonicalJSON {
 
     /// The four hex digits after `\u`.
     private mutating func hexUnit() -> UInt16? {
-        guard end - index >= 4 else { return nil }
-        var unit: UInt16 = 0
-        for offset in 0..<4 {
-            let byte = bytes[index + offset]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            unit = unit << 4 | UInt16(digit)
-        }
+        guard end - index >= 4, let unit = JSONUnicodeEscape.unit(at: index, in: bytes) else { return nil }
         index += 4
         return unit
     }

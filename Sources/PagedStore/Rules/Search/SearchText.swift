@@ -21,14 +21,32 @@ struct SearchText: Equatable, Sendable {
     ///   (`media_attachments.description`). Only strings are text; numbers, booleans, objects and
     ///   empty or blank strings are not. Fields are read in the order given.
     init?(payload: Data, fields: [String]) {
-        // JSONSerialization, not a Decodable value: every write of a searchable row runs this, and
-        // the decoder's containers cost several times the parse.
+        // Every write of a searchable row runs this: the fields are read from the bytes where the
+        // reader can say, and the whole document is parsed only where it cannot.
+        let paths = fields.map { $0.split(separator: ".", omittingEmptySubsequences: false)[...] }
+        var read: [String] = []
+        for path in paths {
+            guard let strings = JSONFieldReader.strings(at: path, in: payload) else {
+                self.init(parsing: payload, fields: fields)
+                return
+            }
+            read += strings
+        }
+        self.init(lines: read)
+    }
+
+    /// The same text read by parsing the whole payload with `JSONSerialization` (not a Decodable
+    /// value: the decoder's containers cost several times the parse).
+    init?(parsing payload: Data, fields: [String]) {
         guard let value = try? JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed]) else {
             return nil
         }
-        let lines = fields.flatMap { Self.strings(at: $0, in: value) }
-            .map(Self.plainText)
-            .filter { !$0.allSatisfy(\.isWhitespace) }
+        self.init(lines: fields.flatMap { Self.strings(at: $0, in: value) })
+    }
+
+    /// The text of the fields' strings, each read as a person reads it; nil when none holds text.
+    private init?(lines strings: [String]) {
+        let lines = strings.map(Self.plainText).filter { !$0.allSatisfy(\.isWhitespace) }
         guard !lines.isEmpty else { return nil }
         self.display = lines.joined(separator: "\n")
     }
