@@ -32,7 +32,8 @@ extension PagedDB {
                 each timed until all five lists show it.
 
                 W1S (only when named): W1 with posts shared across feeds (FeedItem.sharedItemType), for \
-                what sharing costs a write.
+                what sharing costs a write; then W1 and W1S with ids in the order the server made \
+                them (W1-ordered-ids, W1S-ordered-ids), where the workload's ids are random.
 
                 SCALE (only when named): one operation at several sizes of what surrounds it, each row \
                 ending with growth= (the largest size's median over the smallest's): one update of a \

@@ -26,21 +26,31 @@ struct BenchWorkloads {
 
     /// W1S: W1 with posts whose type shares them across feeds (``FeedItem/sharedItemType``): what
     /// sharing costs a write when no other feed holds the posts (each row joins the index by id,
-    /// and each is looked up there).
+    /// and each is looked up there). Then W1 and W1S again with ids in the order the server made
+    /// them, newest largest (as Mastodon's and Bluesky's are): the workload's ids are random, so
+    /// that every row lands on a random leaf of each index by id.
     func appendSharedViaNextPage() async throws {
         try await appendViaNextPage(label: "W1S", codec: SharedBenchItem.codec) { SharedBenchItem(post: $0) }
+        try await appendViaNextPage(label: "W1-ordered-ids", codec: JSONItem.codec, orderedIDs: true) { $0 }
+        try await appendViaNextPage(label: "W1S-ordered-ids", codec: SharedBenchItem.codec, orderedIDs: true) {
+            SharedBenchItem(post: $0)
+        }
     }
 
     /// - Returns: Items appended per second.
     @discardableResult
     func appendViaNextPage<Item: FeedItem>(
-        label: String, codec: ItemCodec<Item>, _ wrap: (JSONItem) -> Item
+        label: String, codec: ItemCodec<Item>, orderedIDs: Bool = false, _ wrap: (JSONItem) -> Item
     ) async throws -> Double {
         removeDatabase(w1)
         let pages = (0..<Self.appendPages).map { page in
             let start = page * Self.pageItems
             return Page(
-                items: (start..<(start + Self.pageItems)).map { wrap(jsonItem($0)) },
+                items: (start..<(start + Self.pageItems)).map { number in
+                    var item = jsonItem(number)
+                    if orderedIDs { item.id = "it_" + String(UInt64(Int64.max) - UInt64(number), radix: 16) }
+                    return wrap(item)
+                },
                 olderCursor: "c:" + items.itemID(start + Self.pageItems - 1))
         }
         var byCursor: [String: Int] = [:]
