@@ -87,6 +87,16 @@ extension BenchWorkloads {
         }
         let ratio = (plain.max() ?? 0) / max(searchable.max() ?? 1, 1)
         print("SEARCH impl=pagedstore op=append-cost searchable_over_plain=\(BenchClock.format(ratio))")
+        // The same with ids in the server's order (see W1S): the index by id then costs no random leaves.
+        let ordered = try await appendViaNextPage(label: "W1-ordered-ids", codec: JSONItem.codec, orderedIDs: true) {
+            $0
+        }
+        let orderedSearchable = try await appendViaNextPage(
+            label: "W1search-ordered-ids", codec: SearchBenchItem.codec, orderedIDs: true
+        ) { SearchBenchItem(post: $0) }
+        print(
+            "SEARCH impl=pagedstore op=append-cost-ordered-ids "
+                + "searchable_over_plain=\(BenchClock.format(ordered / max(orderedSearchable, 1)))")
     }
 
     /// Times the first screen (50 results, best first) of each query through the engine's search
