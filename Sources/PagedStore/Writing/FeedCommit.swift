@@ -47,6 +47,11 @@ struct FeedCommit<Item: FeedItem> {
     /// it. ``Feed/apply(_:)`` reports it once the change is checked against the rows, so that an
     /// event counts only a change the list applied.
     var followed: FollowedWrite?
+    /// The file's ``DatabaseQueue/WriteMark`` as this feed's write left it: once the feed applied
+    /// the commit, it holds the file as it was then, and its next look at the file
+    /// (``Feed/syncWithFile(mayWrite:)``) reads nothing unless someone wrote since. Nil for a
+    /// commit that follows another writer (its look sets the mark).
+    var writeMark: DatabaseQueue.WriteMark?
 
     /// Another writer's write as a list takes it from the file.
     enum FollowedWrite {

@@ -89,6 +89,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 written.droppedEdits = replay.dropped
             }
             let recordedWrite = recorded(before, commit.record, commit.change)
+            commit.writeMark = try queue.markOfRunningWrite(in: store)
             written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
             return (written, [recordedWrite] + spread.written + commit.otherFeeds)
         }

@@ -41,6 +41,7 @@ extension Feed {
         }
         emit(applied.change, previousLayout: previousLayout)
         for write in applied.followed { reportFollowed(write) }
+        if let mark = commit.writeMark { loaded.writeMark = mark }
     }
 
     /// The ids of the rows the feed holds in memory, where they start and among how many rows.

@@ -120,6 +120,15 @@ package final class DatabaseQueue: @unchecked Sendable {
         return WriteMark(dataVersion: version ?? 0, localWrites: localWrites)
     }
 
+    /// The ``WriteMark`` the running write leaves the file at: what ``writeMark()`` reads once it
+    /// committed, until someone writes again. Call only inside the body of ``write(_:)``, whose
+    /// lock it relies on: no other connection commits while this one holds the write lock, and a
+    /// connection's own commit does not change its `data_version`.
+    package func markOfRunningWrite(in store: PageStore) throws -> WriteMark {
+        let version = try store.connection.int64("PRAGMA data_version")
+        return WriteMark(dataVersion: version ?? 0, localWrites: localWrites)
+    }
+
     /// Runs `body` inside one write transaction, as ``write(_:)``, with a rollback journal instead of the
     /// log when the file holds no items yet and no other connection has it open (see
     /// ``Connection/withRollbackJournal(_:)``): for writing a whole new cache (a bulk seed),
