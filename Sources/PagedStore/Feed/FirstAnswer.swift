@@ -27,8 +27,8 @@ final class FirstAnswer<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the first answer (call it once); cancelling the waiting task answers with
-    /// `CancellationError`.
-    func value() async throws -> Value {
+    /// `CancellationError`. It runs on the caller's executor (a feed's): waiting hops nowhere.
+    nonisolated(nonsending) func value() async throws -> Value {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let answered: Result<Value, any Error>? = lock.withLock {
