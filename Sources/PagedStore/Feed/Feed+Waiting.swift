@@ -5,7 +5,7 @@ import Foundation
 extension Feed {
     /// Fetches `request` from the source, for as long as the caller waits and the store is open.
     ///
-    /// The fetch runs in a task of its own: when the caller is cancelled (a SwiftUI
+    /// The fetch runs in a task of its own, on the feed: when the caller is cancelled (a SwiftUI
     /// `.task` whose view went away) this throws `CancellationError` at once and cancels the fetch,
     /// and when the store closes it throws ``StorageError/Kind/closed``, even from a source that
     /// ignores cancellation. A response that arrives later is dropped.
@@ -16,16 +16,14 @@ extension Feed {
             throw StorageError.closed
         }
         defer { queue.removeCloseHandler(closing) }
-        let fetching = Task { [source] in await Self.ask(source, for: request, answering: answer) }
+        let fetching = Task { await fetch(request, answering: answer) }
         defer { fetching.cancel() }
         return try await answer.value()
     }
 
-    /// Asks the source and gives its answer, off the feed's executor: the answer resumes the
-    /// waiting caller on the feed, one hop, where going back to the feed to give it cost a second.
-    private static func ask(
-        _ source: any PageSource<Item>, for request: PageRequest, answering answer: FirstAnswer<Page<Item>>
-    ) async {
+    /// Asks the source, on the feed's executor (so fetches start in the order they were asked),
+    /// and gives its answer.
+    private func fetch(_ request: PageRequest, answering answer: FirstAnswer<Page<Item>>) async {
         do {
             answer.give(.success(try await source.fetch(request)))
         } catch {
