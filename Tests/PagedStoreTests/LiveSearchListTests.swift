@@ -25,7 +25,9 @@ import Testing
     }
 
     /// The snapshots once the last shows `ids`, each checked as a batch update reads its change.
-    func snapshots(_ recorder: SearchRecorder<Toot>, showing ids: [String]) async -> [SearchSnapshot<Toot>] {
+    func snapshots(
+        _ recorder: StreamRecorder<SearchSnapshot<Toot>>, showing ids: [String]
+    ) async -> [SearchSnapshot<Toot>] {
         let snapshots = await recorder.snapshots { $0.results.map(\.id) == ids }
         SearchSnapshotChecks.check(snapshots, "live search")
         #expect(snapshots.last?.results.map(\.id) == ids)
@@ -37,7 +39,7 @@ import Testing
         let home = try feed()
         await home.refresh()
         let list = try store.searchList("swift", as: Toot.self, order: .recency)
-        let recorder = await SearchRecorder(list)
+        let recorder = StreamRecorder(await list.snapshots)
         server.value = ([Toot(id: "3", content: "Swift 6 is out")] + server.value)
         await home.refresh()
         let snapshots = await snapshots(recorder, showing: ["3", "1"])
@@ -50,7 +52,7 @@ import Testing
         let home = try feed()
         await home.refresh()
         let list = try store.searchList("swift", as: Toot.self, order: .recency)
-        let recorder = await SearchRecorder(list)
+        let recorder = StreamRecorder(await list.snapshots)
         let before = await list.snapshot.results.map(\.id)
         #expect(Set(before) == ["1", "2"])
         _ = try await home.update(Toot(id: "1", content: "kotlin one"))
@@ -69,7 +71,7 @@ import Testing
         let home = try feed()
         await home.refresh()
         let list = try store.searchList("swift", as: Toot.self, order: .recency, pageSize: 2)
-        let recorder = await SearchRecorder(list)
+        let recorder = StreamRecorder(await list.snapshots)
         let first = await list.snapshot
         #expect(first.results.count == 2)
         #expect(first.hasMore)
@@ -92,7 +94,7 @@ import Testing
         server.value = ([Toot(id: "1", content: "swift")])
         await (try feed()).refresh()
         let list = try store.searchList("swift", as: Toot.self, order: .recency)
-        let recorder = await SearchRecorder(list)
+        let recorder = StreamRecorder(await list.snapshots)
         let other = try test.store()
         let theirs = try feed(on: other)
         server.value = ([Toot(id: "2", content: "more swift")] + server.value)
@@ -107,7 +109,7 @@ import Testing
             #expect(try await store.searchList(text, as: Toot.self).snapshot.results.isEmpty)
         }
         let list = try store.searchList("swi", as: Toot.self)
-        let recorder = await SearchRecorder(list)
+        let recorder = StreamRecorder(await list.snapshots)
         #expect(await list.snapshot.results.map(\.id) == ["1"])
         store.close()
         let ended = await recorder.snapshots { _ in false }

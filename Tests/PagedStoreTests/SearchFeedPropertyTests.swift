@@ -72,7 +72,7 @@ import Testing
                     olderCursor: start + 3 < hits.count ? "p\(page + 1)" : nil)
             }
         }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         await search.start()
         var query = "alpha"
         var log: [String] = []

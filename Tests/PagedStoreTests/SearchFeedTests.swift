@@ -43,7 +43,7 @@ import Testing
 
     /// The snapshots once the last satisfies `ready`, each checked as a batch update reads its change.
     func snapshots(
-        _ recorder: SearchFeedRecorder<Toot>, _ context: String,
+        _ recorder: StreamRecorder<SearchFeedSnapshot<Toot>>, _ context: String,
         once ready: @escaping @Sendable (SearchFeedSnapshot<Toot>) -> Bool
     ) async -> [SearchFeedSnapshot<Toot>] {
         let snapshots = await recorder.snapshots(once: ready)
@@ -62,7 +62,7 @@ import Testing
         let search = try await searchFeed("swift") { _, _ in
             Page(items: [Toot(id: "9", content: "swift nine"), Toot(id: "2", content: "swift two")], olderCursor: nil)
         }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         let first = await search.snapshot
         // Most recently cached first: a page's last row was written last.
         #expect(Self.rows(first) == ["2 local", "1 local"])
@@ -81,7 +81,7 @@ import Testing
     {
         try await cacheInHome([Toot(id: "1", content: "swift one")])
         let search = try await searchFeed("swift") { _, _ in throw URLError(.notConnectedToInternet) }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         await search.start()
         let snapshots = await snapshots(recorder, "offline") {
             if case .failed = $0.server.refresh { true } else { false }
@@ -99,7 +99,7 @@ import Testing
         try await cacheInHome([Toot(id: "1", content: "swift one"), Toot(id: "2", content: "rust two")])
         let held = ScriptedSource<Toot>()
         let search = try await store.searchFeed("swift", key: "search", in: ["home"]) { _ in held }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         async let swiftStarted: Void = search.start()
         let swiftFetch = await held.nextFetch()
         async let rustShown: Void = search.search("rust")
@@ -126,7 +126,7 @@ import Testing
             default: Page(items: [Toot(id: "9", content: "swift nine")], olderCursor: "c2")
             }
         }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         #expect(Self.rows(await search.snapshot) == ["3 local"])
         await search.start()
         _ = await snapshots(recorder, "first page") { Self.rows($0) == ["9", "3 local"] }
@@ -148,7 +148,7 @@ import Testing
         try await cacheInHome([Toot(id: "1", content: "swift one"), Toot(id: "2", content: "swift two")])
         let serverFinds = Locked<[Toot]>([Toot(id: "9", content: "swift nine")])
         let search = try await searchFeed("swift") { _, _ in Page(items: serverFinds.value, olderCursor: nil) }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         await search.start()
         _ = await snapshots(recorder, "first page") { Self.rows($0) == ["9", "2 local", "1 local"] }
         serverFinds.value = [Toot(id: "1", content: "swift one"), Toot(id: "9", content: "swift nine")]
@@ -163,7 +163,7 @@ import Testing
         let search = try await searchFeed("swift", placement: .above) { _, _ in
             Page(items: [Toot(id: "9", content: "swift nine")], olderCursor: nil)
         }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         await search.start()
         _ = await snapshots(recorder, "above") { Self.rows($0) == ["1 local", "9"] }
     }
@@ -171,7 +171,7 @@ import Testing
     @Test func aServerRowWhoseItemChangedIsReconfigured() async throws {
         let serverFinds = Locked([Toot(id: "9", content: "swift nine")])
         let search = try await searchFeed("swift") { _, _ in Page(items: serverFinds.value, olderCursor: nil) }
-        let recorder = await SearchFeedRecorder(search)
+        let recorder = StreamRecorder(await search.snapshots)
         await search.start()
         serverFinds.value = [Toot(id: "9", content: "swift nine, edited")]
         await search.refresh()

@@ -44,7 +44,7 @@ import Testing
         }
         let watched = "swi"
         let list = try store.searchList(watched, as: Toot.self, pageSize: 10_000)
-        let recorder = await SearchRecorder(list)
+        let recorder = StreamRecorder(await list.snapshots)
         var next = 0
         for step in 0..<40 {
             let key = Self.feeds.randomElement(using: &random) ?? "home"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Every element of a stream, in order, and waits for the elements to reach a condition: the
-/// shared part of ``SnapshotRecorder`` and ``EventRecorder``.
+/// shared part of ``SnapshotRecorder``, ``EventRecorder`` and ``StreamRecorder``.
 final class RecordedStream<Element: Sendable>: @unchecked Sendable {
     // @unchecked: `recorded`, `ended` and `waiters` are guarded by `lock`.
     private let lock = NSLock()
