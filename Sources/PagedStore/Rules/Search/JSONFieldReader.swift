@@ -16,18 +16,27 @@ struct JSONFieldReader {
     /// The longest number it checks; longer ones are left to `JSONSerialization`.
     static let maximumNumberLength = 24
 
-    /// The strings at `path` in `payload`, in document order (every element of an array met on the
-    /// way, or at the end, is followed), or nil when the reader cannot say.
-    static func strings(at path: ArraySlice<Substring>, in payload: Data) -> [String]? {
+    /// The strings at each of `paths` in `payload`, path after path, each path's in document order
+    /// (every element of an array met on the way, or at the end, is followed), or nil when the
+    /// reader cannot say. The bytes are checked as UTF-8 once, then walked once a path.
+    static func strings(at paths: [ArraySlice<Substring>], in payload: Data) -> [String]? {
         payload.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             if bytes.contains(where: { $0 >= 0x80 }), !isValidUTF8(bytes) { return nil }
-            var reader = Walk(bytes: bytes)
             var found: [String] = []
-            guard reader.value(at: path, into: &found, depth: 0) else { return nil }
-            reader.skipWhitespace()
-            return reader.index == bytes.count ? found : nil
+            for path in paths {
+                var reader = Walk(bytes: bytes)
+                guard reader.value(at: path, into: &found, depth: 0) else { return nil }
+                reader.skipWhitespace()
+                guard reader.index == bytes.count else { return nil }
+            }
+            return found
         }
+    }
+
+    /// The strings at one path in `payload`, as the form for several paths reads them.
+    static func strings(at path: ArraySlice<Substring>, in payload: Data) -> [String]? {
+        strings(at: [path], in: payload)
     }
 
     /// Whether `bytes` are UTF-8 as written: decoding them repairs nothing.

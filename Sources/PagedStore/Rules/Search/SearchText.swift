@@ -24,13 +24,9 @@ struct SearchText: Equatable, Sendable {
         // Every write of a searchable row runs this: the fields are read from the bytes where the
         // reader can say, and the whole document is parsed only where it cannot.
         let paths = fields.map { $0.split(separator: ".", omittingEmptySubsequences: false)[...] }
-        var read: [String] = []
-        for path in paths {
-            guard let strings = JSONFieldReader.strings(at: path, in: payload) else {
-                self.init(parsing: payload, fields: fields)
-                return
-            }
-            read += strings
+        guard let read = JSONFieldReader.strings(at: paths, in: payload) else {
+            self.init(parsing: payload, fields: fields)
+            return
         }
         self.init(lines: read)
     }
