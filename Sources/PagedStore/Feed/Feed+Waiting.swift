@@ -9,6 +9,10 @@ extension Feed {
     /// `.task` whose view went away) this throws `CancellationError` at once and cancels the fetch,
     /// and when the store closes it throws ``StorageError/Kind/closed``, even from a source that
     /// ignores cancellation. A response that arrives later is dropped.
+    ///
+    /// The task starts at once, on the feed, before this call waits: a source that answers without
+    /// suspending (a cache, a test's script) has answered by then, and the caller goes on with no
+    /// hop through the feed's executor. Where the platform has no immediate task, it is enqueued.
     func fetch(_ request: PageRequest) async throws -> Page<Item> {
         try Task.checkCancellation()
         let answer = FirstAnswer<Page<Item>>()
@@ -16,7 +20,12 @@ extension Feed {
             throw StorageError.closed
         }
         defer { queue.removeCloseHandler(closing) }
-        let fetching = Task { await fetch(request, answering: answer) }
+        let fetching: Task<Void, Never>
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            fetching = Task.immediate { await fetch(request, answering: answer) }
+        } else {
+            fetching = Task { await fetch(request, answering: answer) }
+        }
         defer { fetching.cancel() }
         return try await answer.value()
     }
