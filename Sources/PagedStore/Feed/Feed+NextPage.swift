@@ -75,7 +75,7 @@ extension Feed {
     }
 
     private func runNextPage(from bottom: NextPageBottom, task: FeedActivity.TaskID, generation: Int64) async {
-        defer { running.tasks[task] = nil }
+        defer { running.ended(task) }
         var run = NextPageRun(from: bottom, limit: policy.maxPagesWithoutNewItems)
         while activity.owns(task, .nextPage) {
             let request = PageRequest.olderThan(cursor: run.bottom.cursor)

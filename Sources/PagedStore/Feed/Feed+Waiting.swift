@@ -50,12 +50,7 @@ extension Feed {
     func waitForNextPage(_ id: FeedActivity.TaskID, _ task: Task<Void, Never>, startedByCaller: Bool) async {
         if startedByCaller { running.nextPageCallers[id] = 0 }
         running.nextPageCallers[id]? += 1
-        let answer = FirstAnswer<Void>()
-        Task {
-            await task.value
-            answer.give(.success(()))
-        }
-        let ended = (try? await answer.value()) != nil
+        let ended = (try? await running.wait(for: id).value()) != nil
         guard let callers = running.nextPageCallers[id] else { return }
         guard callers <= 1 else {
             running.nextPageCallers[id] = callers - 1

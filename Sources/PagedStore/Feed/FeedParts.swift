@@ -37,6 +37,26 @@ struct RunningFetches {
     /// How many callers wait for each next page that callers started (see
     /// ``Feed/waitForNextPage(_:_:startedByCaller:)``).
     var nextPageCallers: [FeedActivity.TaskID: Int] = [:]
+    /// The waits of the callers of each next page in flight, answered when it ends: by the page's
+    /// own task, on the feed, rather than by a task per caller watching it from the global pool.
+    var nextPageWaits: [FeedActivity.TaskID: [FirstAnswer<Void>]] = [:]
+
+    /// The wait of one more caller of the fetch `id`; already answered when `id` has ended.
+    mutating func wait(for id: FeedActivity.TaskID) -> FirstAnswer<Void> {
+        let wait = FirstAnswer<Void>()
+        if tasks[id] == nil {
+            wait.give(.success(()))
+        } else {
+            nextPageWaits[id, default: []].append(wait)
+        }
+        return wait
+    }
+
+    /// The fetch `id` ended: it is no longer running, and every caller waiting for it goes on.
+    mutating func ended(_ id: FeedActivity.TaskID) {
+        tasks[id] = nil
+        for wait in nextPageWaits.removeValue(forKey: id) ?? [] { wait.give(.success(())) }
+    }
 }
 
 /// Where the reader is: the rows on screen as the app last reported them (the scroll anchor and the
