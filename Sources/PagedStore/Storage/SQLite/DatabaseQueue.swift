@@ -116,8 +116,7 @@ package final class DatabaseQueue: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let store = try store()
-        let version = try store.connection.readStatement { try store.connection.int64("PRAGMA data_version") }
-        return WriteMark(dataVersion: version ?? 0, localWrites: localWrites)
+        return try store.connection.readStatement { try mark(of: store) }
     }
 
     /// The ``WriteMark`` the running write leaves the file at: what ``writeMark()`` reads once it
@@ -125,6 +124,11 @@ package final class DatabaseQueue: @unchecked Sendable {
     /// lock it relies on: no other connection commits while this one holds the write lock, and a
     /// connection's own commit does not change its `data_version`.
     package func markOfRunningWrite(in store: PageStore) throws -> WriteMark {
+        try mark(of: store)
+    }
+
+    /// The mark as `store`'s connection sees it now; call with `lock` held.
+    private func mark(of store: PageStore) throws -> WriteMark {
         let version = try store.connection.int64("PRAGMA data_version")
         return WriteMark(dataVersion: version ?? 0, localWrites: localWrites)
     }
