@@ -13,6 +13,8 @@ extension Feed {
     /// The task starts at once, on the feed, before this call waits: a source that answers without
     /// suspending (a cache, a test's script) has answered by then, and the caller goes on with no
     /// hop through the feed's executor. Where the platform has no immediate task, it is enqueued.
+    /// Either way it starts once cancelling the caller answers the wait: a caller cancelled while
+    /// the source works out its answer is answered with `CancellationError`, and the page dropped.
     func fetch(_ request: PageRequest) async throws -> Page<Item> {
         try Task.checkCancellation()
         let answer = FirstAnswer<Page<Item>>()
@@ -20,14 +22,15 @@ extension Feed {
             throw StorageError.closed
         }
         defer { queue.removeCloseHandler(closing) }
-        let fetching: Task<Void, Never>
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            fetching = Task.immediate { await fetch(request, answering: answer) }
-        } else {
-            fetching = Task { await fetch(request, answering: answer) }
+        var fetching: Task<Void, Never>?
+        defer { fetching?.cancel() }
+        return try await answer.value {
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                fetching = Task.immediate { await fetch(request, answering: answer) }
+            } else {
+                fetching = Task { await fetch(request, answering: answer) }
+            }
         }
-        defer { fetching.cancel() }
-        return try await answer.value()
     }
 
     /// Asks the source, on the feed's executor (so fetches start in the order they were asked),

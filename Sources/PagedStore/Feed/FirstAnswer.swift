@@ -29,11 +29,17 @@ final class FirstAnswer<Value: Sendable>: @unchecked Sendable {
     /// Waits for the first answer (call it once); cancelling the waiting task answers with
     /// `CancellationError`. It runs on the caller's executor (a feed's), named by `isolation`: the
     /// wait hops nowhere.
-    func value(isolation: isolated (any Actor)? = #isolation) async throws -> Value {
+    /// - Parameter start: Starts the work waited for, once cancelling the task answers the wait: work
+    ///   that runs before it suspends (a source that answers at once) cannot slip past a
+    ///   cancellation that came meanwhile.
+    func value(
+        isolation: isolated (any Actor)? = #isolation, startingWith start: () -> Void = {}
+    ) async throws -> Value {
         // The closure names `isolation`, which makes it isolated to the caller: a closure that does not
         // is nonisolated, and its wait would resume on the global pool and hop back to the caller.
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
+            start()
+            return try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
                 let answered: Result<Value, any Error>? = lock.withLock {
                     if case .answered(let result) = state { return result }
                     state = .waiting(continuation)
