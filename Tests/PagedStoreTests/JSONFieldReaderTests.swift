@@ -22,7 +22,7 @@ import Testing
             #expect(read == parsed, "\(String(decoding: json, as: UTF8.self).debugDescription)")
             for field in Self.fields {
                 let path = field.split(separator: ".", omittingEmptySubsequences: false)[...]
-                guard let strings = JSONFieldReader.strings(at: path, in: payload) else { continue }
+                guard let strings = JSONFieldReader.strings(at: [path], in: payload) else { continue }
                 answered += 1
                 let object = try? JSONSerialization.jsonObject(with: payload, options: [.fragmentsAllowed])
                 #expect(object.map { SearchText.strings(at: field, in: $0) } == strings)
@@ -34,7 +34,7 @@ import Testing
 
     @Test func theLastOfTwoEqualKeysCountsAsInJSONSerialization() {
         let payload = Data(#"{"content": "first", "content": "second", "account": {"display_name": "A"}}"#.utf8)
-        #expect(JSONFieldReader.strings(at: ["content"], in: payload) == ["second"])
+        #expect(JSONFieldReader.strings(at: [["content"]], in: payload) == ["second"])
         #expect(SearchText(payload: payload, fields: ["content"])?.display == "second")
     }
 
@@ -45,14 +45,14 @@ import Testing
             String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
         ]
         for json in undecided {
-            #expect(JSONFieldReader.strings(at: ["content"], in: Data(json.utf8)) == nil, "\(json.debugDescription)")
+            #expect(JSONFieldReader.strings(at: [["content"]], in: Data(json.utf8)) == nil, "\(json.debugDescription)")
         }
-        #expect(JSONFieldReader.strings(at: ["content"], in: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])) == nil)
+        #expect(JSONFieldReader.strings(at: [["content"]], in: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])) == nil)
     }
 
     @Test func escapesAreDecodedInTheFieldsAndKeys() {
         let payload = Data(#"{"con\u0074ent": "a\"b\\c\/d\n\u00e9\ud83d\ude00", "x": ["\t"]}"#.utf8)
-        #expect(JSONFieldReader.strings(at: ["content"], in: payload) == ["a\"b\\c/d\né😀"])
+        #expect(JSONFieldReader.strings(at: [["content"]], in: payload) == ["a\"b\\c/d\né😀"])
     }
 
     // MARK: - Documents

@@ -34,11 +34,6 @@ struct JSONFieldReader {
         }
     }
 
-    /// The strings at one path in `payload`, as the form for several paths reads them.
-    static func strings(at path: ArraySlice<Substring>, in payload: Data) -> [String]? {
-        strings(at: [path], in: payload)
-    }
-
     /// Whether `bytes` are UTF-8 as written: decoding them repairs nothing.
     private static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         String(decoding: bytes, as: UTF8.self).utf8.elementsEqual(bytes)
