@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PagedStore
@@ -6,7 +7,7 @@ import Testing
 /// A feed's waits (a fetch's answer, a shared next page) run on the feed's own executor: an answer
 /// that is there before the wait (a source that answered without suspending) costs the feed no
 /// job, where a wait through the global pool costs one to come back. Counted in jobs, not timed.
-@Suite struct WaitingOnTheCallersExecutorTests {
+@Suite(.limit()) struct WaitingOnTheCallersExecutorTests {
     @Test func anAnswerGivenBeforeTheWaitIsTakenWithoutAJob() async throws {
         let waiter = Waiter()
         let (value, jobs) = try await waiter.waitForAnAnswerGivenFirst()
