@@ -47,7 +47,8 @@ import Testing
         for json in undecided {
             #expect(JSONFieldReader.strings(at: [["content"]], in: Data(json.utf8)) == nil, "\(json.debugDescription)")
         }
-        #expect(JSONFieldReader.strings(at: [["content"]], in: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])) == nil)
+        #expect(
+            JSONFieldReader.strings(at: [["content"]], in: Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])) == nil)
     }
 
     @Test func escapesAreDecodedInTheFieldsAndKeys() {
