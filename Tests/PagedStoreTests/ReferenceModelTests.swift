@@ -326,7 +326,8 @@ import Testing
 
     /// In an order taken at random, the results read in windows of a few (each starting after the
     /// last result of the one before) follow each other as one read lists them, in the documented
-    /// order (best rank first, then the newest document; or the newest first), and find what the
+    /// order (best rank first, then the newest document; or the newest first, as a word being
+    /// typed that matches more than a limit taken at random is listed), and find what the
     /// scan finds (besides the rows the model cannot decode, which a search lists and the app's
     /// type skips). One read transaction: the ranks cannot move between the windows.
     static func checkSearchOrder(
@@ -336,12 +337,15 @@ import Testing
     ) throws {
         let size = Int.random(in: 1...4, using: &random)
         let recent = Bool.random(using: &random)
+        let broadAt = Int.random(in: 0...8, using: &random)
         let (whole, windows) = try store.queue.read { file in
-            let whole = try CachedSearch.find(typed, in: file, feeds: ["home"], recent: recent, limit: 10_000)
+            let whole = try CachedSearch.find(
+                typed, in: file, feeds: ["home"], recent: recent, limit: 10_000, broadPrefixMatches: broadAt)
             var windows: [CachedSearch.Match] = []
             while windows.count <= whole.count {
                 let next = try CachedSearch.find(
-                    typed, in: file, feeds: ["home"], recent: recent, after: windows.last, limit: size)
+                    typed, in: file, feeds: ["home"], recent: recent, after: windows.last, limit: size,
+                    broadPrefixMatches: broadAt)
                 windows += next
                 if next.count < size { break }
             }
@@ -357,6 +361,13 @@ import Testing
             above.rank < below.rank || (above.rank == below.rank && above.doc > below.doc)
         }
         #expect(ordered, "\(context): \"\(typed)\" \(order) out of order: \(keys)")
+        // A word being typed that matches more than the limit (in this feed alone already) lists
+        // newest first, whatever was asked.
+        if recent || whole.count > broadAt {
+            #expect(
+                keys.allSatisfy { $0.order == .recency && $0.rank == 0 },
+                "\(context): \"\(typed)\" with \(whole.count) matches over \(broadAt) is not newest first")
+        }
     }
 
     /// What an optimistic edit that committed left behind, for the final comparison with the server.

@@ -15,7 +15,7 @@ package enum CachedSearch {
         /// The query that found it.
         let query: SearchQuery
         /// Where it stands in the order it was found in: the key the next window starts after.
-        let position: (rank: Double, doc: Int64)
+        let position: SearchHitKey
 
         /// The item's id.
         package var id: String { item.itemID }
@@ -40,25 +40,27 @@ package enum CachedSearch {
         }
     }
 
-    /// The matches of `text` in `store`, best first (or most recently cached with `recent`).
+    /// The matches of `text` in `store`, best first (or most recently cached with `recent`; see
+    /// ``SearchRanking`` for a word being typed that matches more than `broadPrefixMatches`).
     /// - Parameters:
     ///   - feeds: The keys of the feeds to search; nil for every feed.
     ///   - after: The last match of the window before, found in the same order; nil for the first.
     ///   - fields: The fields to read the text from; nil for those the match's feed records.
     package static func find(
         _ text: String, in store: PageStore, feeds: [String]?, recent: Bool = false, after: Match? = nil,
-        limit: Int, fields: [String]? = nil
+        limit: Int, fields: [String]? = nil, broadPrefixMatches: Int = SearchRanking.broadPrefixMatches
     ) throws -> [Match] {
         guard let query = SearchQuery(text), limit > 0 else { return [] }
         let feedIDs = try feeds.map { keys in try keys.compactMap { try store.feed(key: $0)?.id } }
         let hits = try store.searchHits(
-            matching: query.expression, order: recent ? .recency : .relevance, feedIDs: feedIDs, after: after?.position,
-            limit: limit)
+            matching: query.expression, order: recent ? .recency : .relevance,
+            lastWordIsPrefix: query.terms.last?.isPrefix ?? false, broadPrefixMatches: broadPrefixMatches,
+            feedIDs: feedIDs, after: after?.position, limit: limit)
         return hits.map { hit in
             Match(
                 feedKey: hit.feedKey, item: hit.item,
                 fields: fields ?? hit.searchFields.map(store.searchFieldList) ?? [], query: query,
-                position: (hit.rank, hit.doc))
+                position: SearchHitKey(rank: hit.rank, doc: hit.doc, order: hit.order))
         }
     }
 }

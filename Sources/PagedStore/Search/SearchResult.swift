@@ -2,7 +2,9 @@ import Foundation
 
 /// How search results are ordered.
 public enum SearchOrder: Sendable, Equatable {
-    /// The best matches first (SQLite FTS5's bm25 rank), then the most recently cached.
+    /// The best matches first (SQLite FTS5's bm25 rank), then the most recently cached; the most
+    /// recently cached first while the last word is being typed and more than 1,000 items match
+    /// (ranking them all would cost each keystroke a pass over every match).
     case relevance
     /// The most recently cached first.
     case recency

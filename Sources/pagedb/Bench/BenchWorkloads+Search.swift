@@ -73,7 +73,9 @@ extension BenchWorkloads {
                 + "index_over_payloads=\(BenchClock.format(Double(sizes.index) / Double(max(sizes.payloads, 1))))")
         queue.close()
         let words = Self.searchVocabulary
-        try timeSearches("word", (0..<60).map { words[$0 % words.count] }, path: path)
+        // A word as searched for, finished (a space after it): typed without one it would be a word
+        // being typed, listed newest first once it matches more than the engine ranks.
+        try timeSearches("word", (0..<60).map { words[$0 % words.count] + " " }, path: path)
         try timeSearches("prefix", (0..<60).map { String(words[($0 * 7) % words.count].prefix(3)) }, path: path)
         // What indexing costs a write: W1 and W1 with a searchable type, alternated.
         var plain: [Double] = []
@@ -100,37 +102,75 @@ extension BenchWorkloads {
     }
 
     /// Times the first screen (50 results, best first) of each query through the engine's search
-    /// (as `FeedStore.search` runs it, decoding nothing) and the same FTS5 query written by hand,
-    /// joined to the rows' payloads, run directly.
+    /// (as `FeedStore.search` runs it, decoding nothing) and the same FTS5 statements written by
+    /// hand, joined to the rows' payloads, run directly: for a word being typed, its newest matches
+    /// counted first, then the newest 50 when they are more than ``SearchRanking`` ranks, the best
+    /// 50 otherwise. The two take turns at running first, since the second finds the first's rows
+    /// in SQLite's cache. A prefix's best 50 of all its matches, as the search ranked them before
+    /// that rule, is timed by hand too (`ranked_`).
     private func timeSearches(_ label: String, _ queries: [String], path: String) throws {
         let queue = try DatabaseQueue(path: path, mode: .readOnly)
+        let typing = label == "prefix"
+        let broadAt = SearchRanking.broadPrefixMatches
         var engine: [Double] = []
         var direct: [Double] = []
+        var ranked: [Double] = []
         var found = 0
-        for query in queries {
-            var start = BenchClock.wall()
-            let matches = try queue.read { store in try CachedSearch.find(query, in: store, feeds: nil, limit: 50) }
-            engine.append(BenchClock.wall() - start)
-            found += matches.count
-            let expression = "\"\(query)\"" + (label == "prefix" ? " *" : "")
-            start = BenchClock.wall()
-            // What one hand-written query returns: the payloads of the best 50.
-            _ = try queue.read { store in
-                try store.connection.rows(
-                    """
-                    SELECT item.payload FROM item_search JOIN search_doc ON search_doc.doc = item_search.rowid
-                    JOIN item ON item.feed_id = 1 AND item.item_id = search_doc.item_id
-                    WHERE item_search MATCH ? ORDER BY item_search.rank LIMIT 50
-                    """, expression
-                ) { $0.data(0) }
+        var broad = 0
+        for (index, query) in queries.enumerated() {
+            let expression = "\"\(query.trimmingCharacters(in: .whitespaces))\"" + (typing ? " *" : "")
+            let throughTheEngine = {
+                let start = BenchClock.wall()
+                let matches = try queue.read { store in try CachedSearch.find(query, in: store, feeds: nil, limit: 50) }
+                engine.append(BenchClock.wall() - start)
+                found += matches.count
             }
-            direct.append(BenchClock.wall() - start)
+            let byHand = {
+                let start = BenchClock.wall()
+                let newestFirst = try queue.read { store in
+                    let counted =
+                        typing
+                        ? try store.connection.integer(
+                            "SELECT count(*) FROM (SELECT 1 FROM item_search WHERE item_search MATCH ? LIMIT ?)",
+                            expression, broadAt + 1) ?? 0 : 0
+                    _ = try store.connection.rows(
+                        Self.firstScreenSQL(order: counted > broadAt ? "item_search.rowid DESC" : "item_search.rank"),
+                        expression
+                    ) { $0.data(0) }
+                    return counted > broadAt
+                }
+                direct.append(BenchClock.wall() - start)
+                if newestFirst { broad += 1 }
+            }
+            if index.isMultiple(of: 2) {
+                try throughTheEngine()
+                try byHand()
+            } else {
+                try byHand()
+                try throughTheEngine()
+            }
+            guard typing else { continue }
+            let start = BenchClock.wall()
+            _ = try queue.read { store in
+                try store.connection.rows(Self.firstScreenSQL(order: "item_search.rank"), expression) { $0.data(0) }
+            }
+            ranked.append(BenchClock.wall() - start)
         }
         let median = { (times: [Double]) in times.sorted()[times.count / 2] }
         print(
             "SEARCH impl=pagedstore op=first-screen query=\(label) results=\(found / max(queries.count, 1)) "
-                + "\(BenchClock.latencyFields(engine)) fts5_\(BenchClock.latencyFields(direct)) "
-                + "over_fts5=\(BenchClock.format(median(engine) / max(median(direct), 1e-9)))")
+                + "newest_first=\(broad) \(BenchClock.latencyFields(engine)) fts5_\(BenchClock.latencyFields(direct)) "
+                + "over_fts5=\(BenchClock.format(median(engine) / max(median(direct), 1e-9)))"
+                + (typing ? " ranked_\(BenchClock.latencyFields(ranked))" : ""))
+    }
+
+    /// What one hand-written query returns: the payloads of the first 50 matches in `order`.
+    private static func firstScreenSQL(order: String) -> String {
+        """
+        SELECT item.payload FROM item_search JOIN search_doc ON search_doc.doc = item_search.rowid
+        JOIN item ON item.feed_id = 1 AND item.item_id = search_doc.item_id
+        WHERE item_search MATCH ? ORDER BY \(order) LIMIT 50
+        """
     }
 }
 

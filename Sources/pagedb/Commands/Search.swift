@@ -11,7 +11,8 @@ extension PagedDB {
                 them, so pagedb searches without the app's types. The query is read as a person typed \
                 it: every word must be found, case and accents folded, the last one as a prefix unless \
                 the query ends with a space; quotes, *, -, AND, OR, NOT and parentheses are plain text. \
-                Each match is printed with its feed, its row there and its text, the matched words in \
+                Best match first; while the last word is a prefix and more than 1,000 items match, most \
+                recently cached first, as the app's search lists a word being typed. Each match is printed with its feed, its row there and its text, the matched words in \
                 [brackets]. An item shared across feeds is one match. Opens the file read-only.
 
                 Examples:

@@ -6,6 +6,8 @@ package struct SearchHit: Sendable, Equatable {
     package var doc: Int64
     /// FTS5's rank (bm25, smaller is better); 0 when ordered by recency.
     package var rank: Double
+    /// The order the search ran in (see ``SearchRanking``).
+    package var order: SearchHitOrder
     /// The feed of the row that shows it (for a shared item, the first feed holding it).
     package var feedKey: String
     /// The row.
@@ -56,61 +58,107 @@ package enum SearchHitOrder: Sendable, Equatable {
     case recency
 }
 
+/// Where a window of search results continues: after the hit with this rank and document, in the
+/// order the first window ran in (a window never changes the order of those before it).
+package struct SearchHitKey: Sendable, Equatable {
+    /// The last hit's rank (0 in recency order).
+    package var rank: Double
+    /// The last hit's document.
+    package var doc: Int64
+    /// The order the windows run in.
+    package var order: SearchHitOrder
+}
+
 extension PageStore {
-    /// The documents matching the FTS5 `expression` (built by ``SearchQuery``), in `order`, at most
-    /// `limit`, each with a row that shows it; with `feedIDs`, only items held by those feeds.
-    /// - Parameter after: The rank and document of the last hit of the previous window: the window
-    ///   continues below it (keyset).
+    /// The documents matching the FTS5 `expression` (built by ``SearchQuery``), in `asked` order
+    /// as ``SearchRanking`` runs it, at most `limit`, each with a row that shows it; with `feedIDs`,
+    /// only items held by those feeds.
+    /// - Parameters:
+    ///   - lastWordIsPrefix: Whether the expression's last word is still being typed.
+    ///   - broadPrefixMatches: How many matches such a search ranks before it lists them newest
+    ///     first.
+    ///   - after: The last hit of the previous window: the window continues below it (keyset), in
+    ///     its order.
     package func searchHits(
-        matching expression: String, order: SearchHitOrder, feedIDs: [Int64]? = nil,
-        after: (rank: Double, doc: Int64)? = nil,
-        limit: Int
+        matching expression: String, order asked: SearchHitOrder, lastWordIsPrefix: Bool = false,
+        broadPrefixMatches: Int = SearchRanking.broadPrefixMatches, feedIDs: [Int64]? = nil,
+        after: SearchHitKey? = nil, limit: Int
     ) throws(StorageError) -> [SearchHit] {
         guard try hasSearchTables() else { return [] }
         try writeSearchText()
         let allowed = feedIDs.map(Set.init)
         var hits: [SearchHit] = []
-        var last = after
-        // Candidates come from FTS5 alone, a few more than wanted at a time, so that it ranks and
-        // cuts before any join; a round that finds too few (documents of feeds not searched) asks
-        // for more the next time.
-        var wanted = limit > Int.max - 8 ? Int.max : max(limit, 0) + 8
+        // Candidates come from FTS5 with their documents' owners and rows, so that it ranks and
+        // cuts before any row is read; a few more than wanted when only some feeds are searched. A
+        // round that finds too few (documents of other feeds, or that no row shows) asks for more.
+        let margin = feedIDs == nil ? 0 : 8
+        var wanted = limit > Int.max - margin ? Int.max : max(limit, 0) + margin
+        var order = after?.order ?? asked
+        var last = after.map { (rank: $0.rank, doc: $0.doc) }
+        if after == nil,
+            let count = SearchRanking.matchesToCount(
+                asked: asked, lastWordIsPrefix: lastWordIsPrefix, broadAt: broadPrefixMatches)
+        {
+            let matches = try connection.integer(
+                "SELECT count(*) FROM (SELECT 1 FROM item_search WHERE item_search MATCH ? LIMIT ?)", expression, count)
+            order = SearchRanking.order(
+                asked: asked, lastWordIsPrefix: lastWordIsPrefix, matches: Int(matches ?? 0),
+                broadAt: broadPrefixMatches)
+        }
         while hits.count < limit {
             let candidates = try searchCandidates(expression, order: order, after: last, limit: wanted)
             for candidate in candidates where hits.count < limit {
-                guard let shown = try row(showingDocument: candidate.doc, in: allowed) else { continue }
+                guard let shown = try row(showing: candidate, in: allowed) else { continue }
                 hits.append(
                     SearchHit(
-                        doc: candidate.doc, rank: candidate.rank, feedKey: shown.key, item: shown.item,
+                        doc: candidate.doc, rank: candidate.rank, order: order, feedKey: shown.key, item: shown.item,
                         searchFields: shown.searchFields))
             }
             guard candidates.count == wanted, let next = candidates.last else { break }
-            last = next
+            last = (next.rank, next.doc)
             wanted = wanted.multipliedReportingOverflow(by: 4).overflow ? wanted : wanted * 4
         }
         return hits
     }
 
-    /// The next `limit` documents matching `expression` below `after`, in `order`, from the FTS5
-    /// table alone (its rowid is the document's id).
+    /// One document a search's FTS5 query found: its place in the order, whose it is (nil for a
+    /// document left by a writer that bypassed the index), and for a feed's own item its row (nil
+    /// when the feed no longer holds it).
+    private struct SearchCandidate {
+        var rank: Double
+        var doc: Int64
+        var owner: (owner: String, itemID: String)?
+        var ownRow: (key: String, item: StoredItem, searchFields: String?, feedID: Int64)? = nil
+    }
+
+    /// The next `limit` documents matching `expression` below `after`, in `order`: the FTS5 table
+    /// alone orders and cuts (its rowid is the document's id), and only the documents it kept are
+    /// joined to their owners and, for a feed's own items, to their rows.
     private func searchCandidates(
         _ expression: String, order: SearchHitOrder, after: (rank: Double, doc: Int64)?, limit: Int
-    ) throws(StorageError) -> [(rank: Double, doc: Int64)] {
-        let sql: String
+    ) throws(StorageError) -> [SearchCandidate] {
+        let (rank, below, orderBy): (String, String, String)
         switch (order, after) {
-        case (.relevance, nil):
-            sql = "SELECT rowid, rank FROM item_search WHERE item_search MATCH ?1 ORDER BY rank, rowid DESC LIMIT ?4"
+        case (.relevance, nil): (rank, below, orderBy) = ("rank", "", "rank, rowid DESC")
         case (.relevance, _):
-            sql = """
-                SELECT rowid, rank FROM item_search WHERE item_search MATCH ?1
-                AND (rank > ?2 OR (rank = ?2 AND rowid < ?3)) ORDER BY rank, rowid DESC LIMIT ?4
-                """
-        case (.recency, nil):
-            sql = "SELECT rowid, 0.0 FROM item_search WHERE item_search MATCH ?1 ORDER BY rowid DESC LIMIT ?4"
-        case (.recency, _):
-            sql =
-                "SELECT rowid, 0.0 FROM item_search WHERE item_search MATCH ?1 AND rowid < ?3 ORDER BY rowid DESC LIMIT ?4"
+            (rank, below, orderBy) = ("rank", "AND (rank > ?2 OR (rank = ?2 AND rowid < ?3))", "rank, rowid DESC")
+        case (.recency, nil): (rank, below, orderBy) = ("0.0", "", "rowid DESC")
+        case (.recency, _): (rank, below, orderBy) = ("0.0", "AND rowid < ?3", "rowid DESC")
         }
+        // A feed's own item is owned by `f` and the feed's id: its row is found by the item table's
+        // key, the id compared back as text so that an owner edited by hand matches nothing.
+        let sql = """
+            SELECT found.rowid, found.rank, search_doc.owner, search_doc.item_id,
+                feed.key, item.item_id, item.position, item.section, item.payload, item.feed_id, feed.search_fields
+            FROM (
+                SELECT rowid, \(rank) AS rank FROM item_search WHERE item_search MATCH ?1 \(below)
+                ORDER BY \(orderBy) LIMIT ?4
+            ) AS found
+            LEFT JOIN search_doc ON search_doc.doc = found.rowid
+            LEFT JOIN item ON item.feed_id = CAST(substr(search_doc.owner, 2) AS INTEGER)
+                AND search_doc.owner = 'f' || item.feed_id AND item.item_id = search_doc.item_id
+            LEFT JOIN feed ON feed.id = item.feed_id
+            """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, expression)
             if let after {
@@ -118,48 +166,32 @@ extension PageStore {
                 try statement.bind(3, after.doc)
             }
             try statement.bind(4, limit)
-            var found: [(rank: Double, doc: Int64)] = []
-            while try statement.step() { found.append((statement.double(1), statement.int64(0))) }
-            return found
+            var found: [SearchCandidate] = []
+            while try statement.step() {
+                let owner = statement.string(2).flatMap { owner in statement.string(3).map { (owner, $0) } }
+                var candidate = SearchCandidate(rank: statement.double(1), doc: statement.int64(0), owner: owner)
+                if !statement.isNull(5) {
+                    let row = Self.searchRow(statement, from: 4)
+                    candidate.ownRow = (row.key, row.item, row.searchFields, statement.int64(9))
+                }
+                found.append(candidate)
+            }
+            // In the FTS5 query's order (the joins need not keep it): ranks are 0 in recency order.
+            return found.sorted { $0.rank < $1.rank || ($0.rank == $1.rank && $0.doc > $1.doc) }
         }
     }
 
-    /// The row that shows document `doc`, in one of `allowed` feeds when given; nil when none does
-    /// (a document left by a writer that bypassed the index).
+    /// The row that shows `candidate`'s document, in one of `allowed` feeds when given; nil when
+    /// none does (a document left by a writer that bypassed the index).
     private func row(
-        showingDocument doc: Int64, in allowed: Set<Int64>?
+        showing candidate: SearchCandidate, in allowed: Set<Int64>?
     ) throws(StorageError) -> (key: String, item: StoredItem, searchFields: String?)? {
-        let owned = try connection.withStatement("SELECT owner, item_id FROM search_doc WHERE doc = ?") {
-            statement throws(StorageError) -> (owner: String, itemID: String)? in
-            try statement.bind(1, doc)
-            guard try statement.step(), let owner = statement.string(0), let itemID = statement.string(1) else {
-                return nil
-            }
-            return (owner, itemID)
+        if let own = candidate.ownRow {
+            return allowed?.contains(own.feedID) ?? true ? (own.key, own.item, own.searchFields) : nil
         }
-        guard let owned else { return nil }
-        return try row(showing: owned.itemID, of: owned.owner, in: allowed)
-    }
-
-    /// The row that shows the document of `itemID` owned by `owner`, in one of `allowed` feeds when
-    /// given; nil when none does (a document left by a writer that bypassed the index).
-    private func row(
-        showing itemID: String, of owner: String, in allowed: Set<Int64>?
-    ) throws(StorageError) -> (key: String, item: StoredItem, searchFields: String?)? {
-        let sql: String
-        if owner.hasPrefix("f") {
-            guard let feedID = Int64(owner.dropFirst()), allowed?.contains(feedID) ?? true else { return nil }
-            sql = """
-                SELECT feed.key, item.item_id, item.position, item.section, item.payload, item.feed_id, feed.search_fields
-                FROM item JOIN feed ON feed.id = item.feed_id WHERE item.feed_id = ?2 AND item.item_id = ?1
-                """
-            return try connection.withStatement(sql) { statement throws(StorageError) in
-                try statement.bind(1, itemID)
-                try statement.bind(2, feedID)
-                return try statement.step() ? Self.searchRow(statement) : nil
-            }
-        }
-        sql = """
+        guard let (owner, itemID) = candidate.owner, owner.hasPrefix("s") else { return nil }
+        // A shared item: the first feed by key among those that hold it.
+        let sql = """
             SELECT feed.key, item.item_id, item.position, item.section, item.payload, item.feed_id, feed.search_fields
             FROM item JOIN feed ON feed.id = item.feed_id
             WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 AND feed.search_fields IS NOT NULL
@@ -169,19 +201,23 @@ extension PageStore {
             try statement.bind(1, itemID)
             try statement.bind(2, String(owner.dropFirst()))
             while try statement.step() {
-                if allowed?.contains(statement.int64(5)) ?? true { return Self.searchRow(statement) }
+                if allowed?.contains(statement.int64(5)) ?? true { return Self.searchRow(statement, from: 0) }
             }
             return nil
         }
     }
 
-    private static func searchRow(_ statement: Statement) -> (key: String, item: StoredItem, searchFields: String?) {
+    /// The row read from `statement`'s columns from `first` on: the feed's key, the item's id,
+    /// position, section and payload, its feed's id, and the feed's searchable fields.
+    private static func searchRow(
+        _ statement: Statement, from first: Int32
+    ) -> (key: String, item: StoredItem, searchFields: String?) {
         (
-            statement.string(0) ?? "",
+            statement.string(first) ?? "",
             StoredItem(
-                itemID: statement.string(1) ?? "", position: statement.int64(2), section: statement.string(3),
-                payload: statement.data(4) ?? Data()),
-            statement.string(6)
+                itemID: statement.string(first + 1) ?? "", position: statement.int64(first + 2),
+                section: statement.string(first + 3), payload: statement.data(first + 4) ?? Data()),
+            statement.string(first + 6)
         )
     }
 }

@@ -154,15 +154,17 @@ extension PageStore {
         return (Int(try connection.integer(orphans) ?? 0), missing, stale)
     }
 
-    /// Builds the index again from the items: every document goes, and every searchable feed's rows
-    /// are indexed; every backlog is done.
+    /// Builds the index again from the items: every document goes, the full-text table is made
+    /// again as this version makes it (a file indexed by an earlier one gains its prefix index),
+    /// and every searchable feed's rows are indexed; every backlog is done.
     /// - Returns: How many documents the index holds.
     package func rebuildSearchIndex(progress: (Int) -> Void = { _ in }) throws -> Int {
         guard try feeds().contains(where: { $0.searchFields != nil }) || hasSearchTables() else { return 0 }
-        try makeSearchTables()
         searchTextToWrite = []
+        try connection.execute("DROP TABLE IF EXISTS item_search")
+        searchTablesInThisWrite = nil
+        try makeSearchTables()
         try connection.run("DELETE FROM search_dirty")
-        try connection.run("DELETE FROM item_search")
         try connection.run("DELETE FROM search_doc")
         var indexed = 0
         for feed in try feeds() where feed.searchFields != nil {
