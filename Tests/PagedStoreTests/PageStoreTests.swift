@@ -54,6 +54,20 @@ import Testing
         #expect(try Fixtures.rows(of: "home", in: queue).map(\.itemID) == ["a0", "a1", "a2", "a3", "a4"])
     }
 
+    @Test(arguments: [0, 1, 2, 31, 32, 33, 70])
+    func rowsAreFoundByIdAnyNumberAtOnce(asked: Int) throws {
+        // Every third id is one the feed lacks, and one is asked twice.
+        let ids = (0..<asked).map { $0 % 3 == 2 ? "missing\($0)" : "a\($0)" } + (asked > 2 ? ["a0"] : [])
+        let found = try queue.write { store in
+            var feed = try store.ensureFeed(key: "home")
+            try store.appendPage(
+                Fixtures.items("a", count: 80), page: Fixtures.olderPage(from: nil, to: "c1"), to: &feed)
+            return try store.items(withIDs: ids, in: feed)
+        }
+        #expect(Set(found.keys) == Set(ids.filter { $0.hasPrefix("a") }))
+        #expect(found.allSatisfy { id, row in row.itemID == id })
+    }
+
     @Test func hostileIdsAndPayloadsRoundTripExactly() throws {
         let hostile = [
             "'; DROP TABLE item; --", "\"quoted\"", "semi;colon", "100%_like", "naïve café", "🧵🙂‍↔️", "\\back\\slash",

@@ -77,6 +77,10 @@ extension PageStore {
     }
 
     /// The stored rows for the ids that the feed has, keyed by id.
+    ///
+    /// Several ids are looked up by one statement for each ``idsPerLookup`` of them (its list
+    /// padded with NULL, which matches nothing): a page's ids cost one statement rather than one
+    /// each, whose binding, stepping and resetting cost more than the lookups themselves.
     /// - Complexity: O(*k* log *n*) for *k* ids.
     package func items(
         withIDs ids: some Sequence<String>, in feed: FeedRecord
@@ -84,15 +88,43 @@ extension PageStore {
         -> [String: StoredItem]
     {
         var found: [String: StoredItem] = [:]
-        let sql = "SELECT \(Self.itemColumns) FROM item WHERE feed_id = ? AND item_id = ?"
-        for id in ids {
+        let ids = Array(ids)
+        if ids.count == 1 {
+            let sql = "SELECT \(Self.itemColumns) FROM item WHERE feed_id = ? AND item_id = ?"
             try connection.withStatement(sql) { statement throws(StorageError) in
                 try statement.bind(1, feed.id)
-                try statement.bind(2, id)
-                if try statement.step() { found[id] = Self.storedItem(statement) }
+                try statement.bind(2, ids[0])
+                if try statement.step() { found[ids[0]] = Self.storedItem(statement) }
             }
+            return found
+        }
+        for start in stride(from: 0, to: ids.count, by: Self.idsPerLookup) {
+            try readItems(withIDs: ids[start..<min(start + Self.idsPerLookup, ids.count)], in: feed, into: &found)
         }
         return found
+    }
+
+    /// How many ids one statement of ``items(withIDs:in:)`` looks up.
+    static let idsPerLookup = 32
+
+    private static let itemsWithIDsSQL =
+        "SELECT \(itemColumns) FROM item WHERE feed_id = ?1 AND item_id IN ("
+        + (2...(idsPerLookup + 1)).map { "?\($0)" }.joined(separator: ", ") + ")"
+
+    /// Adds to `found` the rows of the feed with ids in `ids`, at most ``idsPerLookup`` of them.
+    private func readItems(
+        withIDs ids: ArraySlice<String>, in feed: FeedRecord, into found: inout [String: StoredItem]
+    ) throws(StorageError) {
+        try connection.withStatement(Self.itemsWithIDsSQL) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            for slot in 0..<Self.idsPerLookup {
+                try statement.bind(Int32(slot + 2), slot < ids.count ? ids[ids.startIndex + slot] : nil)
+            }
+            while try statement.step() {
+                let item = Self.storedItem(statement)
+                found[item.itemID] = item
+            }
+        }
     }
 
     /// The position of row `row`, or nil past the end.
