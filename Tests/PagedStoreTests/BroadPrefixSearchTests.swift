@@ -73,27 +73,12 @@ import Testing
     }
 
     @Test func reindexGivesAnIndexMadeWithoutPrefixesItsPrefixIndex() async throws {
-        // The full-text table as the version before made it, with the same documents.
-        _ = try store.queue.write { file in
-            try file.connection.execute(
-                """
-                CREATE TABLE saved AS SELECT rowid AS doc, body FROM item_search;
-                DROP TABLE item_search;
-                CREATE VIRTUAL TABLE item_search USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
-                INSERT INTO item_search (rowid, body) SELECT doc, body FROM saved;
-                DROP TABLE saved;
-                """)
-        }
-        let schema = { [store] in
-            try store.queue.read { file in
-                try file.connection.rows("SELECT sql FROM sqlite_schema WHERE name = 'item_search'") { $0.string(0) }
-            }.first ?? nil
-        }
-        #expect(try schema()?.contains("prefix") == false)
+        try store.makeSearchIndexWithoutPrefixes()
+        #expect(try store.searchIndexSchema()?.contains("prefix") == false)
         let before = try find("ott").map(\.id)
         #expect(before.count == 6, "an index without prefixes still finds words being typed")
         _ = try store.queue.write { try $0.rebuildSearchIndex() }
-        #expect(try schema()?.contains("prefix = '3'") == true)
+        #expect(try store.searchIndexSchema()?.contains("prefix = '3'") == true)
         #expect(Set(try find("ott").map(\.id)) == Set(before))
         #expect(try find("otter ").map(\.id) == ["otter0", "otter1", "otter2", "otter3", "otter4"])
     }

@@ -22,8 +22,10 @@ import Foundation
 /// try await search.search("swift concurrency")   // as the person types
 /// ```
 ///
-/// A query is the text as typed without the spaces around it: "swift " is "swift". A blank query
-/// asks the server nothing.
+/// A query is the text as typed without the spaces around it: "swift " is "swift". The cache's part
+/// reads its last word as still being typed, so a word that more than 1,000 cached items match lists
+/// them most recently cached first (see ``SearchOrder/relevance``). A blank query asks the server
+/// nothing.
 public actor SearchFeed<Item: FeedItem> {
     /// The prefix of the key of each query's feed (see ``feedKey(of:)``).
     public nonisolated let key: String

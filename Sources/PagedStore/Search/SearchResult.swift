@@ -3,8 +3,9 @@ import Foundation
 /// How search results are ordered.
 public enum SearchOrder: Sendable, Equatable {
     /// The best matches first (SQLite FTS5's bm25 rank), then the most recently cached; the most
-    /// recently cached first while the last word is being typed and more than 1,000 items match
-    /// (ranking them all would cost each keystroke a pass over every match).
+    /// recently cached first while the last word is being typed and more than 1,000 cached items
+    /// match, counted in every searchable feed (ranking costs each keystroke a pass over all of
+    /// them, whichever feeds the search lists).
     case relevance
     /// The most recently cached first.
     case recency

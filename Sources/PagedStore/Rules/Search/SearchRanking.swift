@@ -5,7 +5,9 @@
 /// third of a million posts would cost every keystroke a quarter of a second, for an order that
 /// says little among that many. Such a search lists its matches newest first, which FTS5 reads
 /// from the index's end at once; it ranks again as soon as the query narrows (another letter, or a
-/// space that finishes the word). A search that asked for recency keeps it.
+/// space that finishes the word). A search that asked for recency keeps it. The matches are counted
+/// in the whole index, as FTS5 ranks them: a search of some feeds lists newest first when the
+/// others' matches make the word broad.
 package enum SearchRanking {
     /// More matches than this, for a query whose last word is still being typed, are listed newest
     /// first: a thousand matches rank in about a millisecond.

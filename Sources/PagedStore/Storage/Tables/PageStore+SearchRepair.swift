@@ -154,9 +154,12 @@ extension PageStore {
         return (Int(try connection.integer(orphans) ?? 0), missing, stale)
     }
 
-    /// Builds the index again from the items: every document goes, the full-text table is made
-    /// again as this version makes it (a file indexed by an earlier one gains its prefix index),
-    /// and every searchable feed's rows are indexed; every backlog is done.
+    /// Builds the index again from the items: the full-text table is made again as this version
+    /// makes it (a file indexed by an earlier one gains its prefix index), every searchable feed's
+    /// rows are indexed, and the documents no row shows go; every backlog is done.
+    ///
+    /// An item that had a document keeps its number: the number is the order of recency (see
+    /// ``SearchHitOrder/recency``) and the key an open list's next window continues from.
     /// - Returns: How many documents the index holds.
     package func rebuildSearchIndex(progress: (Int) -> Void = { _ in }) throws -> Int {
         guard try feeds().contains(where: { $0.searchFields != nil }) || hasSearchTables() else { return 0 }
@@ -165,13 +168,14 @@ extension PageStore {
         searchTablesInThisWrite = nil
         try makeSearchTables()
         try connection.run("DELETE FROM search_dirty")
-        try connection.run("DELETE FROM search_doc")
         var indexed = 0
         for feed in try feeds() where feed.searchFields != nil {
             indexed += try indexAllRows(of: feed)
             try connection.run("UPDATE feed SET search_backlog = NULL WHERE id = ?", feed.id)
             progress(indexed)
         }
+        try writeSearchText()
+        try connection.run("DELETE FROM search_doc WHERE doc NOT IN (SELECT rowid FROM item_search)")
         return Int(try connection.integer("SELECT count(*) FROM search_doc") ?? 0)
     }
 }
