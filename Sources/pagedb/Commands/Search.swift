@@ -69,7 +69,10 @@ extension PagedDB {
             discussion: """
                 Every searchable feed's rows are indexed again, in one transaction: what `pagedb verify` \
                 asks for when a writer that bypassed PagedStore (sqlite3 by hand) left the index behind \
-                the items. Open lists are not disturbed: the rows do not change.
+                the items, and what gives an index made by an earlier PagedStore its index of \
+                three-letter prefixes (a word being typed then reads its newest matches at once). \
+                Each item keeps its document number, which orders the most recently cached first. \
+                Open lists are not disturbed: the rows do not change.
 
                 Example:
                   pagedb reindex --db app-cache.sqlite

@@ -22,7 +22,8 @@ package enum SearchRanking {
         return overflow ? nil : count
     }
 
-    /// The order a search runs in, once it counted `matches` (at most ``matchesToCount`` of them).
+    /// The order a search runs in, once it counted `matches` (at most
+    /// ``matchesToCount(asked:lastWordIsPrefix:broadAt:)`` of them).
     static func order(asked: SearchHitOrder, lastWordIsPrefix: Bool, matches: Int, broadAt: Int) -> SearchHitOrder {
         guard matchesToCount(asked: asked, lastWordIsPrefix: lastWordIsPrefix, broadAt: broadAt) != nil else {
             return asked
