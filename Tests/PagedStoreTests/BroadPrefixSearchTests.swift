@@ -53,6 +53,22 @@ import Testing
         #expect(try find("otter riv").map(\.position.order) == Array(repeating: .recency, count: 4))
     }
 
+    @Test func aBroadWordsFirstWindowIsTheNewestItCounted() async throws {
+        // 51 otters in all, more than one statement's 32 documents in the window.
+        let more = try store.feed(
+            "more",
+            source: ScriptedSource<Toot> { _ in
+                Page(items: (0..<45).map { Toot(id: "more\($0)", content: "otter \($0)") }, olderCursor: nil)
+            }, policy: FeedPolicy(refreshOnOpen: .never))
+        await more.refresh()
+        let newest = try find("ott", recent: true, limit: 40).map(\.id)
+        for limit in [1, 32, 33, 40] {
+            let typed = try find("ott", limit: limit, broadAt: 39)
+            #expect(typed.map(\.id) == Array(newest.prefix(limit)), "limit \(limit)")
+            #expect(typed.allSatisfy { $0.position.order == .recency })
+        }
+    }
+
     @Test func aSearchThatAskedForRecencyKeepsIt() throws {
         #expect(try find("otter ", recent: true).allSatisfy { $0.position.order == .recency })
         #expect(try find("ott", recent: true, broadAt: 100).allSatisfy { $0.position.order == .recency })
