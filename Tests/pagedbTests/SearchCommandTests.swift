@@ -57,7 +57,22 @@ import Testing
         #expect(search["fields"] as? [String] == ["content"])
         #expect(search["documents"] as? Int == 3)
         #expect(search["waiting_to_be_indexed"] as? Bool == false)
+        #expect(search["indexes_prefixes"] as? Bool == true)
         #expect((search["index_bytes"] as? Int ?? 0) > 0)
+        #expect(!text.stdout.contains("no index of prefixes"))
+    }
+
+    @Test func showSaysAnIndexWithoutPrefixesAndReindexAddsThem() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = try await Self.cache(in: scratch)
+        try ForeignWriter.execute(ForeignWriter.searchIndexWithoutPrefixesSQL, on: db)
+        let before = try await PagedDBBinary.run(["show", "home", "--db", db])
+        #expect(before.stdout.contains("no index of prefixes: pagedb reindex adds it"), "\(before.stdout)")
+        #expect(try await PagedDBBinary.run(["search", "swi", "--db", db]).stdout.contains("[Swi"))
+        #expect(try await PagedDBBinary.run(["reindex", "--db", db]).status == 0)
+        let after = try await PagedDBBinary.run(["show", "home", "--db", db])
+        #expect(!after.stdout.contains("no index of prefixes"), "\(after.stdout)")
+        #expect(try await PagedDBBinary.run(["search", "swi", "--db", db]).stdout.contains("[Swi"))
     }
 
     @Test func aPayloadEditedByHandIsReportedByVerifyAndRepairedByReindex() async throws {

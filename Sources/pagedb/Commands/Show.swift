@@ -16,7 +16,8 @@ extension PagedDB {
                 sends, when it is next tried and the last error. A feed whose item type shares its items \
                 across feeds says the name it shares them under and how many of its rows other feeds hold \
                 too. A feed whose item type declares searchable fields says them, how many documents its \
-                search holds, whether rows still wait to be indexed, and the bytes the file's index takes. \
+                search holds, whether rows still wait to be indexed, the bytes the file's index takes, and \
+                whether it lacks the index of prefixes that `pagedb reindex` adds to an older file. \
                 Opens the file read-only.
 
                 Example:
@@ -55,7 +56,8 @@ extension PagedDB {
                         search: search.map { summary in
                             .init(
                                 fields: summary.fields, documents: summary.documents,
-                                waitingToBeIndexed: summary.hasBacklog, indexBytes: summary.indexBytes)
+                                waitingToBeIndexed: summary.hasBacklog, indexesPrefixes: summary.indexesPrefixes,
+                                indexBytes: summary.indexBytes)
                         },
                         pages: pages.map { page in
                             .init(
@@ -100,9 +102,10 @@ extension PagedDB {
             }
             if let search {
                 let size = search.indexBytes.map { ", the file's index \(FileSizes.text($0))" } ?? ""
+                let prefixes = search.indexesPrefixes ? "" : "; no index of prefixes: pagedb reindex adds it"
                 print(
                     "  searchable: \(output.cell(search.fields.joined(separator: ", "), 80)) (\(search.documents) "
-                        + "documents\(search.hasBacklog ? ", rows still to index" : "")\(size))")
+                        + "documents\(search.hasBacklog ? ", rows still to index" : "")\(size)\(prefixes))")
             }
             print("\nPages (top first):")
             print(

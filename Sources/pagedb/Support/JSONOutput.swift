@@ -103,6 +103,9 @@ struct FeedDetailJSON: Encodable {
         let documents: Int64
         /// Whether rows cached before the fields were declared still wait to be indexed.
         let waitingToBeIndexed: Bool
+        /// Whether the index holds its index of three-letter prefixes, which makes a word being
+        /// typed fast (an index made by an earlier PagedStore gains it at `pagedb reindex`).
+        let indexesPrefixes: Bool
         /// The bytes the whole file's index takes; null where SQLite cannot say.
         @Nullable var indexBytes: Int64?
     }

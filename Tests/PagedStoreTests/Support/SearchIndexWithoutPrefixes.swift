@@ -1,19 +1,12 @@
+import TestSupport
+
 @testable import PagedStore
 
 extension FeedStore {
     /// Makes the file's full-text table again as a version without the index of prefixes made it,
     /// with the same documents: a file that `pagedb reindex` has not upgraded yet.
     func makeSearchIndexWithoutPrefixes() throws {
-        _ = try queue.write { file in
-            try file.connection.execute(
-                """
-                CREATE TABLE saved AS SELECT rowid AS doc, body FROM item_search;
-                DROP TABLE item_search;
-                CREATE VIRTUAL TABLE item_search USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
-                INSERT INTO item_search (rowid, body) SELECT doc, body FROM saved;
-                DROP TABLE saved;
-                """)
-        }
+        _ = try queue.write { file in try file.connection.execute(ForeignWriter.searchIndexWithoutPrefixesSQL) }
     }
 
     /// How the file creates its full-text table.

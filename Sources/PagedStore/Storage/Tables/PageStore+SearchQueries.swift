@@ -26,6 +26,10 @@ package struct SearchSummary: Sendable, Equatable {
     package var hasBacklog: Bool
     /// The bytes the whole file's index takes; nil where SQLite cannot say (no `dbstat`).
     package var indexBytes: Int64?
+    /// Whether the index holds its index of three-letter prefixes (see
+    /// ``PageStore/searchTablesSQL``); an index made by an earlier PagedStore lacks it until
+    /// ``PageStore/rebuildSearchIndex(progress:)``.
+    package var indexesPrefixes: Bool
 }
 
 extension PageStore {
@@ -33,13 +37,17 @@ extension PageStore {
     package func searchSummary(of feed: FeedRecord) throws(StorageError) -> SearchSummary? {
         guard let recorded = feed.searchFields else { return nil }
         guard try hasSearchTables() else {
-            return SearchSummary(fields: searchFieldList(recorded), documents: 0, hasBacklog: true, indexBytes: 0)
+            return SearchSummary(
+                fields: searchFieldList(recorded), documents: 0, hasBacklog: true, indexBytes: 0, indexesPrefixes: true)
         }
         let documents =
             try connection.integer("SELECT count(*) FROM search_doc WHERE owner = ?", Self.searchOwner(of: feed)) ?? 0
+        let definition = try connection.rows("SELECT sql FROM sqlite_schema WHERE name = 'item_search'") {
+            $0.string(0) ?? ""
+        }
         return SearchSummary(
             fields: searchFieldList(recorded), documents: documents, hasBacklog: feed.searchBacklog != nil,
-            indexBytes: searchIndexBytes())
+            indexBytes: searchIndexBytes(), indexesPrefixes: definition.first?.contains("prefix") ?? false)
     }
 
     /// The bytes the search index's tables take in the file; nil where SQLite cannot say (`dbstat`
