@@ -14,7 +14,8 @@ private struct OrderSharedToot: FeedItem, Codable, Equatable {
     var content: String
 }
 
-private struct Boom: Error {}
+/// What a write that fails after its rebuild throws.
+private struct FailureAfterTheRebuild: Error {}
 
 /// Which order a search runs in (``SearchRanking``), against hostile files and random corpora:
 /// windows of any size rebuild one read, documents no row shows are stepped over, a live list whose
@@ -253,11 +254,11 @@ private struct Boom: Error {}
         try store.makeSearchIndexWithoutPrefixes()
         let before = try find("ott").map(\.id)
         #expect(
-            throws: Boom.self,
+            throws: FailureAfterTheRebuild.self,
             performing: {
                 _ = try store.queue.write { file -> Int in
                     _ = try file.rebuildSearchIndex()
-                    throw Boom()
+                    throw FailureAfterTheRebuild()
                 }
             })
         #expect(try store.searchIndexSchema()?.contains("prefix") == false, "the old table is back")
