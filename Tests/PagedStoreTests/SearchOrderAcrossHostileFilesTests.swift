@@ -6,14 +6,6 @@ import Testing
 
 @testable import PagedStore
 
-/// A shared status whose text is a function of its id (every feed holds the same copy).
-private struct OrderSharedToot: FeedItem, Codable, Equatable {
-    static let searchableFields = ["content"]
-    static let sharedItemType: String? = "order"
-    let id: String
-    var content: String
-}
-
 /// What a write that fails after its rebuild throws.
 private struct FailureAfterTheRebuild: Error {}
 
@@ -134,10 +126,10 @@ private struct FailureAfterTheRebuild: Error {}
             own[key] = (0..<Int.random(in: 0...9, using: &random)).map { Toot(id: "\(key)\($0)", content: text()) }
         }
         let sharedText = (0..<8).map { _ in text() }
-        var shared: [String: [OrderSharedToot]] = [:]
+        var shared: [String: [SharedToot]] = [:]
         for key in ["s1", "s2"] {
             shared[key] = (0..<8).filter { _ in Bool.random(using: &random) }.map {
-                OrderSharedToot(id: "x\($0)", content: sharedText[$0])
+                SharedToot(id: "x\($0)", content: sharedText[$0])
             }
         }
         for key in ["a", "b"] { try await cache(key, own[key, default: []]) }
