@@ -108,8 +108,7 @@ extension Feed {
         _ newItems: [EncodedItem], reloading reloads: [(row: Int, item: EncodedItem)], items: [Item],
         head: [StoredItem], page: PageWrite, to feed: inout FeedRecord, store: PageStore
     ) throws -> Commit {
-        // The refresh's transaction saves the feed's row once, after the reloads.
-        let positions = try store.prependRows(newItems, page: page, to: &feed)
+        let positions = try store.prependPage(newItems, page: page, to: &feed)
         for reload in reloads { try store.updateItem(reload.item, at: head[reload.row].position, in: &feed) }
         let rows = newRows(Array(items[..<newItems.count]), newItems, positions: positions)
         let reloadedRows = reloads.map { reload in

@@ -20,7 +20,7 @@ extension Feed {
             let deleted = try Self.deleteRowsSkipped(
                 by: encoded, as: .newer(top: feed.topPosition), known: known, in: &feed, store: store)
             let newItems = fresh.map { encoded[$0] }
-            let positions = try store.prependRows(newItems, page: write, to: &feed)
+            let positions = try store.prependPage(newItems, page: write, to: &feed)
             let rows = Self.newRows(fresh.map { items[$0] }, newItems, positions: positions)
             return Commit(
                 record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<newItems.count)),

@@ -68,8 +68,7 @@ extension PageStore {
         try save(&feed)
     }
 
-    /// Inserts new items above the top row, in the given order, as one new top page, and saves the
-    /// feed's row.
+    /// Inserts new items above the top row, in the given order, as one new top page.
     ///
     /// The caller has checked that none of the ids is in the feed (the refresh merge decides that).
     /// No page is stored for no items: a refresh with nothing new only updates the feed's newer cursor.
@@ -77,18 +76,12 @@ extension PageStore {
     /// - Complexity: O(*k* log *n*) for *k* items on a feed of *n* rows.
     @discardableResult
     package func prependPage(_ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord) throws -> [Int64] {
-        let positions = try prependRows(items, page: page, to: &feed)
-        try save(&feed)
-        return positions
-    }
-
-    /// ``prependPage(_:page:to:)`` for a caller that saves the feed's row itself before the write
-    /// commits (a refresh saves it once, with its generation): `feed` holds what the row must say.
-    @discardableResult
-    package func prependRows(_ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord) throws -> [Int64] {
         feed.newestCursor = page.newerCursor
         feed.lastError = nil
-        guard !items.isEmpty else { return [] }
+        guard !items.isEmpty else {
+            try save(&feed)
+            return []
+        }
         let pageNo = try Self.difference(firstPageNo(of: feed) ?? 1, 1)
         // Below an empty feed's top the first row goes to 0, as appendPage would put it.
         let top = try feed.topPosition ?? Self.position(0, movedBy: items.count)
@@ -104,6 +97,7 @@ extension PageStore {
         feed.bottomPosition = feed.bottomPosition ?? positions.last
         feed.rowCount = try Self.count(feed.rowCount, adding: items.count)
         feed.hasSections = feed.hasSections || items.contains { $0.section != nil }
+        try save(&feed)
         return positions
     }
 
