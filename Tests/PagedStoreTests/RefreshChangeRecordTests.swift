@@ -6,8 +6,8 @@ import Testing
 @testable import PagedStore
 
 /// Every kind of refresh leaves a change record that chains from the feed's row before it to the
-/// row after (one save of the row a refresh), which a second store's list follows exactly, for a
-/// feed of its own items and one of a shared type.
+/// row after, which a second store's list follows exactly, for a feed of its own items and one of a
+/// shared type.
 @Suite(.limit(minutes: 2)) struct RefreshChangeRecordTests {
     /// Refreshes of every kind (new items, nothing new, reloads, trims to maxRows, newer pages, with a
     /// pending edit) while a second store's list of the feed follows each exactly.
