@@ -104,12 +104,17 @@ extension PageStore {
         return found
     }
 
-    /// How many ids one statement of ``items(withIDs:in:)`` looks up.
+    /// How many keys one statement looks up by an `IN` list (``items(withIDs:in:)``, a search's
+    /// first documents): the list is padded with NULL, so one prepared statement serves any count.
     static let idsPerLookup = 32
 
+    /// The `IN` list of ``idsPerLookup`` parameters numbered from `first`: `(?2, ?3, …)`.
+    static func inListOfLookup(from first: Int) -> String {
+        "(" + (first..<(first + idsPerLookup)).map { "?\($0)" }.joined(separator: ", ") + ")"
+    }
+
     private static let itemsWithIDsSQL =
-        "SELECT \(itemColumns) FROM item WHERE feed_id = ?1 AND item_id IN ("
-        + (2...(idsPerLookup + 1)).map { "?\($0)" }.joined(separator: ", ") + ")"
+        "SELECT \(itemColumns) FROM item WHERE feed_id = ?1 AND item_id IN \(inListOfLookup(from: 2))"
 
     /// Adds to `found` the rows of the feed with ids in `ids`, at most ``idsPerLookup`` of them.
     private func readItems(

@@ -189,16 +189,12 @@ extension PageStore {
 
     /// The candidates for `documents` (newest first, as the rule read them), in their order, each
     /// joined to its owner and row as ``searchCandidates(_:order:after:limit:)`` joins them: one
-    /// statement for each 32.
+    /// statement for each ``PageStore/idsPerLookup``.
     private func searchCandidates(documents: [Int64]) throws(StorageError) -> [SearchCandidate] {
-        let slots = 32
-        let sql = """
-            SELECT search_doc.doc, 0.0, \(Self.ownersAndRows) FROM search_doc \(Self.joinOfOwnRows)
-            WHERE search_doc.doc IN (\((1...slots).map { "?\($0)" }.joined(separator: ", ")))
-            """
+        let slots = Self.idsPerLookup
         var joined: [Int64: SearchCandidate] = [:]
         for start in stride(from: 0, to: documents.count, by: slots) {
-            try connection.withStatement(sql) { statement throws(StorageError) in
+            try connection.withStatement(Self.documentsCandidatesSQL) { statement throws(StorageError) in
                 for slot in 0..<slots {
                     let index = start + slot
                     try statement.bind(Int32(slot + 1), index < documents.count ? documents[index] : nil)
@@ -211,6 +207,12 @@ extension PageStore {
         }
         return documents.map { joined[$0] ?? SearchCandidate(rank: 0, doc: $0, owner: nil) }
     }
+
+    /// ``searchCandidates(documents:)``'s statement, built once: it runs on every broad keystroke.
+    private static let documentsCandidatesSQL = """
+        SELECT search_doc.doc, 0.0, \(ownersAndRows) FROM search_doc \(joinOfOwnRows)
+        WHERE search_doc.doc IN \(inListOfLookup(from: 1))
+        """
 
     /// The columns of a candidate's owner and, for a feed's own item, its row (see
     /// ``candidate(_:)``), after the document and its rank.
