@@ -50,7 +50,7 @@ extension Feed {
         guard !loaded.record.endReached, let cursor = loaded.record.oldestCursor else { return nil }
         let bottom: NextPageBottom
         do {
-            bottom = NextPageBottom(cursor: cursor, rowID: try bottomRowID(), readWith: loaded.record)
+            bottom = NextPageBottom(cursor: cursor, rowID: try bottomRowID())
         } catch {
             let actions = activity.refused(
                 .nextPage, failure: FeedActivity.Failure(error: FeedError(error), at: clock.now()))
@@ -65,8 +65,8 @@ extension Feed {
         return task
     }
 
-    /// The id of the bottom row, read from the cache: the commit compares it with the cache's when the
-    /// feed's row changed meanwhile (``NextPageBottom``), so both must come from the same place (a window that disagreed with the file would make every
+    /// The id of the bottom row, read from the cache: the commit compares it with the cache's, so
+    /// both must come from the same place (a window that disagreed with the file would make every
     /// page superseded, and a reader at the bottom restart it for ever). One statement: no
     /// transaction around it, on every next page.
     private func bottomRowID() throws -> String? {
@@ -119,9 +119,7 @@ extension Feed {
         return try self.write(creatingFeed: false) { store, feed in
             // The bottom this page continues must still be the feed's bottom; a refresh that kept the
             // bottom (it merged on top) does not make the page stale, one that replaced it does.
-            guard try bottom.isContinued(byBottomOf: feed, bottomRowID: { try store.bottomRowID(of: feed) }) else {
-                return nil
-            }
+            guard bottom.isContinued(byBottomOf: feed, bottomRowID: try store.bottomRowID(of: feed)) else { return nil }
             var commit = try Self.appendCommit(encoded, items: items, page: write, to: &feed, store: store)
             commit.advancedCursor = NextPageRun.advancedCursor(of: commit.change, olderCursor: page.olderCursor)
             return commit
