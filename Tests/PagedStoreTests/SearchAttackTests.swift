@@ -161,11 +161,14 @@ private struct Refused: Error {}
 
     // MARK: - Shared items
 
-    /// Feeds "home" and "profile" of the same shared item, refreshed.
-    func openShared(_ items: Locked<[SharedToot]>) async throws -> (Feed<SharedToot>, Feed<SharedToot>) {
+    /// Feeds "home" and "profile" of shared items, refreshed: each lists `items`, or profile
+    /// `profileItems` when given.
+    func openShared(
+        _ items: Locked<[SharedToot]>, profile profileItems: Locked<[SharedToot]>? = nil
+    ) async throws -> (Feed<SharedToot>, Feed<SharedToot>) {
         let policy = FeedPolicy(refreshOnOpen: .never)
         let home = try store.feed("home", source: source(items), policy: policy)
-        let profile = try store.feed("profile", source: source(items), policy: policy)
+        let profile = try store.feed("profile", source: source(profileItems ?? items), policy: policy)
         await home.refresh()
         await profile.refresh()
         return (home, profile)

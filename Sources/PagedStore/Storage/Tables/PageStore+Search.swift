@@ -168,6 +168,7 @@ extension PageStore {
     ) throws(StorageError) {
         guard feed.searchFields != nil, try hasSearchTables() else { return }
         try writeSearchText()
+        try keepSharedDocumentsShown(leaving: feed, from: from, through: through)
         // The documents of the rows going, and for shared items only those no other feed holds.
         let leaving = """
             SELECT doc FROM search_doc WHERE owner = ?1 AND item_id IN (
@@ -184,6 +185,31 @@ extension PageStore {
             feed.sharedType)
         try connection.run(
             "DELETE FROM search_doc WHERE doc IN (\(leaving))", owner, feed.id, from, through, shared, feed.sharedType)
+    }
+
+    /// Makes each shared item's document among the rows of `feed` in `from...through`, which stays
+    /// because another feed still holds the item, hold a copy a remaining row shows. A document
+    /// holds the copy written last, and that may be the leaving row's own: a feed's pending insert
+    /// of an item another feed holds keeps its draft (see ``SharedCopyRule``), and once its row goes
+    /// (rolled back, removed, trimmed) no row would show the document's text.
+    private func keepSharedDocumentsShown(leaving feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) {
+        guard feed.sharedType != nil else { return }
+        let sql = """
+            SELECT search_doc.item_id, item_search.body FROM search_doc
+            JOIN item_search ON item_search.rowid = search_doc.doc
+            WHERE search_doc.owner = ?1 AND search_doc.item_id IN (
+                SELECT item_id FROM item WHERE feed_id = ?2 AND position BETWEEN ?3 AND ?4)
+            """
+        let documents = try connection.rows(sql, Self.searchOwner(of: feed), feed.id, from, through) { row in
+            (itemID: row.string(0) ?? "", body: row.string(1))
+        }
+        for document in documents {
+            guard let holder = try otherSearchableHolder(of: document.itemID, in: feed) else { continue }
+            let fields = searchFieldList(holder.feed.searchFields ?? "")
+            guard SearchText(payload: holder.payload, fields: fields)?.indexed != document.body else { continue }
+            try indexForSearch(document.itemID, payload: holder.payload, in: holder.feed)
+        }
+        try writeSearchText()
     }
 
     /// Indexes every row of the feed, a bounded batch at a time so that a million rows never sit in

@@ -85,7 +85,7 @@ extension PageStore {
 
     /// Another searchable feed's row of a shared item, whose copy its one document shows once the
     /// row of `feed` is gone.
-    private func otherSearchableHolder(
+    func otherSearchableHolder(
         of itemID: String, in feed: FeedRecord
     ) throws(StorageError) -> (feed: FeedRecord, payload: Data)? {
         guard let type = feed.sharedType else { return nil }
