@@ -205,4 +205,21 @@ private struct CallRefused: Error {}
         await store.outbox.waitUntilEmpty()
         try base.expectSearchIsTheRows(["otter", "beaver", "heron"])
     }
+
+    /// A feed cleared whole, past one batch of leaving rows, whose documents another feed keeps:
+    /// each holds the other feed's copy after, also where its text was left by hand as no row shows it.
+    @Test func aClearedFeedLeavesEveryKeptDocumentShowingTheOtherFeedsCopy() async throws {
+        let count = PageStore.rowsPerSharedDocumentBatch * 2 + 500
+        let items = Locked((0..<count).map { SharedToot(id: "t\($0)", content: "otter \($0)") })
+        _ = try await base.openShared(items)
+        try ForeignWriter.execute(
+            "INSERT OR REPLACE INTO item_search (rowid, body) SELECT doc, 'walrus' FROM search_doc;", on: test.path)
+        try DatabaseQueue(path: test.path).write { store in
+            guard var home = try store.feed(key: "home") else { return }
+            try store.clearFeed(&home)
+        }
+        #expect(try store.search("walrus", as: SharedToot.self).isEmpty, "a document kept text no row shows")
+        #expect(try store.search("otter", as: SharedToot.self, in: ["profile"], limit: count).count == count)
+        try base.expectSearchIsTheRows(["otter", "walrus"])
+    }
 }

@@ -194,23 +194,34 @@ extension PageStore {
     /// (rolled back, removed, trimmed) no row would show the document's text.
     private func keepSharedDocumentsShown(leaving feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) {
         guard feed.sharedType != nil else { return }
+        // A bounded batch at a time, by position: a feed cleared whole may hold a million rows.
         let sql = """
-            SELECT search_doc.item_id, item_search.body FROM search_doc
+            SELECT item.position, item.item_id, item_search.body FROM item
+            JOIN search_doc ON search_doc.owner = ?1 AND search_doc.item_id = item.item_id
             JOIN item_search ON item_search.rowid = search_doc.doc
-            WHERE search_doc.owner = ?1 AND search_doc.item_id IN (
-                SELECT item_id FROM item WHERE feed_id = ?2 AND position BETWEEN ?3 AND ?4)
+            WHERE item.feed_id = ?2 AND item.position BETWEEN ?3 AND ?4 ORDER BY item.position LIMIT ?5
             """
-        let documents = try connection.rows(sql, Self.searchOwner(of: feed), feed.id, from, through) { row in
-            (itemID: row.string(0) ?? "", body: row.string(1))
+        let owner = Self.searchOwner(of: feed)
+        var start = from
+        while true {
+            let batch = try connection.rows(sql, owner, feed.id, start, through, Self.rowsPerSharedDocumentBatch) {
+                row in (position: row.int64(0), itemID: row.string(1) ?? "", body: row.string(2))
+            }
+            for document in batch {
+                guard let holder = try otherSearchableHolder(of: document.itemID, in: feed) else { continue }
+                let fields = searchFieldList(holder.feed.searchFields ?? "")
+                guard SearchText(payload: holder.payload, fields: fields)?.indexed != document.body else { continue }
+                try indexForSearch(document.itemID, payload: holder.payload, in: holder.feed)
+            }
+            try writeSearchText()
+            guard batch.count == Self.rowsPerSharedDocumentBatch, let last = batch.last?.position, last < through
+            else { return }
+            start = last + 1
         }
-        for document in documents {
-            guard let holder = try otherSearchableHolder(of: document.itemID, in: feed) else { continue }
-            let fields = searchFieldList(holder.feed.searchFields ?? "")
-            guard SearchText(payload: holder.payload, fields: fields)?.indexed != document.body else { continue }
-            try indexForSearch(document.itemID, payload: holder.payload, in: holder.feed)
-        }
-        try writeSearchText()
     }
+
+    /// How many leaving rows ``keepSharedDocumentsShown(leaving:from:through:)`` reads at once.
+    static let rowsPerSharedDocumentBatch = 1_000
 
     /// Indexes every row of the feed, a bounded batch at a time so that a million rows never sit in
     /// memory together.
