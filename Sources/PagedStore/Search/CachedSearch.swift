@@ -55,7 +55,8 @@ package enum CachedSearch {
         let hits = try store.searchHits(
             matching: query.expression, order: recent ? .recency : .relevance,
             lastWordIsPrefix: query.terms.last?.isPrefix ?? false, broadPrefixMatches: broadPrefixMatches,
-            feedIDs: feedIDs, after: after?.position, limit: limit)
+            feedIDs: feedIDs, after: after?.position, limit: limit,
+            holdsTheQuery: { SharedSearchDocument.holds(query.terms, in: $0) })
         return hits.map { hit in
             Match(
                 feedKey: hit.feedKey, item: hit.item,

@@ -97,13 +97,23 @@ extension PageStore {
     }
 
     /// Indexes the item `itemID` of `feed` as `payload` shows it: its document is written again, or
-    /// goes when the payload holds no searchable text. Nothing for a feed that is not searchable.
+    /// goes when the payload holds no searchable text. A shared item's one document holds what
+    /// every row of it shows (see ``sharedDocumentText(of:sharedAs:known:excluding:)``). Nothing for
+    /// a feed that is not searchable.
     func indexForSearch(_ itemID: String, payload: Data, in feed: FeedRecord) throws(StorageError) {
         guard let recorded = feed.searchFields, try hasSearchTables() else { return }
-        let owner = Self.searchOwner(of: feed)
-        guard let text = SearchText(payload: payload, fields: searchFieldList(recorded)) else {
-            return try removeSearchDocument(owner: owner, itemID: itemID)
+        let text: String?
+        if let type = feed.sharedType {
+            text = try sharedDocumentText(of: itemID, sharedAs: type, known: (payload, recorded))
+        } else {
+            text = SearchText(payload: payload, fields: searchFieldList(recorded))?.indexed
         }
+        try writeSearchDocument(owner: Self.searchOwner(of: feed), itemID: itemID, text: text)
+    }
+
+    /// Makes the document of `owner`'s item `itemID` hold `text`, or removes it for nil.
+    func writeSearchDocument(owner: String, itemID: String, text: String?) throws(StorageError) {
+        guard let text else { return try removeSearchDocument(owner: owner, itemID: itemID) }
         let doc = try connection.withStatement(
             """
             INSERT INTO search_doc (owner, item_id) VALUES (?, ?)
@@ -115,8 +125,55 @@ extension PageStore {
             return try statement.step() ? statement.int64(0) : nil
         }
         guard let doc else { return }
-        searchTextToWrite.append((doc, text.indexed))
+        // A write may index one document several times (a shared item's copy in each feed): the
+        // full-text table gets its last text once.
+        if let earlier = searchTextSlots[doc] {
+            searchTextToWrite[earlier].body = text
+        } else {
+            searchTextSlots[doc] = searchTextToWrite.count
+            searchTextToWrite.append((doc, text))
+        }
         if connection.isAutocommit { try writeSearchText() }
+    }
+
+    /// The text of the shared item's one document: what the rows of every searchable feed sharing
+    /// it as `type` show (see ``SharedSearchDocument``), but those of the feed `excluded` (rows
+    /// about to go), in the order of their feeds' ids so that the same rows give the same text.
+    /// - Parameter known: A payload of the item just written and its feed's recorded fields: rows
+    ///   holding the same bytes are not read into text again (a copy is the same in every feed
+    ///   nearly always), and its text stands alone when no row of the item is found (a row a writer
+    ///   by hand left unmarked as shared).
+    func sharedDocumentText(
+        of itemID: String, sharedAs type: String, known: (payload: Data, fields: String)? = nil,
+        excluding excluded: Int64? = nil
+    ) throws(StorageError) -> String? {
+        // The partial index is used only when the query says its condition (flags & 2).
+        let sql = """
+            SELECT item.payload, feed.search_fields FROM item JOIN feed ON feed.id = item.feed_id
+            WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2
+                AND feed.search_fields IS NOT NULL AND item.feed_id IS NOT ?3
+            ORDER BY item.feed_id
+            """
+        var texts: [String?] = []
+        var knownText: String?? = nil
+        func text(_ payload: Data, _ fields: String) -> String? {
+            if let known, known.payload == payload, known.fields == fields {
+                if let knownText { return knownText }
+                knownText = SearchText(payload: payload, fields: searchFieldList(fields))?.indexed
+                return knownText ?? nil
+            }
+            return SearchText(payload: payload, fields: searchFieldList(fields))?.indexed
+        }
+        try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, itemID)
+            try statement.bind(2, type)
+            try statement.bind(3, excluded)
+            while try statement.step() {
+                texts.append(text(statement.data(0) ?? Data(), statement.string(1) ?? ""))
+            }
+        }
+        if texts.isEmpty, let known { return text(known.payload, known.fields) }
+        return SharedSearchDocument.text(of: texts)
     }
 
     /// Writes the running write's index text to the full-text table, in the order it was indexed.
@@ -132,6 +189,7 @@ extension PageStore {
         guard !searchTextToWrite.isEmpty else { return }
         let pending = searchTextToWrite
         searchTextToWrite = []
+        searchTextSlots = [:]
         try connection.withStatement("INSERT OR REPLACE INTO item_search (rowid, body) VALUES (?, ?)") {
             statement throws(StorageError) in
             for (doc, body) in pending {
@@ -147,7 +205,7 @@ extension PageStore {
     /// forgotten when it rolls back, with what it learnt of the file's tables.
     package func writing<T>(_ body: () throws -> T) throws -> T {
         isWriting = true
-        defer { (searchTextToWrite, searchTablesInThisWrite, isWriting) = ([], nil, false) }
+        defer { (searchTextToWrite, searchTextSlots, searchTablesInThisWrite, isWriting) = ([], [:], nil, false) }
         let result = try body()
         try writeSearchText()
         return result
@@ -188,12 +246,12 @@ extension PageStore {
     }
 
     /// Makes each shared item's document among the rows of `feed` in `from...through`, which stays
-    /// because another feed still holds the item, hold a copy a remaining row shows. A document
-    /// holds the copy written last, and that may be the leaving row's own: a feed's pending insert
-    /// of an item another feed holds keeps its draft (see ``SharedCopyRule``), and once its row goes
-    /// (rolled back, removed, trimmed) no row would show the document's text.
+    /// because another feed still holds the item, hold only what the remaining rows show: the
+    /// leaving row's text may be the document's alone (a feed's pending insert of an item another
+    /// feed holds keeps its draft, see ``SharedSearchDocument``), and once its row goes (rolled
+    /// back, removed, trimmed) no row would show it.
     private func keepSharedDocumentsShown(leaving feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) {
-        guard feed.sharedType != nil else { return }
+        guard let type = feed.sharedType else { return }
         // A bounded batch at a time, by position: a feed cleared whole may hold a million rows.
         let sql = """
             SELECT item.position, item.item_id, item_search.body FROM item
@@ -208,10 +266,10 @@ extension PageStore {
                 row in (position: row.int64(0), itemID: row.string(1) ?? "", body: row.string(2))
             }
             for document in batch {
-                guard let holder = try otherSearchableHolder(of: document.itemID, in: feed) else { continue }
-                let fields = searchFieldList(holder.feed.searchFields ?? "")
-                guard SearchText(payload: holder.payload, fields: fields)?.indexed != document.body else { continue }
-                try indexForSearch(document.itemID, payload: holder.payload, in: holder.feed)
+                // Nil, when no other row has text: the document goes.
+                let text = try sharedDocumentText(of: document.itemID, sharedAs: type, excluding: feed.id)
+                guard text != document.body else { continue }
+                try writeSearchDocument(owner: owner, itemID: document.itemID, text: text)
             }
             try writeSearchText()
             guard batch.count == Self.rowsPerSharedDocumentBatch, let last = batch.last?.position, last < through

@@ -87,10 +87,13 @@ extension PageStore {
     ///     first.
     ///   - after: The last hit of the previous window: the window continues below it (keyset), in
     ///     its order.
+    ///   - holdsTheQuery: Whether a row's text (see ``SearchText/display``) holds the query's words:
+    ///     it chooses the row a shared item's match shows where its rows show different copies
+    ///     (see ``SharedSearchDocument``).
     package func searchHits(
         matching expression: String, order asked: SearchHitOrder, lastWordIsPrefix: Bool = false,
         broadPrefixMatches: Int = SearchRanking.broadPrefixMatches, feedIDs: [Int64]? = nil,
-        after: SearchHitKey? = nil, limit: Int
+        after: SearchHitKey? = nil, limit: Int, holdsTheQuery: (String) -> Bool = { _ in true }
     ) throws(StorageError) -> [SearchHit] {
         guard try hasSearchTables() else { return [] }
         try writeSearchText()
@@ -128,7 +131,9 @@ extension PageStore {
                 candidates = try searchCandidates(expression, order: order, after: last, limit: wanted)
             }
             for candidate in candidates where hits.count < limit {
-                guard let shown = try row(showing: candidate, in: allowed) else { continue }
+                guard let shown = try row(showing: candidate, in: allowed, holdsTheQuery: holdsTheQuery) else {
+                    continue
+                }
                 hits.append(
                     SearchHit(
                         doc: candidate.doc, rank: candidate.rank, order: order, feedKey: shown.key, item: shown.item,
@@ -241,29 +246,43 @@ extension PageStore {
     }
 
     /// The row that shows `candidate`'s document, in one of `allowed` feeds when given; nil when
-    /// none does (a document left by a writer that bypassed the index).
+    /// none does (a document left by a writer that bypassed the index). A shared item's match shows
+    /// the first feed by key holding it whose row holds the query (see ``SharedSearchDocument``).
     private func row(
-        showing candidate: SearchCandidate, in allowed: Set<Int64>?
+        showing candidate: SearchCandidate, in allowed: Set<Int64>?, holdsTheQuery: (String) -> Bool
     ) throws(StorageError) -> (key: String, item: StoredItem, searchFields: String?)? {
         if let own = candidate.ownRow {
             return allowed?.contains(own.feedID) ?? true ? (own.key, own.item, own.searchFields) : nil
         }
         guard let (owner, itemID) = candidate.owner, owner.hasPrefix("s") else { return nil }
-        // A shared item: the first feed by key among those that hold it.
         let sql = """
             SELECT feed.key, item.item_id, item.position, item.section, item.payload, item.feed_id, feed.search_fields
             FROM item JOIN feed ON feed.id = item.feed_id
             WHERE item.item_id = ?1 AND item.flags & 2 AND feed.shared_type = ?2 AND feed.search_fields IS NOT NULL
             ORDER BY feed.key
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
+        let holders = try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, itemID)
             try statement.bind(2, String(owner.dropFirst()))
+            var rows: [(key: String, item: StoredItem, searchFields: String?, feedID: Int64)] = []
             while try statement.step() {
-                if allowed?.contains(statement.int64(5)) ?? true { return Self.searchRow(statement, from: 0) }
+                let row = Self.searchRow(statement, from: 0)
+                rows.append((row.key, row.item, row.searchFields, statement.int64(5)))
             }
-            return nil
+            return rows
         }
+        // Whether every holder shows one copy, the feeds searched or not: one that shows another
+        // may be where the match is.
+        let sameCopy = holders.dropFirst().allSatisfy {
+            $0.item.payload == holders.first?.item.payload && $0.searchFields == holders.first?.searchFields
+        }
+        let rows = holders.filter { allowed?.contains($0.feedID) ?? true }
+        let shown = SharedSearchDocument.rowShowing(count: rows.count, sameCopy: sameCopy) { index in
+            let row = rows[index]
+            let text = SearchText(payload: row.item.payload, fields: searchFieldList(row.searchFields ?? ""))
+            return holdsTheQuery(text?.display ?? "")
+        }
+        return shown.map { (rows[$0].key, rows[$0].item, rows[$0].searchFields) }
     }
 
     /// The row read from `statement`'s columns from `first` on: the feed's key, the item's id,

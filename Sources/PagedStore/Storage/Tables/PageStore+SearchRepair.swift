@@ -73,29 +73,16 @@ extension PageStore {
             guard let feed = try feed(id: feedID), feed.searchFields != nil else { continue }
             if let row = try items(withIDs: [itemID], in: feed)[itemID] {
                 try indexForSearch(itemID, payload: row.payload, in: feed)
-            } else if let holder = try otherSearchableHolder(of: itemID, in: feed) {
-                try indexForSearch(itemID, payload: holder.payload, in: holder.feed)
+            } else if let type = feed.sharedType {
+                // What the item's other rows show, if any does.
+                let text = try sharedDocumentText(of: itemID, sharedAs: type)
+                try writeSearchDocument(owner: Self.searchOwner(of: feed), itemID: itemID, text: text)
             } else {
                 try removeSearchDocument(owner: Self.searchOwner(of: feed), itemID: itemID)
             }
         }
         try connection.run("DELETE FROM search_dirty")
         return noted.count
-    }
-
-    /// Another searchable feed's row of a shared item, whose copy its one document shows once the
-    /// row of `feed` is gone.
-    func otherSearchableHolder(
-        of itemID: String, in feed: FeedRecord
-    ) throws(StorageError) -> (feed: FeedRecord, payload: Data)? {
-        guard let type = feed.sharedType else { return nil }
-        for holder in try sharedHolders(of: itemID, sharedAs: type, except: feed.id) {
-            guard let other = try self.feed(id: holder.feedID), other.searchFields != nil,
-                let row = try items(withIDs: [itemID], in: other)[itemID]
-            else { continue }
-            return (other, row.payload)
-        }
-        return nil
     }
 }
 
@@ -127,30 +114,38 @@ extension PageStore {
             OR NOT EXISTS (SELECT 1 FROM item_search WHERE item_search.rowid = search_doc.doc)
             """
         var missing = 0
-        // Whether some row of each document reads as its text: a shared item's rows may differ (a
-        // feed shows its pending edit), and the document holds the copy written last.
-        var readByARow: [Int64: Bool] = [:]
-        for feed in try feeds() where feed.searchFields != nil {
+        var stale = 0
+        // A shared item's document holds what each of its rows shows (see SharedSearchDocument):
+        // its rows' texts, by feed id as the index reads them, are compared once all are read.
+        var sharedDocuments: [Int64: (body: String?, texts: [String?])] = [:]
+        for feed in try feeds().sorted(by: { $0.id < $1.id }) where feed.searchFields != nil {
             let fields = searchFieldList(feed.searchFields ?? "")
             let sql = """
-                SELECT item.payload, search_doc.doc, item_search.body FROM item
+                SELECT item.payload, search_doc.doc, item_search.body, item.position FROM item
                 LEFT JOIN search_doc ON search_doc.owner = ?2 AND search_doc.item_id = item.item_id
                 LEFT JOIN item_search ON item_search.rowid = search_doc.doc
-                WHERE item.feed_id = ?1 AND (?3 IS NULL OR item.position < ?3)
+                WHERE item.feed_id = ?1
                 """
-            let rows = try connection.rows(sql, feed.id, Self.searchOwner(of: feed), feed.searchBacklog) { row in
-                (payload: row.data(0) ?? Data(), doc: row.isNull(1) ? nil : row.int64(1), body: row.string(2))
+            let rows = try connection.rows(sql, feed.id, Self.searchOwner(of: feed)) { row in
+                (
+                    payload: row.data(0) ?? Data(), doc: row.isNull(1) ? nil : row.int64(1), body: row.string(2),
+                    position: row.int64(3)
+                )
             }
             for row in rows {
                 let text = SearchText(payload: row.payload, fields: fields)?.indexed
                 if let doc = row.doc {
-                    readByARow[doc] = (readByARow[doc] ?? false) || (text != nil && text == row.body)
-                } else if text != nil {
+                    if feed.sharedType != nil {
+                        sharedDocuments[doc, default: (row.body, [])].texts.append(text)
+                    } else if text == nil || text != row.body {
+                        stale += 1
+                    }
+                } else if text != nil, feed.searchBacklog.map({ row.position < $0 }) ?? true {
                     missing += 1
                 }
             }
         }
-        let stale = readByARow.values.filter { !$0 }.count
+        stale += sharedDocuments.values.filter { SharedSearchDocument.text(of: $0.texts) != $0.body }.count
         return (Int(try connection.integer(orphans) ?? 0), missing, stale)
     }
 
@@ -163,7 +158,7 @@ extension PageStore {
     /// - Returns: How many documents the index holds.
     package func rebuildSearchIndex(progress: (Int) -> Void = { _ in }) throws -> Int {
         guard try feeds().contains(where: { $0.searchFields != nil }) || hasSearchTables() else { return 0 }
-        searchTextToWrite = []
+        (searchTextToWrite, searchTextSlots) = ([], [:])
         try connection.execute("DROP TABLE IF EXISTS item_search")
         searchTablesInThisWrite = nil
         try makeSearchTables()

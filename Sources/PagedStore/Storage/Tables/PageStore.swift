@@ -25,6 +25,8 @@ package final class PageStore {
     /// The running write's index text, written to the full-text table together before it commits
     /// (see ``writeSearchText()``).
     var searchTextToWrite: [(doc: Int64, body: String)] = []
+    /// Where each document of ``searchTextToWrite`` stands in it.
+    var searchTextSlots: [Int64: Int] = [:]
     /// Whether the file has the index's tables, as the running write found: nil outside a write,
     /// and until it asked (see ``hasSearchTables()``).
     var searchTablesInThisWrite: Bool?
