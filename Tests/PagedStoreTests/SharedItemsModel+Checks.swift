@@ -47,6 +47,7 @@ extension SharedItemsModel {
         for index in lists.indices { try await checkList(at: index, acting: effect.acting, file: after, context) }
         let violations = try reader.read { try $0.verify() }
         expect(violations.isEmpty, "\(context): \(violations)")
+        try checkSearch(after, context)
     }
 
     /// One list: its new snapshots' changes apply (and are exact where its feed did not write), it

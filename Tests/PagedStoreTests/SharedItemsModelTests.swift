@@ -25,7 +25,10 @@ import Testing
 /// reload from the file; every list shows, for each of its items, the value of the item's last write
 /// in any feed (see ``SharedValues``): a server page's value is the server's, a pending optimistic
 /// edit stays on top of a newer copy, its rollback shows that copy, and a committed one stays its
-/// feed's own until the item is written again.
+/// feed's own until the item is written again; the file passes `verify` (its search index is the
+/// rows'), and search finds a post by a word of its rows (its id or revision, see
+/// ``SharedPost/words``), in every feed or one, once, showing a row of a feed searched that holds
+/// the word, whatever copies its rows show.
 ///
 /// It runs a quarter of the reference model's sequences (`PAGEDSTORE_MODEL_SEQUENCES`, from its
 /// first seed or `PAGEDSTORE_MODEL_FIRST_SEED`) and stops at the first failing one, which it prints;
@@ -71,6 +74,8 @@ struct SharedItemsModel {
 
     let seed: UInt64
     var random: SplitMix64
+    /// The search check's picks (see ``checkSearch(_:_:)``).
+    var searchRandom: SplitMix64
     let test: FeedTestCase
     let server: SharedTimelines
     let policies: [FeedPolicy]
@@ -87,6 +92,7 @@ struct SharedItemsModel {
     init(seed: UInt64) async throws {
         self.seed = seed
         var random = SplitMix64(seed: seed)
+        searchRandom = SplitMix64(seed: ~seed)
         test = try FeedTestCase()
         let count = Int.random(in: 2...4, using: &random)
         server = SharedTimelines(lists: count, pageSize: Int.random(in: 3...8, using: &random))

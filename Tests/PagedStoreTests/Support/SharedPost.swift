@@ -2,11 +2,40 @@ import PagedStore
 import PagedStoreTesting
 import Testing
 
-/// A post that is one item across the feeds of a store: the test item of sharing.
+/// A post that is one item across the feeds of a store: the test item of sharing. It is searchable
+/// by its words ("p3 r2": its id and revision), written with it, so that every test of sharing
+/// keeps the index too, and search follows each edit.
 struct SharedPost: FeedItem, Codable, Equatable, Hashable {
     static let sharedItemType: String? = "post"
+    static let searchableFields = ["words"]
     let id: String
     var revision: Int = 0
+
+    /// The text search finds it by.
+    var words: String { Self.words(id: id, revision: revision) }
+
+    /// The text of a post `id` at `revision`.
+    static func words(id: String, revision: Int) -> String { "\(id) r\(revision)" }
+
+    init(id: String, revision: Int = 0) {
+        self.id = id
+        self.revision = revision
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, revision, words }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        revision = try container.decode(Int.self, forKey: .revision)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(revision, forKey: .revision)
+        try container.encode(words, forKey: .words)
+    }
 }
 
 /// A user whose ids collide with the posts' ("p1" is both): shared under another name.
