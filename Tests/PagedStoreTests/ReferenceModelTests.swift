@@ -579,7 +579,9 @@ import Testing
             SnapshotChangeChecks.check(from: previous, to: next, context)
             if let anchor = next.anchor, let before = anchor.rowBefore {
                 // The anchor names where the row on top of the screen was and is: the app keeps it still.
-                #expect(next.ids.indices.contains(anchor.rowAfter) && next.ids[anchor.rowAfter] == anchor.itemID)
+                #expect(
+                    next.ids.indices.contains(anchor.rowAfter) && next.ids[anchor.rowAfter] == anchor.itemID,
+                    "\(context): \(anchor) names no row of a snapshot of \(next.ids.count) (change \(next.change))")
                 if previous.ids.contains(anchor.itemID) {
                     #expect(previous.ids[before] == anchor.itemID, "\(context): the anchor's old row is wrong")
                 }

@@ -159,6 +159,9 @@ extension Feed {
         let ids = [id] + candidates.dropFirst().map(\.id)
         let record = loaded.record
         let found = try? queue.read { store -> (id: String, after: Int)? in
+            // The rows as the snapshot shows them: a file that moved on (another store wrote again
+            // since the write this list follows) would place the row where the snapshot has none.
+            guard try store.feed(id: record.id)?.changeCount == record.changeCount else { return nil }
             let stored = try store.items(withIDs: ids, in: record)
             guard let nearest = ids.first(where: { stored[$0] != nil }), let item = stored[nearest] else { return nil }
             return (nearest, try store.rowIndex(ofPosition: item.position, in: record))
