@@ -71,6 +71,8 @@ extension PageStore {
         }
         for (feedID, itemID) in noted {
             guard let feed = try feed(id: feedID), feed.searchFields != nil else { continue }
+            // A row of a shared feed written by hand without the mark joins its item's other rows.
+            if feed.sharedType != nil { try markSharedRows(of: feed, itemID: itemID) }
             if let row = try items(withIDs: [itemID], in: feed)[itemID] {
                 try indexForSearch(itemID, payload: row.payload, in: feed)
             } else if let type = feed.sharedType {
@@ -83,6 +85,15 @@ extension PageStore {
         }
         try connection.run("DELETE FROM search_dirty")
         return noted.count
+    }
+
+    /// Marks the rows of a feed that shares its items (`itemID`'s only, or all) as shared, where
+    /// a writer by hand left them unmarked: the index, the spread of copies and the look-up by id
+    /// read only marked rows.
+    func markSharedRows(of feed: FeedRecord, itemID: String? = nil) throws(StorageError) {
+        try connection.run(
+            "UPDATE item SET flags = flags | 2 WHERE feed_id = ?1 AND (?2 IS NULL OR item_id = ?2) AND NOT flags & 2",
+            feed.id, itemID)
     }
 }
 
@@ -116,12 +127,13 @@ extension PageStore {
         var missing = 0
         var stale = 0
         // A shared item's document holds what each of its rows shows (see SharedSearchDocument):
-        // its rows' texts, by feed id as the index reads them, are compared once all are read.
-        var sharedDocuments: [Int64: (body: String?, texts: [String?])] = [:]
+        // its rows' texts, by feed id as the index reads them, are compared once all are read, and
+        // not while one of them waits in a backlog (the document has yet to take it).
+        var sharedDocuments: [Int64: (body: String?, texts: [String?], waiting: Bool)] = [:]
         for feed in try feeds().sorted(by: { $0.id < $1.id }) where feed.searchFields != nil {
             let fields = searchFieldList(feed.searchFields ?? "")
             let sql = """
-                SELECT item.payload, search_doc.doc, item_search.body, item.position FROM item
+                SELECT item.payload, search_doc.doc, item_search.body, item.position, item.flags & 2 FROM item
                 LEFT JOIN search_doc ON search_doc.owner = ?2 AND search_doc.item_id = item.item_id
                 LEFT JOIN item_search ON item_search.rowid = search_doc.doc
                 WHERE item.feed_id = ?1
@@ -129,23 +141,29 @@ extension PageStore {
             let rows = try connection.rows(sql, feed.id, Self.searchOwner(of: feed)) { row in
                 (
                     payload: row.data(0) ?? Data(), doc: row.isNull(1) ? nil : row.int64(1), body: row.string(2),
-                    position: row.int64(3)
+                    waiting: feed.searchBacklog.map { row.int64(3) >= $0 } ?? false, marked: row.int64(4) != 0
                 )
             }
             for row in rows {
                 let text = SearchText(payload: row.payload, fields: fields)?.indexed
-                if let doc = row.doc {
-                    if feed.sharedType != nil {
-                        sharedDocuments[doc, default: (row.body, [])].texts.append(text)
-                    } else if text == nil || text != row.body {
-                        stale += 1
-                    }
-                } else if text != nil, feed.searchBacklog.map({ row.position < $0 }) ?? true {
+                if feed.sharedType != nil, row.marked, let doc = row.doc {
+                    sharedDocuments[doc, default: (row.body, [], false)].texts.append(text)
+                    if row.waiting { sharedDocuments[doc]?.waiting = true }
+                } else if row.waiting {
+                    continue
+                } else if feed.sharedType != nil, !row.marked || row.doc == nil {
+                    // A row of a shared feed not marked as one (written by hand) is no document's.
+                    if text != nil { missing += 1 }
+                } else if row.doc != nil {
+                    if text == nil || text != row.body { stale += 1 }
+                } else if text != nil {
                     missing += 1
                 }
             }
         }
-        stale += sharedDocuments.values.filter { SharedSearchDocument.text(of: $0.texts) != $0.body }.count
+        stale +=
+            sharedDocuments.values.filter { !$0.waiting && SharedSearchDocument.text(of: $0.texts) != $0.body }
+            .count
         return (Int(try connection.integer(orphans) ?? 0), missing, stale)
     }
 
@@ -164,6 +182,9 @@ extension PageStore {
         try makeSearchTables()
         try connection.run("DELETE FROM search_dirty")
         var indexed = 0
+        for feed in try feeds() where feed.searchFields != nil {
+            if feed.sharedType != nil { try markSharedRows(of: feed) }
+        }
         for feed in try feeds() where feed.searchFields != nil {
             indexed += try indexAllRows(of: feed)
             try connection.run("UPDATE feed SET search_backlog = NULL WHERE id = ?", feed.id)
