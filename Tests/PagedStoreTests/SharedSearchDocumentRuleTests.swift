@@ -4,8 +4,8 @@ import Testing
 @testable import PagedStore
 
 /// A shared item's one document holds each distinct text its rows show, once and in their order;
-/// a match shows the first row when every row shows one copy, else the first whose own text holds
-/// every word of the query, and none when no row does.
+/// a match shows the first row when every row shows one copy, else the first whose own text the
+/// query matches, and none when no row does.
 @Suite(.limit(minutes: 1)) struct SharedSearchDocumentRuleTests {
     @Test func theDocumentHoldsEachDistinctTextOnce() {
         #expect(SharedSearchDocument.text(of: ["server walrus"]) == "server walrus")
@@ -35,13 +35,5 @@ import Testing
         #expect(SharedSearchDocument.rowShowing(count: 3, sameCopy: false) { $0 >= 1 } == 1)
         #expect(SharedSearchDocument.rowShowing(count: 3, sameCopy: false) { _ in false } == nil)
         #expect(SharedSearchDocument.rowShowing(count: 0, sameCopy: true) { _ in true } == nil)
-    }
-
-    @Test func aRowHoldsTheQueryWhenItHoldsEveryWordFolded() throws {
-        let query = try #require(SearchQuery("draft otte"))
-        #expect(SharedSearchDocument.holds(query.terms, in: "Draft Otter"))
-        #expect(!SharedSearchDocument.holds(query.terms, in: "draft walrus"))
-        #expect(!SharedSearchDocument.holds(query.terms, in: "otter"))
-        #expect(SharedSearchDocument.holds([], in: "anything"))
     }
 }

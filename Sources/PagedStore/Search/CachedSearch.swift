@@ -55,8 +55,7 @@ package enum CachedSearch {
         let hits = try store.searchHits(
             matching: query.expression, order: recent ? .recency : .relevance,
             lastWordIsPrefix: query.terms.last?.isPrefix ?? false, broadPrefixMatches: broadPrefixMatches,
-            feedIDs: feedIDs, after: after?.position, limit: limit,
-            holdsTheQuery: { SharedSearchDocument.holds(query.terms, in: $0) })
+            feedIDs: feedIDs, after: after?.position, limit: limit)
         return hits.map { hit in
             Match(
                 feedKey: hit.feedKey, item: hit.item,

@@ -3,7 +3,7 @@
 /// The rows of a shared item show one copy (``SharedCopyRule``), except where a feed's pending
 /// insert keeps its draft while another feed holds the server's copy. The one document then holds
 /// the text of each distinct copy, so that the item is found by what any row shows, and found once;
-/// a match shows a row whose own text holds the query's words.
+/// a match shows a row whose own text the query matches.
 enum SharedSearchDocument {
     /// The document's text: each distinct text of `rows` (the rows' index text, nil for a row with
     /// none), in the order given, one space apart; nil when no row has text (the document goes).
@@ -17,8 +17,8 @@ enum SharedSearchDocument {
     }
 
     /// The index, among `count` rows showing a match, of the row the match shows: the first, when
-    /// they all show one copy (`sameCopy`), else the first whose text holds every term of the
-    /// query (`holdsTheQuery`, asked in order); nil when none does (the match is a copy only rows
+    /// they all show one copy (`sameCopy`), else the first whose own text the query matches
+    /// (`holdsTheQuery`, asked in order); nil when none does (the match is a copy only rows
     /// outside the search show).
     static func rowShowing(
         count: Int, sameCopy: Bool, holdsTheQuery: (Int) -> Bool
@@ -26,12 +26,5 @@ enum SharedSearchDocument {
         guard count > 0 else { return nil }
         if sameCopy { return 0 }
         return (0..<count).first(where: holdsTheQuery)
-    }
-
-    /// Whether `text` (a display text, see ``SearchText/display``) holds every one of `terms` as
-    /// ``SearchHighlight`` reads them; every text does when there are none (a caller that did not
-    /// say what it searched for).
-    static func holds(_ terms: [SearchQuery.Term], in text: String) -> Bool {
-        terms.allSatisfy { !SearchHighlight.ranges(in: text, of: [$0]).isEmpty }
     }
 }

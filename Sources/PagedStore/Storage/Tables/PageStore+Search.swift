@@ -28,8 +28,11 @@ extension PageStore {
             UNIQUE (owner, item_id)
         ) STRICT;
         CREATE VIRTUAL TABLE IF NOT EXISTS item_search USING fts5(
-            body, tokenize = 'unicode61 remove_diacritics 2', prefix = '3');
+            body, tokenize = '\(searchTokenizer)', prefix = '3');
         """ + searchRepairSQL
+
+    /// How the full-text table reads text into words (see ``searchTablesSQL``).
+    static let searchTokenizer = "unicode61 remove_diacritics 2"
 
     /// Whether the file has the index's tables. Asked of the file, not remembered by the store:
     /// another process may have made them, and a transaction that made them may have rolled back.

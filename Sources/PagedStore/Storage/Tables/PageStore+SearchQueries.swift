@@ -87,13 +87,10 @@ extension PageStore {
     ///     first.
     ///   - after: The last hit of the previous window: the window continues below it (keyset), in
     ///     its order.
-    ///   - holdsTheQuery: Whether a row's text (see ``SearchText/display``) holds the query's words:
-    ///     it chooses the row a shared item's match shows where its rows show different copies
-    ///     (see ``SharedSearchDocument``).
     package func searchHits(
         matching expression: String, order asked: SearchHitOrder, lastWordIsPrefix: Bool = false,
         broadPrefixMatches: Int = SearchRanking.broadPrefixMatches, feedIDs: [Int64]? = nil,
-        after: SearchHitKey? = nil, limit: Int, holdsTheQuery: (String) -> Bool = { _ in true }
+        after: SearchHitKey? = nil, limit: Int
     ) throws(StorageError) -> [SearchHit] {
         guard try hasSearchTables() else { return [] }
         try writeSearchText()
@@ -131,7 +128,7 @@ extension PageStore {
                 candidates = try searchCandidates(expression, order: order, after: last, limit: wanted)
             }
             for candidate in candidates where hits.count < limit {
-                guard let shown = try row(showing: candidate, in: allowed, holdsTheQuery: holdsTheQuery) else {
+                guard let shown = try row(showing: candidate, in: allowed, matching: expression) else {
                     continue
                 }
                 hits.append(
@@ -247,9 +244,9 @@ extension PageStore {
 
     /// The row that shows `candidate`'s document, in one of `allowed` feeds when given; nil when
     /// none does (a document left by a writer that bypassed the index). A shared item's match shows
-    /// the first feed by key holding it whose row holds the query (see ``SharedSearchDocument``).
+    /// the first feed by key holding it whose row the query matches (see ``SharedSearchDocument``).
     private func row(
-        showing candidate: SearchCandidate, in allowed: Set<Int64>?, holdsTheQuery: (String) -> Bool
+        showing candidate: SearchCandidate, in allowed: Set<Int64>?, matching expression: String
     ) throws(StorageError) -> (key: String, item: StoredItem, searchFields: String?)? {
         if let own = candidate.ownRow {
             return allowed?.contains(own.feedID) ?? true ? (own.key, own.item, own.searchFields) : nil
@@ -277,11 +274,15 @@ extension PageStore {
             $0.item.payload == holders.first?.item.payload && $0.searchFields == holders.first?.searchFields
         }
         let rows = holders.filter { allowed?.contains($0.feedID) ?? true }
-        let shown = SharedSearchDocument.rowShowing(count: rows.count, sameCopy: sameCopy) { index in
-            let row = rows[index]
-            let text = SearchText(payload: row.item.payload, fields: searchFieldList(row.searchFields ?? ""))
-            return holdsTheQuery(text?.display ?? "")
-        }
+        let matching =
+            sameCopy
+            ? []
+            : try textsMatching(
+                expression,
+                rows.map {
+                    SearchText(payload: $0.item.payload, fields: searchFieldList($0.searchFields ?? ""))?.indexed
+                })
+        let shown = SharedSearchDocument.rowShowing(count: rows.count, sameCopy: sameCopy) { matching.contains($0) }
         return shown.map { (rows[$0].key, rows[$0].item, rows[$0].searchFields) }
     }
 
@@ -297,5 +298,34 @@ extension PageStore {
                 section: statement.string(first + 3), payload: statement.data(first + 4) ?? Data()),
             statement.string(first + 6)
         )
+    }
+}
+
+extension PageStore {
+    /// The indices of `texts` (index text, see ``SearchText/indexed``; nil for none) that the FTS5
+    /// `expression` matches, read by FTS5 itself with the index's tokenizer, in a table of
+    /// ``searchProbe``: two copies of one item are told apart as the index folds their words (ß
+    /// is not ss there), which the highlight's folding only comes close to. The file's connection
+    /// may not write even a temporary table (a read-only store).
+    func textsMatching(_ expression: String, _ texts: [String?]) throws(StorageError) -> Set<Int> {
+        let probe: Connection
+        if let made = searchProbe {
+            probe = made
+        } else {
+            probe = try Connection(path: ":memory:", mode: .readWrite)
+            try probe.execute("CREATE VIRTUAL TABLE probe USING fts5(body, tokenize = '\(Self.searchTokenizer)')")
+            searchProbe = probe
+        }
+        try probe.execute("DELETE FROM probe")
+        try probe.withStatement("INSERT INTO probe (rowid, body) VALUES (?, ?)") { statement throws(StorageError) in
+            for (index, text) in texts.enumerated() {
+                guard let text else { continue }
+                try statement.bind(1, Int64(index))
+                try statement.bind(2, text)
+                _ = try statement.step()
+                statement.reset()
+            }
+        }
+        return Set(try probe.rows("SELECT rowid FROM probe WHERE probe MATCH ?", expression) { Int($0.int64(0)) })
     }
 }

@@ -32,6 +32,9 @@ package final class PageStore {
     var searchTablesInThisWrite: Bool?
     /// Whether a write runs (see ``writing(_:)``).
     var isWriting = false
+    /// A connection of its own to a database in memory, where a search reads which of a shared
+    /// item's copies its query matches (see ``textsMatching(_:_:)``); made when first needed.
+    var searchProbe: Connection?
 
     /// A payload as this store binds it (see ``textPayloads``), or NULL for none.
     func payload(_ data: Data?) -> SQLValue {
