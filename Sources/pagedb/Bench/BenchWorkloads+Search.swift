@@ -105,6 +105,23 @@ extension BenchWorkloads {
         print(
             "SEARCH impl=pagedstore op=append-cost-ordered-ids "
                 + "searchable_over_plain=\(BenchClock.format(ordered / max(orderedSearchable, 1)))")
+        // A searchable type shared across feeds (one feed here): each row's one document reads
+        // what every row of its item shows.
+        var unshared: [Double] = []
+        var shared: [Double] = []
+        for _ in 0..<2 {
+            unshared.append(
+                try await appendViaNextPage(label: "W1search", codec: SearchBenchItem.codec) {
+                    SearchBenchItem(post: $0)
+                })
+            shared.append(
+                try await appendViaNextPage(label: "W1search-shared", codec: SharedSearchBenchItem.codec) {
+                    SharedSearchBenchItem(post: $0)
+                })
+        }
+        print(
+            "SEARCH impl=pagedstore op=append-cost-shared "
+                + "shared_over_unshared=\(BenchClock.format((unshared.max() ?? 0) / max(shared.max() ?? 1, 1)))")
     }
 
     /// Times the first screen (50 results, best first) of each query through the engine's search
@@ -201,4 +218,17 @@ struct SearchBenchItem: FeedItem {
     static let codec = ItemCodec<SearchBenchItem>(
         storesText: true, encode: { try JSONItem.codec.encode($0.post) },
         decode: { SearchBenchItem(post: try JSONItem.codec.decode($0)) })
+}
+
+/// ``SearchBenchItem`` shared across feeds (``FeedItem/sharedItemType``).
+struct SharedSearchBenchItem: FeedItem {
+    static let sharedItemType: String? = "post"
+    static let searchableFields = SearchBenchItem.searchableFields
+    var post: JSONItem
+    var id: String { post.id }
+
+    /// The post's JSON, as ``JSONItem`` stores it.
+    static let codec = ItemCodec<SharedSearchBenchItem>(
+        storesText: true, encode: { try JSONItem.codec.encode($0.post) },
+        decode: { SharedSearchBenchItem(post: try JSONItem.codec.decode($0)) })
 }
