@@ -70,6 +70,7 @@ extension PageStore {
     package func setSearchFields(_ fields: [String], of feed: inout FeedRecord) throws -> Bool {
         let recorded = try Self.searchFieldsText(fields)
         guard feed.searchFields != recorded else { return false }
+        searchablePeersInThisWrite = [:]
         if recorded != nil { try makeSearchTables() }
         try unindexRows(of: feed)
         try connection.run("UPDATE feed SET search_fields = ? WHERE id = ?", recorded, feed.id)
@@ -107,7 +108,7 @@ extension PageStore {
         guard let recorded = feed.searchFields, try hasSearchTables() else { return }
         let text: String?
         if let type = feed.sharedType {
-            text = try sharedDocumentText(of: itemID, sharedAs: type, known: (payload, recorded))
+            text = try sharedDocumentText(of: itemID, sharedAs: type, known: (payload, recorded, feed.id))
         } else {
             text = SearchText(payload: payload, fields: searchFieldList(recorded))?.indexed
         }
@@ -142,14 +143,19 @@ extension PageStore {
     /// The text of the shared item's one document: what the rows of every searchable feed sharing
     /// it as `type` show (see ``SharedSearchDocument``), but those of the feed `excluded` (rows
     /// about to go), in the order of their feeds' ids so that the same rows give the same text.
-    /// - Parameter known: A payload of the item just written and its feed's recorded fields: rows
-    ///   holding the same bytes are not read into text again (a copy is the same in every feed
-    ///   nearly always), and its text stands alone when no row of the item is found (a row a writer
-    ///   by hand left unmarked as shared).
+    /// - Parameter known: A payload of the item just written, its feed's recorded fields and the
+    ///   feed: rows holding the same bytes are not read into text again (a copy is the same in
+    ///   every feed nearly always), and its text stands alone when no other searchable feed shares
+    ///   the type, or no row of the item is found (a row a writer by hand left unmarked as shared).
     func sharedDocumentText(
-        of itemID: String, sharedAs type: String, known: (payload: Data, fields: String)? = nil,
+        of itemID: String, sharedAs type: String, known: (payload: Data, fields: String, feedID: Int64?)? = nil,
         excluding excluded: Int64? = nil
     ) throws(StorageError) -> String? {
+        // A feed alone with its shared type (the common case) holds the item's one row: the text
+        // written is the document's, with no look-up of other rows.
+        if let known, excluded == nil, let writer = known.feedID, try !hasSearchablePeers(writer, sharedAs: type) {
+            return SearchText(payload: known.payload, fields: searchFieldList(known.fields))?.indexed
+        }
         // The partial index is used only when the query says its condition (flags & 2).
         let sql = """
             SELECT item.payload, feed.search_fields FROM item JOIN feed ON feed.id = item.feed_id
@@ -208,7 +214,10 @@ extension PageStore {
     /// forgotten when it rolls back, with what it learnt of the file's tables.
     package func writing<T>(_ body: () throws -> T) throws -> T {
         isWriting = true
-        defer { (searchTextToWrite, searchTextSlots, searchTablesInThisWrite, isWriting) = ([], [:], nil, false) }
+        defer {
+            (searchTextToWrite, searchTextSlots, searchTablesInThisWrite, isWriting) = ([], [:], nil, false)
+            searchablePeersInThisWrite = [:]
+        }
         let result = try body()
         try writeSearchText()
         return result
@@ -279,6 +288,19 @@ extension PageStore {
             else { return }
             start = last + 1
         }
+    }
+
+    /// Whether a searchable feed other than `feedID` shares its items as `type`: asked once per
+    /// write (a feed that gains the type or its fields in the write asks again), and each time
+    /// outside one.
+    func hasSearchablePeers(_ feedID: Int64, sharedAs type: String) throws(StorageError) -> Bool {
+        if let known = searchablePeersInThisWrite[feedID] { return known }
+        let has =
+            try connection.integer(
+                "SELECT EXISTS (SELECT 1 FROM feed WHERE shared_type = ? AND id != ? AND search_fields IS NOT NULL)",
+                type, feedID) == 1
+        if isWriting { searchablePeersInThisWrite[feedID] = has }
+        return has
     }
 
     /// How many leaving rows ``keepSharedDocumentsShown(leaving:from:through:)`` reads at once.

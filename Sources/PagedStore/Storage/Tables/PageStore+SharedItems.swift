@@ -41,6 +41,7 @@ extension PageStore {
     /// - Returns: Whether the name changed.
     package func setSharedType(_ type: String?, of feed: inout FeedRecord) throws(StorageError) -> Bool {
         guard feed.sharedType != type else { return false }
+        searchablePeersInThisWrite = [:]
         try unindexRows(of: feed)
         try connection.run("UPDATE feed SET shared_type = ? WHERE id = ?", type, feed.id)
         let flags = type == nil ? "flags & ~2" : "flags | 2"

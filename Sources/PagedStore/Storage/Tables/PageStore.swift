@@ -32,6 +32,9 @@ package final class PageStore {
     var searchTablesInThisWrite: Bool?
     /// Whether a write runs (see ``writing(_:)``).
     var isWriting = false
+    /// For each feed of a shared searchable type the running write asked about, whether another
+    /// searchable feed shares that type (see ``hasSearchablePeers(_:sharedAs:)``).
+    var searchablePeersInThisWrite: [Int64: Bool] = [:]
     /// A connection of its own to a database in memory, where a search reads which of a shared
     /// item's copies its query matches (see ``textsMatching(_:_:)``); made when first needed.
     var searchProbe: Connection?
