@@ -153,8 +153,9 @@ extension PageStore {
     ) throws(StorageError) -> String? {
         // A feed alone with its shared type (the common case) holds the item's one row: the text
         // written is the document's, with no look-up of other rows.
+        let knownText = known.flatMap { SearchText(payload: $0.payload, fields: searchFieldList($0.fields))?.indexed }
         if let known, excluded == nil, let writer = known.feedID, try !hasSearchablePeers(writer, sharedAs: type) {
-            return SearchText(payload: known.payload, fields: searchFieldList(known.fields))?.indexed
+            return knownText
         }
         // The partial index is used only when the query says its condition (flags & 2).
         let sql = """
@@ -164,24 +165,20 @@ extension PageStore {
             ORDER BY item.feed_id
             """
         var texts: [String?] = []
-        var knownText: String?? = nil
-        func text(_ payload: Data, _ fields: String) -> String? {
-            if let known, known.payload == payload, known.fields == fields {
-                if let knownText { return knownText }
-                knownText = SearchText(payload: payload, fields: searchFieldList(fields))?.indexed
-                return knownText ?? nil
-            }
-            return SearchText(payload: payload, fields: searchFieldList(fields))?.indexed
-        }
         try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, itemID)
             try statement.bind(2, type)
             try statement.bind(3, excluded)
             while try statement.step() {
-                texts.append(text(statement.data(0) ?? Data(), statement.string(1) ?? ""))
+                let (payload, fields) = (statement.data(0) ?? Data(), statement.string(1) ?? "")
+                if let known, known.payload == payload, known.fields == fields {
+                    texts.append(knownText)
+                } else {
+                    texts.append(SearchText(payload: payload, fields: searchFieldList(fields))?.indexed)
+                }
             }
         }
-        if texts.isEmpty, let known { return text(known.payload, known.fields) }
+        if texts.isEmpty, known != nil { return knownText }
         return SharedSearchDocument.text(of: texts)
     }
 
@@ -295,10 +292,7 @@ extension PageStore {
     /// outside one.
     func hasSearchablePeers(_ feedID: Int64, sharedAs type: String) throws(StorageError) -> Bool {
         if let known = searchablePeersInThisWrite[feedID] { return known }
-        let has =
-            try connection.integer(
-                "SELECT EXISTS (SELECT 1 FROM feed WHERE shared_type = ? AND id != ? AND search_fields IS NOT NULL)",
-                type, feedID) == 1
+        let has = try hasOtherFeeds(sharedAs: type, except: feedID, searchable: true)
         if isWriting { searchablePeersInThisWrite[feedID] = has }
         return has
     }

@@ -64,11 +64,15 @@ extension PageStore {
         return (type, Int(shared ?? 0))
     }
 
-    /// Whether a feed other than `feedID` shares its items as `type`: when none does, no item of
-    /// a write has another holder, and a page's copies need no look-up each.
-    package func hasOtherFeeds(sharedAs type: String, except feedID: Int64) throws(StorageError) -> Bool {
+    /// Whether a feed other than `feedID` shares its items as `type` (with `searchable`, one whose
+    /// type declares searchable fields): when none does, no item of a write has another holder, and
+    /// a page's copies (or their search documents) need no look-up each.
+    package func hasOtherFeeds(
+        sharedAs type: String, except feedID: Int64, searchable: Bool = false
+    ) throws(StorageError) -> Bool {
         try connection.integer(
-            "SELECT EXISTS (SELECT 1 FROM feed WHERE shared_type = ? AND id != ?)", type, feedID) == 1
+            "SELECT EXISTS (SELECT 1 FROM feed WHERE shared_type = ? AND id != ? AND (NOT ? OR search_fields IS NOT NULL))",
+            type, feedID, searchable) == 1
     }
 
     /// The rows of other feeds sharing their items as `type` that hold the item `itemID`.
