@@ -12,7 +12,7 @@ import Testing
 /// the document's words (folded), the last a prefix while it is being typed.
 ///
 /// `PAGEDSTORE_SEARCH_SEED=S` replays one seed; the seed is printed and named in every failure.
-@Suite(.limit(minutes: 3)) struct SearchAgainstFTS5Tests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct SearchAgainstFTS5Tests {
     /// The table as the store declares it.
     static let table = "CREATE VIRTUAL TABLE item_search USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')"
     /// A Mastodon status's searchable fields.

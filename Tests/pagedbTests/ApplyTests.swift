@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `pagedb apply`: the real engine on captured responses.
-@Suite(.limit(minutes: 3)) struct ApplyTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct ApplyTests {
     let scratch: TemporaryDirectory
     let db: String
 

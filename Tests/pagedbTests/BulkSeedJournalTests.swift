@@ -6,7 +6,7 @@ import Testing
 
 /// A bulk seed into a file without items runs with a rollback journal instead of the log (its pages
 /// are written once): all or nothing under SIGKILL, and back in WAL mode afterwards.
-@Suite(.limit(minutes: 15)) struct BulkSeedJournalTests {
+@Suite(.limit(minutes: 15), .plainRunOnly) struct BulkSeedJournalTests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory(prefix: "pagedbTests") }
 

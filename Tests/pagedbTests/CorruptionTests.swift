@@ -10,7 +10,7 @@ import Testing
 /// with a typed error (or a clean verify), and a damaged cache can be moved aside and started again.
 ///
 /// `PAGEDSTORE_CORRUPTION_MUTANTS=N` sets the number of mutants (default 200; long mode 1,000).
-@Suite(.limit(minutes: 15)) struct CorruptionTests {
+@Suite(.limit(minutes: 15), .plainRunOnly) struct CorruptionTests {
     static var mutants: Int {
         ProcessInfo.processInfo.environment["PAGEDSTORE_CORRUPTION_MUTANTS"].flatMap(Int.init) ?? 200
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Two processes creating the same new cache at once: creation and migration wait
 /// for each other like any write, so both succeed.
-@Suite(.limit(minutes: 3)) struct CreationRaceTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct CreationRaceTests {
     @Test func twoProcessesCreatingOneCacheBothSucceed() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         var failures: [String] = []

@@ -4,7 +4,7 @@ import Testing
 
 /// A command that fails changes nothing: not the file, not its side
 /// files, not the folder.
-@Suite(.limit(minutes: 3)) struct FailingCommandsTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct FailingCommandsTests {
     /// The names and bytes of every file in the folder.
     func folder(_ scratch: TemporaryDirectory) throws -> [String: Data] {
         var files: [String: Data] = [:]

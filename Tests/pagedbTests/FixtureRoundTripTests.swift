@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Fixtures as users write them, and the export → seed round trip.
-@Suite(.limit(minutes: 3)) struct FixtureRoundTripTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct FixtureRoundTripTests {
     @Test func ordersWithLineItemsAreItemsNotPages() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")

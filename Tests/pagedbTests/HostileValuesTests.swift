@@ -6,7 +6,7 @@ import Testing
 
 /// Values edited into the file with SQLite itself: commands fail with a typed
 /// error instead of trapping, and `verify` reports each value as a violation.
-@Suite(.limit(minutes: 3)) struct HostileValuesTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct HostileValuesTests {
     struct Case: Sendable, CustomStringConvertible {
         let edit: String
         let command: [String]

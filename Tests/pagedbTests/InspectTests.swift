@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// `feeds`, `show`, `items`, `verify`, and the rules every command follows.
-@Suite(.limit(minutes: 3)) struct InspectTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct InspectTests {
     let scratch: TemporaryDirectory
     let db: String
 

@@ -4,7 +4,7 @@ import Testing
 
 /// What `pagedb` prints: cursors that can be told apart, escaped bidi controls,
 /// exported payloads that stay JSON, exit 66 for a missing file, one-line usage errors.
-@Suite(.limit(minutes: 3)) struct OutputTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct OutputTests {
     @Test func urlCursorsAreShortenedInTheMiddleAndWholeWithWide() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("cache.sqlite")

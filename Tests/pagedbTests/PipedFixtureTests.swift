@@ -4,7 +4,7 @@ import Testing
 
 /// `--file -` is standard input, and a pipe or FIFO given as a path is read as the stream it is: the
 /// same items, the same `file:line:column` errors and the same all-or-nothing write as a file.
-@Suite(.limit(minutes: 3)) struct PipedFixtureTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct PipedFixtureTests {
     let scratch: TemporaryDirectory
     let db: String
     /// Three NDJSON items, in a file the scripts `cat` into a pipe.

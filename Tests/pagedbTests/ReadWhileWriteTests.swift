@@ -4,7 +4,7 @@ import Testing
 
 /// Read-only commands racing a writer process on one file: each read is one
 /// consistent snapshot, whole, and ends.
-@Suite(.limit(minutes: 15)) struct ReadWhileWriteTests {
+@Suite(.limit(minutes: 15), .plainRunOnly) struct ReadWhileWriteTests {
     /// Races per run: `PAGEDSTORE_READ_RACES` (long mode), 50 in CI.
     static let races = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_READ_RACES"] ?? "") ?? 50
 

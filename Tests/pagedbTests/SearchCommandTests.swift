@@ -7,7 +7,7 @@ import Testing
 
 /// `pagedb search`, `reindex`, `verify` and `show` on a file whose feeds' type is searchable: the
 /// binary reads the fields the file records, without the app's types.
-@Suite(.limit(minutes: 3)) struct SearchCommandTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct SearchCommandTests {
     struct Note: FeedItem, Codable {
         static let searchableFields = ["content"]
         let id: String

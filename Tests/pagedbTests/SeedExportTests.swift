@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `pagedb seed` and `pagedb export`: round trips, and bad fixtures that change nothing.
-@Suite(.limit(minutes: 15)) struct SeedExportTests {
+@Suite(.limit(minutes: 15), .plainRunOnly) struct SeedExportTests {
     let scratch: TemporaryDirectory
     init() throws { scratch = try TemporaryDirectory(prefix: "pagedbTests") }
 

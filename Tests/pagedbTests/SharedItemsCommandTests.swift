@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `pagedb show` on feeds that share their items: the name and how many rows other feeds hold too.
-@Suite(.limit(minutes: 3)) struct SharedItemsCommandTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct SharedItemsCommandTests {
     struct SharedPost: FeedItem, Codable {
         static let sharedItemType: String? = "post"
         let id: String

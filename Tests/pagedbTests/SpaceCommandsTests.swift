@@ -5,7 +5,7 @@ import Testing
 @testable import PagedStore
 
 /// `stats` and `vacuum`: each feed's size and last open, and shrinking a file on demand.
-@Suite(.limit(minutes: 3)) struct SpaceCommandsTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct SpaceCommandsTests {
     let scratch: TemporaryDirectory
     let db: String
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Seeding streams the fixture: peak memory does not grow with the file.
-@Suite(.limit(minutes: 15)) struct StreamedSeedTests {
+@Suite(.limit(minutes: 15), .plainRunOnly) struct StreamedSeedTests {
     /// Lines of the larger fixture: `PAGEDSTORE_STREAM_LINES` (long mode: 10,000,000), 200,000 in CI.
     static let lines = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_STREAM_LINES"] ?? "") ?? 200_000
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `verify` finds no violation on a healthy cache.
-@Suite(.limit(minutes: 3)) struct VerifyHealthyTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct VerifyHealthyTests {
     @Test(arguments: ["replace", "keepGap"])
     func aRefreshedSeededFeedVerifiesClean(_ policy: String) async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
