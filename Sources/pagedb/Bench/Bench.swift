@@ -67,8 +67,9 @@ extension PagedDB {
         @Option(name: .long, help: "The data generator's seed.") var seed: UInt64 = 1
         @Option(
             name: .long,
-            help:
-                "Workloads to run, comma-separated: W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE,SEARCH."
+            help: ArgumentHelp(
+                "Workloads to run, comma-separated: W1,W1S,W2,W3,W3w,W4,W5,FS,FS-real,SCROLL,LIVE,BUDGET,EDIT,SCALE,SEARCH. "
+                    + "W4 and W5 run W1 first, W3 and W3w run W2 first: they read the file it writes.")
         )
         var only = "W1,W2,W3,W3w,W4,W5,FS,FS-real"
         @Option(name: .long, help: "Rows of the scroll feed; runs SCROLL.") var scroll: Int?
@@ -95,7 +96,10 @@ extension PagedDB {
         func run() async throws {
             if let liveWriter { return try await BenchWorkloads.writeLive(to: liveWriter) }
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-            let selected = Set(only.uppercased().split(separator: ",").map(String.init))
+            var selected = Set(only.uppercased().split(separator: ",").map(String.init))
+            // W4 and W5 read the feed W1 writes, W3 and W3w the feeds W2 seeds: their writer runs first.
+            if !selected.isDisjoint(with: ["W4", "W5"]) { selected.insert("W1") }
+            if !selected.isDisjoint(with: ["W3", "W3W"]) { selected.insert("W2") }
             let workloads = BenchWorkloads(dir: dir, items: SyntheticItems(seed: seed))
             print("INFO impl=pagedstore sqlite=\(PagedStoreVersion.sqliteVersion) seed=\(seed) dir=\(dir)")
             if selected.contains("W1") { try await workloads.appendViaNextPage() }
