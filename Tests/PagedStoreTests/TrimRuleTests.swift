@@ -50,4 +50,16 @@ import Testing
         #expect(TrimRule.pagesToKeep(pages, fetchedBefore: Date(timeIntervalSince1970: 500)) == 1)
         #expect(TrimRule.pagesToKeep(pages, fetchedBefore: old) == nil)
     }
+
+    @Test func aTrimKeepsThePagesHoldingTheRowsPendingEditsName() {
+        let old = Date(timeIntervalSince1970: 0)
+        let new = Date(timeIntervalSince1970: 1_000)
+        let pages = chain([10, 10, 10, 10], fetched: [new, old, old, old])
+        let cutoff = Date(timeIntervalSince1970: 500)
+        #expect(TrimRule.pagesToKeep(pages, fetchedBefore: cutoff, keepingRows: 0) == 1)
+        #expect(TrimRule.pagesToKeep(pages, fetchedBefore: cutoff, keepingRows: 21) == 3, "row 20 is on page 2")
+        #expect(TrimRule.pagesToKeep(pages, fetchedBefore: cutoff, keepingRows: 40) == nil, "the last row: keep all")
+        #expect(TrimRule.pagesToKeep(pages, maxRows: 10, keepingRows: 12) == 2)
+        #expect(TrimRule.pagesToKeep(pages, maxRows: 30, keepingRows: 5) == 3, "the limit keeps more than the edit")
+    }
 }

@@ -26,14 +26,7 @@ package enum TrimRule {
     /// How many of `pages` (top first) a trim to at most `maxRows` rows keeps when the top
     /// `keptRows` rows must stay (rows on screen, rows of a pending edit); nil when it keeps them all.
     package static func pagesToKeep(_ pages: [PageRecord], maxRows: Int, keepingRows keptRows: Int) -> Int? {
-        var rows = 0
-        var covering = 0
-        for page in pages where rows < keptRows {
-            rows = rows.addingReportingOverflow(page.rowCount).overflow ? Int.max : rows + page.rowCount
-            covering += 1
-        }
-        guard let keep = pagesToKeep(pages, maxRows: max(maxRows, 0)) else { return nil }
-        return max(keep, covering) < pages.count ? cut(pages, keeping: max(keep, covering)) : nil
+        keeping(keptRows, of: pages, after: pagesToKeep(pages, maxRows: max(maxRows, 0)))
     }
 
     /// How many of `pages` a trim of the pages fetched before `date` keeps; nil when it keeps them all.
@@ -41,6 +34,26 @@ package enum TrimRule {
         // A page of no rows holds nothing to age: the page that ended the feed goes with the pages above.
         let stale = pages.reversed().prefix { $0.rowCount == 0 || $0.fetchedAt < date }.count
         return cut(pages, keeping: pages.count - stale)
+    }
+
+    /// How many of `pages` a trim of the pages fetched before `date` keeps when the top `keptRows`
+    /// rows must stay (the rows pending edits name); nil when it keeps them all.
+    package static func pagesToKeep(_ pages: [PageRecord], fetchedBefore date: Date, keepingRows keptRows: Int) -> Int?
+    {
+        keeping(keptRows, of: pages, after: pagesToKeep(pages, fetchedBefore: date))
+    }
+
+    /// A trim that keeps `keep` of `pages` (nil: all), moved down to keep the pages holding the top
+    /// `keptRows` rows as well; nil when it keeps them all.
+    private static func keeping(_ keptRows: Int, of pages: [PageRecord], after keep: Int?) -> Int? {
+        guard let keep else { return nil }
+        var rows = 0
+        var covering = 0
+        for page in pages where rows < keptRows {
+            rows = rows.addingReportingOverflow(page.rowCount).overflow ? Int.max : rows + page.rowCount
+            covering += 1
+        }
+        return max(keep, covering) < pages.count ? cut(pages, keeping: max(keep, covering)) : nil
     }
 
     /// Where a trim that wants to keep `pageCount` pages cuts: at least down to the first page with
