@@ -119,17 +119,24 @@ public final class FeedStore: Sendable {
             searchableFields: Source.Item.searchableFields)
     }
 
-    /// Opens the feed `key` with its items shared under the name the file records for it (none for a
-    /// feed the file lacks) and searchable by the fields it records, rather than as their type
-    /// declares (``FeedItem/sharedItemType``, ``FeedItem/searchableFields``): for `pagedb`, whose
-    /// items are JSON objects of any type. Every write then spreads its copies to the other feeds
-    /// holding them and keeps the search index, as the app's own writes do, and the feed keeps both.
-    package func feedSharingAsRecorded<Source: PageSource>(
-        _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>
+    /// Opens the feed `key` as the file records it, rather than as the app's types and code declare:
+    /// for `pagedb`, whose items are JSON objects of any type. Its items are shared under the
+    /// recorded name (``FeedItem/sharedItemType``; none for a feed the file lacks) and searchable by
+    /// the recorded fields (``FeedItem/searchableFields``), so that every write spreads its copies
+    /// and keeps the search index as the app's own writes do. Its policy is the app's recorded one
+    /// (the default for a feed that records none) as `adjust` changes it: the same
+    /// ``FeedPolicy/cacheVersion`` keeps the app's rows and edits, where another would clear them
+    /// as a model change, and the same limits trim as the app's writes trim.
+    package func feedAsRecorded<Source: PageSource>(
+        _ key: String, source: Source, codec: ItemCodec<Source.Item>, adjustingPolicy adjust: (inout FeedPolicy) -> Void
     ) throws -> Feed<Source.Item> {
         let recorded = try queue.read { store in
-            try store.feed(key: key).map { ($0.sharedType, $0.searchFields.map(store.searchFieldList) ?? []) }
+            try store.feed(key: key).map {
+                ($0.sharedType, $0.searchFields.map(store.searchFieldList) ?? [], $0.policy)
+            }
         }
+        var policy = PolicyJSON.shared.policy(recordedIn: recorded?.2) ?? FeedPolicy()
+        adjust(&policy)
         return try feed(
             key, source: source, policy: policy, codec: codec, sharedAs: recorded?.0,
             searchableFields: recorded?.1 ?? [])

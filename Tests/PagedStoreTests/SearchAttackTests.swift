@@ -502,11 +502,11 @@ private struct Refused: Error {}
         #expect(try searched("otter") == ["1"])
         let pagedb = try test.store()
         let json = #"{"id":"2","content":"heron","account":{"display_name":"Ada"}}"#
-        let synced = try pagedb.feedSharingAsRecorded(
+        let synced = try pagedb.feedAsRecorded(
             "home",
             source: ScriptedSource<JSONItem> { _ in
                 Page(items: [JSONItem(FixtureItem(id: "2", section: nil, json: Data(json.utf8)))], olderCursor: nil)
-            }, policy: policy, codec: JSONItem.codec)
+            }, codec: JSONItem.codec, adjustingPolicy: { $0.refreshOnOpen = .never })
         await synced.refresh()
         #expect(try pagedb.queue.read { try $0.feed(key: "home")?.searchFields } != nil, "still searchable")
         #expect(try searched("heron") == ["2"])

@@ -301,8 +301,13 @@ final class PolicyJSON: @unchecked Sendable {
     /// The ``FeedPolicy/cacheVersion`` of a feed row's recorded policy; nil when the row records none
     /// (a feed seeded by `pagedb`) or a text that does not decode.
     func cacheVersion(recordedIn recorded: String?) -> Int? {
+        policy(recordedIn: recorded)?.cacheVersion
+    }
+
+    /// The policy a feed row records; nil when it records none or a text that does not decode.
+    func policy(recordedIn recorded: String?) -> FeedPolicy? {
         guard let recorded else { return nil }
-        return (try? JSONDecoder().decode(FeedPolicy.self, from: Data(recorded.utf8)))?.cacheVersion
+        return try? JSONDecoder().decode(FeedPolicy.self, from: Data(recorded.utf8))
     }
 
     /// Whether `recorded` (a feed row's policy) records `policy`: the same text, or a text that decodes

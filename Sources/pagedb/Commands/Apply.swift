@@ -85,19 +85,18 @@ extension PagedDB {
             }
             defer { scratch?.remove() }
 
-            var policy =
-                before?.policy.flatMap { try? JSONDecoder().decode(FeedPolicy.self, from: Data($0.utf8)) }
-                ?? FeedPolicy()
-            policy.refreshOnOpen = .never
-            if let gapPolicy { policy.gapPolicy = gapPolicy.policy }
             let source = ScriptedSource<JSONItem> { _ in
                 Page(
                     items: fixture.items.map(JSONItem.init), olderCursor: fixture.olderCursor,
                     newerCursor: fixture.newerCursor)
             }
-            // A feed whose items are shared spreads the copies it writes, as the app's writes do.
-            let engine = try FeedStore(path: target, changeRecordLimit: changeRecordLimit).feedSharingAsRecorded(
-                feed, source: source, policy: policy, codec: JSONItem.codec)
+            // As the app's feed: its copies spread, its index kept, its rows and limits as its policy says.
+            let engine = try FeedStore(path: target, changeRecordLimit: changeRecordLimit).feedAsRecorded(
+                feed, source: source, codec: JSONItem.codec
+            ) { policy in
+                policy.refreshOnOpen = .never
+                if let gapPolicy { policy.gapPolicy = gapPolicy.policy }
+            }
             let gapsBefore = await engine.snapshot.gaps.count
             switch kind {
             case .refresh: await engine.refresh()

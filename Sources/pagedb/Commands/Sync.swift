@@ -38,8 +38,10 @@ extension PagedDB {
                 "A request header, 'Name: value' (repeatable). Sent only to the URL's origin; never printed.",
                 valueName: "name: value"))
         var headers: [String] = []
-        @Option(name: .long, help: "What a refresh without overlap does: replace or keep-gap.") var gapPolicy =
-            SyncGapPolicy.replace
+        @Option(
+            name: .long,
+            help: "What a refresh without overlap does: replace or keep-gap; default: the feed's recorded policy.")
+        var gapPolicy: SyncGapPolicy?
         @Option(name: .long, help: "The largest response body accepted, in bytes (after decompression).")
         var maxResponseBytes = HTTPSourceOptions().maximumResponseBytes
         @Option(name: .long, help: "Seconds one request may take in all.") var deadline = HTTPSourceOptions()
@@ -75,10 +77,12 @@ extension PagedDB {
                     return JSONItem(item)
                 }
                 let store = try FeedStore(path: try database.path())
-                // A feed whose items are shared spreads the copies it fetches, as the app's fetches do.
-                let engine = try store.feedSharingAsRecorded(
-                    feed, source: source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy.policy),
-                    codec: JSONItem.codec)
+                // As the app's feed: its copies spread, its index kept, its rows and limits as its
+                // policy says (another cache version would clear the app's rows and edits).
+                let engine = try store.feedAsRecorded(feed, source: source, codec: JSONItem.codec) { policy in
+                    policy.refreshOnOpen = .never
+                    if let gapPolicy { policy.gapPolicy = gapPolicy.policy }
+                }
                 let existing = await engine.snapshot.rows.count
                 await engine.refresh()
                 try Self.failIfFailed(await engine.snapshot)
