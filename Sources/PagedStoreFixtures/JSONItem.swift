@@ -21,10 +21,13 @@ package struct JSONItem: FeedItem, Equatable {
         json = item.json
     }
 
-    /// Stores the JSON as it is; reading back keeps the bytes and takes the id from the row.
+    /// Stores the JSON as it is; reading back keeps the bytes and takes the id from the row (the
+    /// app's id key is not known here), so the app's pending edits are not checked against it.
     package static var codec: ItemCodec<JSONItem> {
-        ItemCodec(
+        var codec = ItemCodec(
             storesText: true, encode: { $0.json },
             decode: { data in JSONItem(FixtureItem(id: "", section: nil, json: data)) })
+        codec.decodesIDs = false
+        return codec
     }
 }

@@ -88,7 +88,7 @@ extension Feed {
             guard let item = try? codec.decode(payload) else {
                 return "an \(edit.kind.rawValue) whose \(name) payload cannot be decoded"
             }
-            if item.storedID != edit.itemID {
+            if codec.decodesIDs, item.storedID != edit.itemID {
                 return "an \(edit.kind.rawValue) whose \(name) payload is the item \(item.storedID.debugDescription)"
             }
         }

@@ -96,6 +96,10 @@ public struct ItemCodec<Item>: Sendable {
     public let decode: @Sendable (Data) throws -> Item
     /// Whether payloads are text (stored as TEXT, so `sqlite3` shows them) or binary (stored as BLOB).
     public let storesText: Bool
+    /// Whether a decoded item carries its own id, which a pending edit's payloads are checked
+    /// against; false for a codec whose items take their id from their row (`pagedb`'s JSON
+    /// objects of any type, whose id key only the app knows).
+    package var decodesIDs = true
 
     /// Creates a codec from its two directions.
     /// - Parameters:
