@@ -49,32 +49,41 @@ extension PagedDB {
         static let configuration = CommandConfiguration(
             abstract: "Delete a feed with its pages, rows and gaps.",
             discussion: """
-                A feed that holds queued edits not yet sent (`pagedb outbox` lists them) is the user's \
-                intent for the server: it is not deleted (exit status 7) unless --drop-queued-edits says \
-                to drop them too, and then each is kept in the outbox's history \
-                (`pagedb outbox --dropped`).
+                A feed that holds pending edits is the user's intent: queued edits not yet sent \
+                (`pagedb outbox` lists them) and edits an app is saving to its server right now \
+                (`pagedb show` lists them). It is not deleted (exit status 7) unless \
+                --drop-pending-edits says to drop them too; each queued edit is then kept in the \
+                outbox's history (`pagedb outbox --dropped`), and the output counts both kinds.
 
                 Examples:
                   pagedb delete "search?q=swift" --db cache.sqlite
-                  pagedb delete home --db cache.sqlite --drop-queued-edits
+                  pagedb delete home --db cache.sqlite --drop-pending-edits
                 """)
 
         @OptionGroup var database: DatabaseOptions
         @Argument(help: "The feed's key.") var feed: String
-        @Flag(help: "Delete the feed even when it holds queued edits not yet sent, dropping them unsent.")
-        var dropQueuedEdits = false
+        @Flag(
+            name: [.customLong("drop-pending-edits"), .customLong("drop-queued-edits")],
+            help: "Delete the feed even when it holds pending edits, dropping them unsent.")
+        var dropPendingEdits = false
 
         func run() async throws {
             let queue = try database.openForChanging(feed: feed)
-            let (record, dropped) = try queue.write { store -> (FeedRecord, Int) in
+            let (record, dropped, saving) = try queue.write { store -> (FeedRecord, Int, Int) in
                 guard let record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
                 let queued = try store.queuedEdits().filter { $0.feedKey == feed }
-                if !queued.isEmpty, !dropQueuedEdits {
+                let saving = try store.pendingEditRows(of: record).edits.count { $0.queued == nil }
+                if !queued.isEmpty || saving > 0, !dropPendingEdits {
+                    let kinds = [
+                        queued.isEmpty
+                            ? nil : "\(Self.edits(queued.count, "queued")) not yet sent (pagedb outbox lists them)",
+                        saving == 0 ? nil : "\(Self.edits(saving)) an app is saving (pagedb show lists them)",
+                    ]
                     throw CommandFailure(
                         status: .queuedEditsKept,
-                        message: "\(Terminal.escape(feed)) holds \(queued.count) queued "
-                            + "\(queued.count == 1 ? "edit" : "edits") not yet sent (pagedb outbox lists them); "
-                            + "nothing was deleted. --drop-queued-edits deletes the feed and drops them")
+                        message:
+                            "\(Terminal.escape(feed)) holds \(kinds.compactMap { $0 }.joined(separator: " and ")); "
+                            + "nothing was deleted. --drop-pending-edits deletes the feed and drops them")
                 }
                 for edit in queued {
                     try store.recordDroppedQueuedEdit(
@@ -82,7 +91,7 @@ extension PagedDB {
                             feedKey: feed, itemID: edit.itemID, kind: edit.queued.kind,
                             argument: String(decoding: edit.queued.argument, as: UTF8.self),
                             idempotencyKey: edit.queued.idempotencyKey.uuidString,
-                            reason: "dropped with its feed by pagedb delete --drop-queued-edits", droppedAt: Date()))
+                            reason: "dropped with its feed by pagedb delete --drop-pending-edits", droppedAt: Date()))
                 }
                 // Rows no edit can be read from go too, kept in the history as a feed keeps them.
                 for (key, edit) in try store.unreadableQueuedEdits() where key == feed && edit.outboxKind != nil {
@@ -93,10 +102,19 @@ extension PagedDB {
                             reason: "dropped with its feed by pagedb delete: it is \(edit.problem)", droppedAt: Date()))
                 }
                 try store.deleteFeed(record)
-                return (record, queued.count)
+                return (record, queued.count, saving)
             }
-            let edits = dropped == 0 ? "" : "; \(dropped) queued \(dropped == 1 ? "edit" : "edits") dropped unsent"
-            print("Deleted \(Terminal.escape(feed)) (\(record.rowCount) rows\(edits)).")
+            let edits = [
+                dropped == 0 ? nil : "\(Self.edits(dropped, "queued")) dropped unsent",
+                saving == 0 ? nil : "\(Self.edits(saving)) an app was saving dropped",
+            ]
+            let parts = ["\(record.rowCount) rows"] + edits.compactMap { $0 }
+            print("Deleted \(Terminal.escape(feed)) (\(parts.joined(separator: "; "))).")
+        }
+
+        /// "1 queued edit", "2 edits".
+        private static func edits(_ count: Int, _ kind: String? = nil) -> String {
+            ([String(count)] + (kind.map { [$0] } ?? []) + [count == 1 ? "edit" : "edits"]).joined(separator: " ")
         }
     }
 }

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Trims and evictions never meet a pending edit: they keep the rows pending edits name
 /// (``TrimRule``, ``EvictionRule``). A feed deleted on request keeps its queued edits unless the
-/// request names them too (`pagedb delete --drop-queued-edits`).
+/// request names them too (`pagedb delete --drop-pending-edits`).
 ///
 /// Pure: ``LeavingRowEdits`` carries it out in the write that removes the rows.
 enum PendingEditFate: Equatable {
