@@ -130,7 +130,7 @@ extension ReferenceModelTests {
         let sent = await answers.nextCall()
         #expect(sent == key, "\(context): the outbox sent another edit")
         await badge.waitFor { $0.edits.contains { $0.idempotencyKey == key } }
-        await land(meanwhile, on: feed, server: server, publishing: publish)
+        await land(meanwhile, on: feed, server: server, publishing: publish, context)
         try await check.holds(in: feed, test, context)
         switch plan {
         case .confirmed, .rejected:

@@ -35,7 +35,7 @@ extension ReferenceModelTests {
             $0.revision += 2_000_000
         }
         #expect(second != nil, "\(context): the second edit was not queued")
-        await land(meanwhile, on: feed, server: server, publishing: publish)
+        await land(meanwhile, on: feed, server: server, publishing: publish, context)
         try await expectEdits(shown: [3], over: earlier, of: id, in: feed, "\(context) both pending")
 
         answers.answer(firstConfirms ? .confirmed : .rejected(reason: "HTTP 403"))
