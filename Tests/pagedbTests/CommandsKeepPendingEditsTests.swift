@@ -65,6 +65,9 @@ import Testing
 
         let trim = try await PagedDBBinary.run(["trim", "home", "--db", db, "--max-rows", "5"])
         #expect(trim.status == 0, "\(trim.stderr)")
+        #expect(
+            trim.stdout
+                == "Removed 0 rows from home; kept 10 rows: a pending edit shows on row 8 (pagedb show lists it).\n")
         #expect(try StoredRows.byFeed(in: db)["home"]?.count == 10, "the edit's row is on the last page")
 
         let app = try await relaunched()

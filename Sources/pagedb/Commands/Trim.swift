@@ -8,7 +8,8 @@ extension PagedDB {
             abstract: "Trim a feed's oldest pages, to a row count or an age.",
             discussion: """
                 Whole pages are removed from the bottom, and the feed's older cursor moves with them, so \
-                pagination resumes right below the rows that remain.
+                pagination resumes right below the rows that remain. The pages holding rows that pending \
+                edits show on stay (`pagedb show` lists the edits): the user's edit keeps its row.
 
                 Examples:
                   pagedb trim home --db cache.sqlite --max-rows 500
@@ -32,16 +33,22 @@ extension PagedDB {
 
         func run() async throws {
             let queue = try database.openForChanging(feed: feed)
-            let removed = try queue.write { store -> Int in
+            let (removed, keptForEdits) = try queue.write { store -> (Int, String?) in
                 guard var record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
                 // Open lists (an app running beside pagedb) follow the cut with its exact change.
-                return try store.recordingRowsChangedAtTheBottom(of: feed) {
+                let removed = try store.recordingRowsChangedAtTheBottom(of: feed) {
                     if let maxRows { return try Trimmer.trim(&record, maxRows: maxRows, in: store) }
                     guard let olderThan else { return 0 }  // validate() made sure one of the two is given
                     return try Trimmer.trim(&record, fetchedBefore: Date() - olderThan.seconds, in: store)
                 }
+                guard let maxRows, record.rowCount > maxRows,
+                    let row = try store.deepestPendingEditRow(in: record), row >= maxRows
+                else { return (removed, nil) }
+                return (
+                    removed, "kept \(record.rowCount) rows: a pending edit shows on row \(row) (pagedb show lists it)"
+                )
             }
-            print("Removed \(removed) rows from \(Terminal.escape(feed)).")
+            print("Removed \(removed) rows from \(Terminal.escape(feed))\(keptForEdits.map { "; \($0)" } ?? "").")
         }
     }
 
