@@ -70,4 +70,39 @@ import Testing
         #expect(await aged.snapshot.ids.count == 10, "every page is older than a day; the edit keeps both")
         #expect(await aged.snapshot.rows.loadedItems.contains(Post(id: "p8", revision: 9)))
     }
+
+    /// A queued edit whose row left under it (a new cache version cleared the feed) is detached: it
+    /// shows on no row and is never applied to one. When the server's pages bring its item back deep
+    /// in the list, no trim should keep that row for it: the row shows the server's value, not the
+    /// edit, and the row limit should hold.
+    @Test func aDetachedEditKeepsNoRowFromTheRowLimit() async throws {
+        let first = try test.store()
+        let old = try test.feed(list.source, store: first)
+        await old.refresh()
+        await old.loadNextPage()
+        _ = try await old.enqueue("revise", id: "p8", argument: Revision(revision: 9)) { $0.revision = 9 }
+        first.close()
+
+        // The app's new model: the rows go, the queued edit stays queued, detached.
+        let store = try test.store()
+        let policy = FeedPolicy(refreshOnOpen: .never, maxRows: 5, cacheVersion: 1)
+        let feed = try test.feed(list.source, policy: policy, store: store)
+        #expect(await feed.snapshot.rows.count == 0, "cleared as a model change")
+        await feed.refresh()
+        await feed.loadNextPage()
+        try #require(await feed.snapshot.ids.count == 10, "next pages are not trimmed")
+        #expect(await store.outbox.status.edits.count == 1, "still queued")
+        #expect(
+            !(await feed.snapshot.rows.loadedItems.contains(Post(id: "p8", revision: 9))),
+            "detached: the edit shows on no row")
+        #expect(try await feed.pendingEdits().isEmpty, "no edit pending on a row of this feed")
+
+        await feed.refresh()
+        #expect(
+            await feed.snapshot.ids == (0..<5).map { "p\($0)" },
+            "the policy's limit: nothing the user sees depends on p8's row")
+        let trimmed = try await feed.trim(maxRows: 5)
+        let count = await feed.snapshot.ids.count
+        #expect(count == 5, "a memory warning trims too (trimmed \(trimmed))")
+    }
 }

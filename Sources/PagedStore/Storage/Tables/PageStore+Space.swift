@@ -120,13 +120,15 @@ extension PageStore {
     }
 
     /// The rows of `feed` that pending edits name (the edited item and the rows a removed or inserted
-    /// one goes back between): the deepest of them, as a row index, or nil when there is none.
+    /// one goes back between): the deepest of them, as a row index, or nil when there is none. A
+    /// detached edit (its rows left under it) names none: it shows on no row, even one of its item
+    /// that a later page brought back.
     package func deepestPendingEditRow(in feed: FeedRecord) throws(StorageError) -> Int? {
         let position = try connection.integer(
             """
             SELECT max(item.position) FROM pending_edit AS edit JOIN item
             ON item.feed_id = edit.feed_id AND item.item_id IN (edit.item_id, edit.above_id, edit.below_id)
-            WHERE edit.feed_id = ?
+            WHERE edit.feed_id = ? AND edit.detached = 0
             """, feed.id)
         guard let position else { return nil }
         return try rowIndex(ofPosition: position, in: feed)
