@@ -126,7 +126,8 @@ public final class FeedStore: Sendable {
     /// and keeps the search index as the app's own writes do. Its policy is the app's recorded one
     /// (the default for a feed that records none) as `adjust` changes it: the same
     /// ``FeedPolicy/cacheVersion`` keeps the app's rows and edits, where another would clear them
-    /// as a model change, and the same limits trim as the app's writes trim.
+    /// as a model change, and the same limits trim as the app's writes trim. The row keeps the
+    /// app's text of its policy, even one this code cannot read.
     package func feedAsRecorded<Source: PageSource>(
         _ key: String, source: Source, codec: ItemCodec<Source.Item>, adjustingPolicy adjust: (inout FeedPolicy) -> Void
     ) throws -> Feed<Source.Item> {
@@ -139,17 +140,17 @@ public final class FeedStore: Sendable {
         adjust(&policy)
         return try feed(
             key, source: source, policy: policy, codec: codec, sharedAs: recorded?.0,
-            searchableFields: recorded?.1 ?? [])
+            searchableFields: recorded?.1 ?? [], keepsRecordedPolicy: true)
     }
 
     /// Opens the feed `key` with its items shared under `sharedAs` and searchable by `searchableFields`.
     private func feed<Source: PageSource>(
         _ key: String, source: Source, policy: FeedPolicy, codec: ItemCodec<Source.Item>, sharedAs: String?,
-        searchableFields: [String]
+        searchableFields: [String], keepsRecordedPolicy: Bool = false
     ) throws -> Feed<Source.Item> {
         let feed = try Feed(
             key: key, source: source, policy: policy, codec: codec, store: writer, outbox: isReadOnly ? nil : outbox,
-            sharedItemType: sharedAs, searchableFields: searchableFields)
+            sharedItemType: sharedAs, searchableFields: searchableFields, keepsRecordedPolicy: keepsRecordedPolicy)
         if !isReadOnly {
             // The outcomes of its queued edits go through it while it is open, so that it forgets
             // their changes too. Held weakly: opening a feed never keeps it alive.

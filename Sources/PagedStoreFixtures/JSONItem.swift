@@ -21,13 +21,18 @@ package struct JSONItem: FeedItem, Equatable {
         json = item.json
     }
 
-    /// Stores the JSON as it is; reading back keeps the bytes and takes the id from the row (the
-    /// app's id key is not known here), so the app's pending edits are not checked against it.
-    package static var codec: ItemCodec<JSONItem> {
+    /// Stores the JSON as it is; reading back keeps the bytes and takes the id from the row. A
+    /// payload's own id, which the app's pending edits are checked against, is read under `idKey`
+    /// when the object has it (the app's id key may be another: then it is not checked).
+    package static func codec(idKey: String) -> ItemCodec<JSONItem> {
         var codec = ItemCodec(
             storesText: true, encode: { $0.json },
             decode: { data in JSONItem(FixtureItem(id: "", section: nil, json: data)) })
-        codec.decodesIDs = false
+        let reader = FixtureReader(idKey: idKey)
+        codec.payloadID = { data in try? reader.read(data, file: "payload").pages.first?.items.first?.id }
         return codec
     }
+
+    /// ``codec(idKey:)`` for ids under `id`.
+    package static var codec: ItemCodec<JSONItem> { codec(idKey: "id") }
 }

@@ -135,4 +135,65 @@ import Testing
         #expect(found)
         store.close()
     }
+
+    /// A policy recorded by a newer app (a gap policy this build does not know), and one damaged by
+    /// hand: neither decodes here. The row keeps the app's text, so that the app's next open finds
+    /// its own cache version, not a default one that would clear the feed as a model change.
+    @Test(arguments: [
+        #"UPDATE feed SET policy = replace(policy, '"gapPolicy":"replace"', '"gapPolicy":"fillGaps"')"#,
+        #"UPDATE feed SET policy = substr(policy, 1, length(policy) - 1)"#,
+    ])
+    func anApplyOverAPolicyItCannotReadKeepsTheAppsCacheVersion(_ edit: String) async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, cacheVersion: 2)
+        try await queueARetitle(of: "p1", policy: policy)
+        try ForeignWriter.execute(edit, on: db)
+        let page = try scratch.file(
+            "page.json",
+            #"{"items":[{"id":"n0","title":"new"},{"id":"p0","title":"server"},{"id":"p1","title":"server"}]}"#)
+
+        let applied = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+
+        let app = try await relaunched(policy: policy)
+        #expect(app.rows.map(\.id) == ["n0", "p0", "p1", "p2", "p3", "p4"], "the app's rows are still there")
+        #expect(app.rows.first { $0.id == "p1" }?.title == "mine")
+        #expect(app.pending == ["p1"], "still pending, on its row")
+    }
+
+    /// An edit whose payload is another item's (a file edited by hand, a faulty writer) would show
+    /// that item on a second row: `apply` reads the payload's id under its `--id-key` and leaves the
+    /// edit out, as the app does.
+    @Test func anApplyDoesNotWriteAnotherItemsPayloadOnTheEditedRow() async throws {
+        try await queueARetitle(of: "p1")
+        try ForeignWriter.execute(
+            #"UPDATE pending_edit SET edited = '{"id":"p2","title":"mine"}' WHERE item_id = 'p1'"#, on: db)
+        let page = try scratch.file(
+            "page.json",
+            #"{"items":[{"id":"n0","title":"new"},{"id":"p0","title":"server"},{"id":"p1","title":"server"}]}"#)
+
+        let applied = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+
+        let ids = try await relaunched().rows.map(\.id)
+        #expect(ids == ["n0", "p0", "p1", "p2", "p3", "p4"], "no item shows on two rows")
+    }
+
+    /// A queued edit whose rows left under it (a new cache version cleared them) shows on no row,
+    /// even its item's that the server's pages bring back: a trim keeps nothing for it.
+    @Test func aTrimCutsTheRowOfADetachedEdit() async throws {
+        try await queueARetitle(of: "p8", pages: 2)
+        let store = try FeedStore(path: db)
+        let feed = try store.feed(
+            "home", source: Self.twoPages, policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: 1))
+        await feed.refresh()
+        await feed.loadNextPage()
+        try #require(await feed.snapshot.rows.loadedItems.first { $0.id == "p8" }?.title == "server")
+        try #require(try await feed.pendingEdits().isEmpty, "detached")
+        store.close()
+
+        let trim = try await PagedDBBinary.run(["trim", "home", "--db", db, "--max-rows", "5"])
+        #expect(trim.status == 0, "\(trim.stderr)")
+        #expect(trim.stdout == "Removed 5 rows from home.\n")
+        #expect(try StoredRows.byFeed(in: db)["home"]?.count == 5)
+    }
 }

@@ -88,8 +88,9 @@ extension Feed {
             guard let item = try? codec.decode(payload) else {
                 return "an \(edit.kind.rawValue) whose \(name) payload cannot be decoded"
             }
-            if codec.decodesIDs, item.storedID != edit.itemID {
-                return "an \(edit.kind.rawValue) whose \(name) payload is the item \(item.storedID.debugDescription)"
+            let id = codec.payloadID.map { $0(payload) } ?? item.storedID
+            if let id, id != edit.itemID {
+                return "an \(edit.kind.rawValue) whose \(name) payload is the item \(id.debugDescription)"
             }
         }
         return nil

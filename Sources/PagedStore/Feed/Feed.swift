@@ -67,16 +67,20 @@ public actor Feed<Item: FeedItem> {
     nonisolated var clock: StoreClock { context.writer.store.clock }
 
     /// Opens the feed and reads its cached rows; no fetch starts until ``start()`` or ``refresh()``.
-    /// - Parameter sharedItemType: The name its items are shared under (see ``FeedWriter/sharedItemType``).
+    /// - Parameters:
+    ///   - sharedItemType: The name its items are shared under (see ``FeedWriter/sharedItemType``).
+    ///   - keepsRecordedPolicy: Whether it leaves the policy its row records as it is (see
+    ///     ``FeedWriter/keepsRecordedPolicy``).
     init(
         key: String, source: any PageSource<Item>, policy: FeedPolicy, codec: ItemCodec<Item>, store: StoreWriter,
         outbox: Outbox? = nil, sharedItemType: String? = Item.sharedItemType,
-        searchableFields: [String] = Item.searchableFields
+        searchableFields: [String] = Item.searchableFields, keepsRecordedPolicy: Bool = false
     )
         throws
     {
         let writer = FeedWriter(
-            key: key, store: store, codec: codec, sharedItemType: sharedItemType, searchableFields: searchableFields)
+            key: key, store: store, codec: codec, sharedItemType: sharedItemType, searchableFields: searchableFields,
+            keepsRecordedPolicy: keepsRecordedPolicy)
         context = FeedContext(
             key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
             outbox: WeakOutbox(outbox: outbox))

@@ -96,10 +96,11 @@ public struct ItemCodec<Item>: Sendable {
     public let decode: @Sendable (Data) throws -> Item
     /// Whether payloads are text (stored as TEXT, so `sqlite3` shows them) or binary (stored as BLOB).
     public let storesText: Bool
-    /// Whether a decoded item carries its own id, which a pending edit's payloads are checked
-    /// against; false for a codec whose items take their id from their row (`pagedb`'s JSON
-    /// objects of any type, whose id key only the app knows).
-    package var decodesIDs = true
+    /// The id of the item a payload holds, for a codec whose decoded items do not carry it (`pagedb`'s
+    /// JSON objects of any type take their id from their row): nil when the payload does not say
+    /// (its id key is the app's). A pending edit's payloads are checked against their item's id by
+    /// it, else by the decoded item's.
+    package var payloadID: (@Sendable (Data) -> String?)?
 
     /// Creates a codec from its two directions.
     /// - Parameters:

@@ -25,16 +25,21 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// The fields search reads (``FeedItem/searchableFields``): the item type's, unless the caller
     /// knows them only at run time (`pagedb` keeps what the file records).
     let searchableFields: [String]
+    /// Whether the feed leaves the policy its row records as it is: `pagedb` writes with the app's
+    /// policy, and a text it cannot read (a newer app's, or damaged) must still tell the app its
+    /// cache version, not a default one that would clear the app's rows at its next open.
+    let keepsRecordedPolicy: Bool
 
     init(
         key: String, store: StoreWriter, codec: ItemCodec<Item>, sharedItemType: String? = Item.sharedItemType,
-        searchableFields: [String] = Item.searchableFields
+        searchableFields: [String] = Item.searchableFields, keepsRecordedPolicy: Bool = false
     ) {
         self.key = key
         self.store = store
         self.codec = codec
         self.sharedItemType = sharedItemType
         self.searchableFields = searchableFields
+        self.keepsRecordedPolicy = keepsRecordedPolicy
         follower = LiveFeeds.shared.newFollower()
     }
 
@@ -134,7 +139,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 try store.clearFeed(&feed)
                 change.deleted = Array(0..<max(before.rowCount, 0))
             }
-            feed.policy = PolicyJSON.shared.text(of: policy)
+            if !keepsRecordedPolicy || feed.policy == nil { feed.policy = PolicyJSON.shared.text(of: policy) }
             _ = try store.setSharedType(sharedItemType, of: &feed)
             _ = try store.setSearchFields(searchableFields, of: &feed)
             try store.save(&feed)

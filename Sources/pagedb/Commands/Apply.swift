@@ -92,7 +92,7 @@ extension PagedDB {
             }
             // As the app's feed: its copies spread, its index kept, its rows and limits as its policy says.
             let engine = try FeedStore(path: target, changeRecordLimit: changeRecordLimit).feedAsRecorded(
-                feed, source: source, codec: JSONItem.codec
+                feed, source: source, codec: JSONItem.codec(idKey: idKey)
             ) { policy in
                 policy.refreshOnOpen = .never
                 if let gapPolicy { policy.gapPolicy = gapPolicy.policy }

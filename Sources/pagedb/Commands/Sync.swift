@@ -79,7 +79,8 @@ extension PagedDB {
                 let store = try FeedStore(path: try database.path())
                 // As the app's feed: its copies spread, its index kept, its rows and limits as its
                 // policy says (another cache version would clear the app's rows and edits).
-                let engine = try store.feedAsRecorded(feed, source: source, codec: JSONItem.codec) { policy in
+                let engine = try store.feedAsRecorded(feed, source: source, codec: JSONItem.codec(idKey: idKey)) {
+                    policy in
                     policy.refreshOnOpen = .never
                     if let gapPolicy { policy.gapPolicy = gapPolicy.policy }
                 }
