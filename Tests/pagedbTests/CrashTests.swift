@@ -6,11 +6,11 @@ import Testing
 
 /// The crash harness: a writer process killed with SIGKILL at random instants, then the file checked.
 ///
-/// `PAGEDSTORE_CRASH_KILLS=N` sets the number of kill points (default 200; RELIABILITY.md's long mode
+/// `PAGEDSTORE_CRASH_KILLS=N` sets the number of kill points (default 120, as in CI; RELIABILITY.md's long mode
 /// is 1,000). Every kill is followed by a reopen on the same file, so recovery is exercised each time.
 @Suite(.limit(minutes: 15)) struct CrashTests {
     static var kills: Int {
-        ProcessInfo.processInfo.environment["PAGEDSTORE_CRASH_KILLS"].flatMap(Int.init) ?? 200
+        ProcessInfo.processInfo.environment["PAGEDSTORE_CRASH_KILLS"].flatMap(Int.init) ?? 120
     }
 
     @Test func everyAcknowledgedPageSurvivesAKillAtAnyInstant() async throws {

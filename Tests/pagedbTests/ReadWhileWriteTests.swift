@@ -5,8 +5,8 @@ import Testing
 /// Read-only commands racing a writer process on one file: each read is one
 /// consistent snapshot, whole, and ends.
 @Suite(.limit(minutes: 15), .plainRunOnly) struct ReadWhileWriteTests {
-    /// Races per run: `PAGEDSTORE_READ_RACES` (long mode), 50 in CI.
-    static let races = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_READ_RACES"] ?? "") ?? 50
+    /// Races per run: `PAGEDSTORE_READ_RACES` (long mode), 30 by default and in CI.
+    static let races = Int(ProcessInfo.processInfo.environment["PAGEDSTORE_READ_RACES"] ?? "") ?? 30
 
     /// The writer of race `race`: even races seed 30,000 rows into another feed (past the 1,000-page
     /// auto-checkpoint, so checkpoints rewrite b-tree pages the reader walks: the item table and its
