@@ -9,10 +9,7 @@ package enum Trimmer {
     @discardableResult
     package static func trim(_ feed: inout FeedRecord, maxRows: Int, in store: PageStore) throws -> Int {
         let pages = try store.pages(of: feed)
-        guard TrimRule.pagesToKeep(pages, maxRows: maxRows) != nil else { return 0 }
-        let kept = try rowsPendingEditsName(in: feed, store)
-        guard let keep = TrimRule.pagesToKeep(pages, maxRows: maxRows, keepingRows: kept) else { return 0 }
-        return try store.cut(&feed, keepingPages: keep, of: pages)
+        return try cut(&feed, keeping: TrimRule.pagesToKeep(pages, maxRows: maxRows), of: pages, in: store)
     }
 
     /// Trims the pages at the bottom that were fetched before `date` (see ``TrimRule``).
@@ -20,15 +17,17 @@ package enum Trimmer {
     @discardableResult
     package static func trim(_ feed: inout FeedRecord, fetchedBefore date: Date, in store: PageStore) throws -> Int {
         let pages = try store.pages(of: feed)
-        guard TrimRule.pagesToKeep(pages, fetchedBefore: date) != nil else { return 0 }
-        let kept = try rowsPendingEditsName(in: feed, store)
-        guard let keep = TrimRule.pagesToKeep(pages, fetchedBefore: date, keepingRows: kept) else { return 0 }
-        return try store.cut(&feed, keepingPages: keep, of: pages)
+        return try cut(&feed, keeping: TrimRule.pagesToKeep(pages, fetchedBefore: date), of: pages, in: store)
     }
 
-    /// How many rows from the top a trim keeps for the feed's pending edits: down to the deepest
-    /// row one names. Read only when a trim would cut, so a feed without edits pays one look then.
-    private static func rowsPendingEditsName(in feed: FeedRecord, _ store: PageStore) throws -> Int {
-        try store.deepestPendingEditRow(in: feed).map { $0 + 1 } ?? 0
+    /// Cuts the pages below the first `keep` (nil: none), moved down to keep the rows the feed's
+    /// pending edits name, which are read only when the rule would cut.
+    private static func cut(
+        _ feed: inout FeedRecord, keeping keep: Int?, of pages: [PageRecord], in store: PageStore
+    ) throws -> Int {
+        guard keep != nil else { return 0 }
+        let named = try store.deepestPendingEditRow(in: feed).map { $0 + 1 } ?? 0
+        guard let kept = TrimRule.keeping(named, of: pages, after: keep) else { return 0 }
+        return try store.cut(&feed, keepingPages: kept, of: pages)
     }
 }

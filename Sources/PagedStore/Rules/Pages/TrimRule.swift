@@ -36,16 +36,10 @@ package enum TrimRule {
         return cut(pages, keeping: pages.count - stale)
     }
 
-    /// How many of `pages` a trim of the pages fetched before `date` keeps when the top `keptRows`
-    /// rows must stay (the rows pending edits name); nil when it keeps them all.
-    package static func pagesToKeep(_ pages: [PageRecord], fetchedBefore date: Date, keepingRows keptRows: Int) -> Int?
-    {
-        keeping(keptRows, of: pages, after: pagesToKeep(pages, fetchedBefore: date))
-    }
-
-    /// A trim that keeps `keep` of `pages` (nil: all), moved down to keep the pages holding the top
-    /// `keptRows` rows as well; nil when it keeps them all.
-    private static func keeping(_ keptRows: Int, of pages: [PageRecord], after keep: Int?) -> Int? {
+    /// A trim that keeps `keep` of `pages` (nil: all, as a trim rule answers), moved down to keep the
+    /// pages holding the top `keptRows` rows as well (the rows pending edits name); nil when it
+    /// keeps them all.
+    package static func keeping(_ keptRows: Int, of pages: [PageRecord], after keep: Int?) -> Int? {
         guard let keep else { return nil }
         var rows = 0
         var covering = 0
