@@ -31,6 +31,16 @@ import Testing
         #expect(SendLease.taken(by: me, now: now).holdsOff(other, now: now, holderLives: true))
     }
 
+    @Test func aLeaseReadBackFromTheFileAnInstantAfterItWasTakenHolds() {
+        // Taken where its end rounds up to the next millisecond, as the file keeps it.
+        let taken = Date(timeIntervalSince1970: 1_800_000_000.0006)
+        let lease = SendLease.taken(by: other, now: taken)
+        let kept = SendLease(holder: other, until: Date(millisecondsSince1970: lease.until.millisecondsSince1970))
+        #expect(kept.until > lease.until)
+        #expect(kept.holdsOff(me, now: taken.addingTimeInterval(0.0001), holderLives: true))
+        #expect(kept.holdsOff(me, now: taken.addingTimeInterval(-0.5), holderLives: true), "a clock a little behind")
+    }
+
     @Test func aHolderNamesItsProcess() {
         #expect(SendLease(holder: other, until: now).process == 20)
         #expect(SendLease(holder: "not a holder", until: now).process == nil)

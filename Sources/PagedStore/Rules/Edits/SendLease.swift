@@ -19,6 +19,11 @@ struct SendLease: Equatable, Sendable {
     /// may be sent again by another store, under the same idempotency key.
     static let longest: TimeInterval = 300
 
+    /// How much longer than ``longest`` a lease a store took may look when read back: the file keeps
+    /// its end to the millisecond (rounded, so up to half of one later), and the reader's clock may
+    /// stand a little behind the taker's. Only an end further ahead was written by hand.
+    static let readingSlack: TimeInterval = 1
+
     /// The holder name of a store of this process.
     static func holder(store: UUID, process: Int32) -> String {
         "\(process):\(store.uuidString)"
@@ -31,10 +36,11 @@ struct SendLease: Equatable, Sendable {
 
     /// Whether the lease keeps `store` from sending at `now`: held by another store that is still
     /// open (`holderLives`: its process runs, and in this process, the store is not closed), until a
-    /// time still ahead and no further than a lease is ever taken for (a later one was not written
-    /// by a store: a file edited by hand).
+    /// time still ahead and no further than a lease is ever taken for, read back (a later one was
+    /// not written by a store: a file edited by hand).
     func holdsOff(_ store: String, now: Date, holderLives: Bool) -> Bool {
-        holder != store && until > now && until.timeIntervalSince(now) <= Self.longest && holderLives
+        holder != store && until > now && until.timeIntervalSince(now) <= Self.longest + Self.readingSlack
+            && holderLives
     }
 
     /// The lease `store` takes at `now`.
