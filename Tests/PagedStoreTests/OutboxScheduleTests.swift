@@ -194,6 +194,41 @@ import Testing
             "the kept time is read once: an edit it already knows is not held again")
     }
 
+    @Test func aFailureAnotherStoreCountedOfAnEditKnownHereWaitsForTheTimeItKept() {
+        let edit = Self.entry("a")
+        var (schedule, actions) = schedule([edit], kinds: [])
+        #expect(actions.isEmpty, "known, not sent: no handler yet")
+        var failed = edit
+        failed.attempts = 1
+        failed.nextAttemptAt = date + 60
+        #expect(schedule.found([failed], now: now, date: date).isEmpty)
+        #expect(schedule.phase(of: edit.idempotencyKey, item: edit.item, now: now) == .retryingLater)
+        #expect(schedule.registered("like", now: now) == [.wake(after: .seconds(60))])
+        #expect(schedule.resumed(now: now) == [.send(failed)], "connectivity back: at once")
+        _ = schedule.finished(failed, .retryable(reason: "503", retryAfter: .seconds(5)), now: now)
+        _ = schedule.settled(edit.idempotencyKey, written: true, now: now)
+        var counted = failed
+        counted.attempts = 2
+        counted.nextAttemptAt = date + 5
+        #expect(
+            schedule.found([counted], now: now, date: date) == [.wake(after: .seconds(5))],
+            "its own failure, read back, is not another store's")
+    }
+
+    @Test func aSendWhoseEditTheFileNoLongerListsHoldsItsItemsLaterEditsAtMostItsLease() {
+        let first = Self.entry("a")
+        var later = Self.entry("a")
+        later.idempotencyKey = UUID()
+        var (schedule, actions) = schedule([first, later])
+        #expect(actions == [.send(first)])
+        // Settled by hand, or by another store, while this store's handler still runs.
+        let lease = Duration.seconds(SendLease.longest)
+        #expect(schedule.found([later], now: now, date: date) == [.wake(after: lease)], "one edit in flight")
+        // The handler hangs: past its lease, another store could send the item's edits anyway.
+        #expect(schedule.woke(now: now + lease) == [.send(later)])
+        #expect(schedule.finished(first, .confirmed, now: now + lease) == [.confirm(first)])
+    }
+
     @Test func aKeptNextAttemptInThePastGoesAtOnceAndOneTooFarAheadWaitsTheLongestDelay() {
         var past = Self.entry("a")
         past.nextAttemptAt = date - 10

@@ -104,7 +104,8 @@ import Testing
             for (itemID, time) in [("p1", ahead), ("p2", passed)] {
                 let edit = try #require(edits.first { $0.itemID == itemID }?.queued)
                 _ = try store.recordFailedSend(
-                    of: itemID, key: edit.idempotencyKey, error: "HTTP 503", nextAttemptAt: time, in: feed)
+                    of: itemID, key: edit.idempotencyKey, by: "1:a store", error: "HTTP 503", nextAttemptAt: time,
+                    in: feed)
             }
         }
         queue.close()

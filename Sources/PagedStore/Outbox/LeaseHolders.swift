@@ -7,12 +7,15 @@ import Darwin
 #endif
 
 /// Whether the store that holds a send lease (``SendLease``) is still open: in another process, that
-/// the process runs (a crash voids its leases); in this one, that the store is not closed or gone.
+/// the process runs (a crash voids its leases); in this one, that the store is not closed or gone,
+/// or that a handler it started still sends.
 final class LeaseHolders: @unchecked Sendable {
-    // @unchecked: `open` is only touched with `lock` held.
+    // @unchecked: `open` and `sending` are only touched with `lock` held.
     static let shared = LeaseHolders()
     private let lock = NSLock()
     private var open: Set<String> = []
+    /// The sends each holder's handlers run now.
+    private var sending: [String: Int] = [:]
     private let process = ProcessInfo.processInfo.processIdentifier
 
     /// A holder name for a new store of this process, open until ``closed(_:)``.
@@ -27,10 +30,24 @@ final class LeaseHolders: @unchecked Sendable {
         lock.withLock { _ = open.remove(holder) }
     }
 
-    /// Whether the store that `holder` names is open.
+    /// A handler of `holder` began to send an edit: its lease holds until ``endedSending(_:)``, even
+    /// once the store closes.
+    func beganSending(_ holder: String) {
+        lock.withLock { sending[holder, default: 0] += 1 }
+    }
+
+    /// A handler of `holder` answered.
+    func endedSending(_ holder: String) {
+        lock.withLock {
+            let left = (sending[holder] ?? 1) - 1
+            sending[holder] = left > 0 ? left : nil
+        }
+    }
+
+    /// Whether the store that `holder` names is open, or still sends.
     func lives(_ holder: String) -> Bool {
         guard let pid = SendLease(holder: holder, until: .distantPast).process else { return true }
-        if pid == process { return lock.withLock { open.contains(holder) } }
+        if pid == process { return lock.withLock { open.contains(holder) || sending[holder] != nil } }
         return ProcessLiveness.lives(pid)
     }
 }

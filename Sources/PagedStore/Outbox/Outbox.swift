@@ -54,6 +54,10 @@ public actor Outbox {
     /// Who this store is when it holds an edit's send lease (``SendLease``): open until the store
     /// closes or the outbox goes.
     private nonisolated let leaseHolder = LeaseHolders.shared.opened()
+    /// When this store first saw each lease of another store whose end lies further ahead than any
+    /// lease is taken for (see ``SendLease/heldUntil(against:now:holderLives:firstSeen:)``), for as
+    /// long as the file lists it.
+    private var leasesSeen: [SendLease: Date] = [:]
 
     /// Runs on its store's storage executor, as the feeds do: it reads the file without a hop.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -198,6 +202,11 @@ public actor Outbox {
             return
         }
         feeds = feeds.filter { $0.value.feed != nil }
+        let listed = Set(
+            rows.compactMap { row in
+                row.sendingBy.flatMap { holder in row.sendingUntil.map { SendLease(holder: holder, until: $0) } }
+            })
+        leasesSeen = leasesSeen.filter { listed.contains($0.key) }
         let date = clock.date()
         let entries = rows.map { row in
             OutboxSchedule.Entry(
@@ -212,7 +221,16 @@ public actor Outbox {
     private func sentElsewhereUntil(_ row: QueuedEditRow, at date: Date) -> Date? {
         guard let holder = row.sendingBy, let until = row.sendingUntil else { return nil }
         let lease = SendLease(holder: holder, until: until)
-        return lease.holdsOff(leaseHolder, now: date, holderLives: LeaseHolders.shared.lives(holder)) ? until : nil
+        return lease.heldUntil(
+            against: leaseHolder, now: date, holderLives: LeaseHolders.shared.lives(holder),
+            firstSeen: firstSeen(lease, at: date))
+    }
+
+    /// When this store first saw `lease`: `date` when it had not seen it before.
+    private func firstSeen(_ lease: SendLease, at date: Date) -> Date {
+        if let seen = leasesSeen[lease] { return seen }
+        leasesSeen[lease] = date
+        return date
     }
 
     private func perform(_ actions: [OutboxSchedule.Action]) {
@@ -228,7 +246,8 @@ public actor Outbox {
                 // One store at a time sends an edit: the lease is taken in the file first.
                 let lease = Result {
                     try writer.takeSendLease(
-                        of: entry.item.itemID, key: entry.idempotencyKey, inFeed: entry.item.feedKey, for: leaseHolder)
+                        of: entry.item.itemID, key: entry.idempotencyKey, inFeed: entry.item.feedKey, for: leaseHolder
+                    ) { lease, date in firstSeen(lease, at: date) }
                 }
                 switch lease {
                 case .success(nil): break
@@ -240,8 +259,13 @@ public actor Outbox {
                     perform(schedule.sentElsewhere(entry, for: .seconds(1), now: clock.now()))
                     continue
                 }
+                // The lease holds while the handler runs, even once the store closes or goes: until
+                // then no other store sends the edit, nor its item's later edits.
+                let holder = leaseHolder
+                LeaseHolders.shared.beganSending(holder)
                 Task { [weak self] in
                     let outcome = await handler(row, entry.attempts + 1)
+                    LeaseHolders.shared.endedSending(holder)
                     await self?.finished(entry, outcome)
                 }
             case .confirm(let entry):
@@ -253,10 +277,10 @@ public actor Outbox {
                 let components = delay.components
                 let nextAttemptAt = clock.date().addingTimeInterval(
                     Double(components.seconds) + Double(components.attoseconds) / 1e18)
-                write(entry) { writer in
+                write(entry) { [leaseHolder] writer in
                     try writer.recordFailedSend(
-                        of: entry.item.itemID, key: entry.idempotencyKey, error: reason, nextAttemptAt: nextAttemptAt,
-                        inFeed: entry.item.feedKey)
+                        of: entry.item.itemID, key: entry.idempotencyKey, by: leaseHolder, error: reason,
+                        nextAttemptAt: nextAttemptAt, inFeed: entry.item.feedKey)
                 }
             case .wake(let delay):
                 wake?.cancel()
@@ -274,6 +298,9 @@ public actor Outbox {
     }
 
     private func woke() {
+        // A closed store sends nothing more: it could not write an outcome, and another store may
+        // take its edits over.
+        guard !queue.isClosed else { return }
         look()
         perform(schedule.woke(now: clock.now()))
     }

@@ -51,21 +51,28 @@ struct OutboxWriter: Sendable {
 
     /// Takes the send lease of the item's queued edit with `key` for `holder`, unless another store
     /// holds it (``SendLease``), in one write transaction.
+    /// - Parameter firstSeen: When the taking store first saw a lease (see
+    ///   ``SendLease/heldUntil(against:now:holderLives:firstSeen:)``); it notes one it had not seen.
     /// - Returns: Nil when `holder` has it now; else how long to wait at the latest before trying
     ///   again: the other store's lease, or a second when the edit is gone (the next look at the file
     ///   forgets it).
-    func takeSendLease(of itemID: String, key: UUID, inFeed feedKey: String, for holder: String) throws -> Duration? {
+    func takeSendLease(
+        of itemID: String, key: UUID, inFeed feedKey: String, for holder: String,
+        firstSeen: (SendLease, Date) -> Date
+    ) throws -> Duration? {
         try store.transaction(by: follower, growing: false) { store in
             guard let feed = try store.feed(key: feedKey),
                 let found = try store.sendLease(of: itemID, key: key, in: feed)
             else { return (.seconds(1), []) }
             let now = self.store.clock.date()
-            if let other = found.holder, let until = found.until,
-                SendLease(holder: other, until: until).holdsOff(
-                    holder, now: now, holderLives: LeaseHolders.shared.lives(other))
-            {
-                // At most a lease's length: the rule holds off no later end.
-                return (.seconds(min(until.timeIntervalSince(now), SendLease.longest)), [])
+            if let other = found.holder, let until = found.until {
+                let lease = SendLease(holder: other, until: until)
+                if let end = lease.heldUntil(
+                    against: holder, now: now, holderLives: LeaseHolders.shared.lives(other),
+                    firstSeen: firstSeen(lease, now))
+                {
+                    return (.seconds(end.timeIntervalSince(now)), [])
+                }
             }
             let lease = SendLease.taken(by: holder, now: now)
             try store.setSendLease(of: itemID, key: key, holder: lease.holder, until: lease.until, in: feed)
@@ -73,15 +80,17 @@ struct OutboxWriter: Sendable {
         }
     }
 
-    /// Counts a failed send of the item's queued edit with `key`, keeps what it said and when it may
-    /// go again; nothing when the feed or that edit is gone. The rows do not change, so no change is
-    /// recorded.
+    /// Counts a failed send of the item's queued edit with `key` by `holder`, keeps what it said
+    /// and when it may go again; nothing when the feed or that edit is gone, or when another store
+    /// now holds its lease (it took the edit over after this send outlived its lease, and sends it).
+    /// The rows do not change, so no change is recorded.
     func recordFailedSend(
-        of itemID: String, key: UUID, error: String, nextAttemptAt: Date, inFeed feedKey: String
+        of itemID: String, key: UUID, by holder: String, error: String, nextAttemptAt: Date, inFeed feedKey: String
     ) throws {
         try store.transaction(by: follower, growing: false) { store in
             guard let feed = try store.feed(key: feedKey) else { return ((), []) }
-            _ = try store.recordFailedSend(of: itemID, key: key, error: error, nextAttemptAt: nextAttemptAt, in: feed)
+            _ = try store.recordFailedSend(
+                of: itemID, key: key, by: holder, error: error, nextAttemptAt: nextAttemptAt, in: feed)
             return ((), [])
         }
     }

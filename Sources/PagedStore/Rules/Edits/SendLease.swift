@@ -9,7 +9,7 @@ import Foundation
 /// A store never waits for its own lease.
 ///
 /// Pure: the time and whether a process lives come in; ``Outbox`` reads and writes the lease.
-struct SendLease: Equatable, Sendable {
+struct SendLease: Hashable, Sendable {
     /// Who holds it: `pid:store`.
     var holder: String
     /// When it ends at the latest.
@@ -21,7 +21,7 @@ struct SendLease: Equatable, Sendable {
 
     /// How much longer than ``longest`` a lease a store took may look when read back: the file keeps
     /// its end to the millisecond (rounded, so up to half of one later), and the reader's clock may
-    /// stand a little behind the taker's. Only an end further ahead was written by hand.
+    /// stand a little behind the taker's.
     static let readingSlack: TimeInterval = 1
 
     /// The holder name of a store of this process.
@@ -34,13 +34,19 @@ struct SendLease: Equatable, Sendable {
         holder.split(separator: ":", maxSplits: 1).first.flatMap { Int32($0) }
     }
 
-    /// Whether the lease keeps `store` from sending at `now`: held by another store that is still
-    /// open (`holderLives`: its process runs, and in this process, the store is not closed), until a
-    /// time still ahead and no further than a lease is ever taken for, read back (a later one was
-    /// not written by a store: a file edited by hand).
-    func holdsOff(_ store: String, now: Date, holderLives: Bool) -> Bool {
-        holder != store && until > now && until.timeIntervalSince(now) <= Self.longest + Self.readingSlack
-            && holderLives
+    /// Until when the lease keeps `store` from sending, read at `now`; nil when it does not: it is
+    /// `store`'s own, its holder is no longer open (`holderLives`: its process runs, and in this
+    /// process, the store is not closed or still sends), or its end has passed.
+    ///
+    /// An end further ahead than a lease is ever taken for (read back, see ``readingSlack``) was
+    /// written on a clock since set back, or by hand: the lease then holds ``longest`` from when
+    /// `store` first saw it (`firstSeen`), as the longest lease it could be would, so that neither
+    /// a clock set back voids a live store's send nor an end written by hand holds forever.
+    func heldUntil(against store: String, now: Date, holderLives: Bool, firstSeen: Date) -> Date? {
+        guard holder != store, holderLives, until > now else { return nil }
+        if until.timeIntervalSince(now) <= Self.longest + Self.readingSlack { return until }
+        let end = min(firstSeen, now).addingTimeInterval(Self.longest)
+        return end > now ? end : nil
     }
 
     /// The lease `store` takes at `now`.

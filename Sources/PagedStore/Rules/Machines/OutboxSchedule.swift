@@ -12,12 +12,14 @@ import Foundation
 ///   until the lease ends, nor are its item's later edits.
 /// - An edit in flight, or whose outcome is being written, is never sent again, even when the file
 ///   still lists it; an edit the file no longer lists (settled by another store, its feed deleted) is
-///   forgotten and never sent again.
+///   forgotten and never sent again; its item's later edits wait for its answer as long as its lease
+///   would hold (``SendLease/longest``), no longer (a handler that hangs).
 /// - Confirmed: the edit is deleted (the next server copy wins). Rejected: it is rolled back.
 ///   Retryable: it stays, its failure is counted, and it waits for its delay, or for
 ///   ``resumed(now:)`` (connectivity back), whichever comes first. The file keeps when it may go
-///   again: an edit the schedule first finds (after a relaunch, or queued by another store) waits
-///   until then too, at most the longest delay (a clock set back, a file edited by hand).
+///   again: an edit the schedule first finds (after a relaunch, or queued by another store), or
+///   whose failure another store counted, waits until then too, at most the longest delay (a clock
+///   set back, a file edited by hand).
 ///
 /// Pure: no SQLite, no clock reads (callers pass the time in), no tasks; each event returns the
 /// actions that follow it, which the ``Outbox`` performs.
@@ -95,6 +97,8 @@ struct OutboxSchedule: Sendable {
     private(set) var waiting: [Entry] = []
     /// The edits whose handler runs, by item.
     private(set) var inFlight: [ItemKey: UUID] = [:]
+    /// When each edit in flight was sent.
+    private(set) var sentAt: [UUID: ContinuousClock.Instant] = [:]
     /// An edit whose outcome is being written.
     struct Settling: Equatable, Sendable {
         var entry: Entry
@@ -123,13 +127,20 @@ struct OutboxSchedule: Sendable {
     /// An edit found for the first time waits until the next attempt the file keeps for it.
     mutating func found(_ entries: [Entry], now: ContinuousClock.Instant, date: Date) -> [Action] {
         let known = Set(waiting.map(\.idempotencyKey)).union(inFlight.values).union(settling.keys)
-        for entry in entries where !known.contains(entry.idempotencyKey) {
-            guard let at = entry.nextAttemptAt, notBefore[entry.idempotencyKey] == nil else { continue }
-            notBefore[entry.idempotencyKey] = now + retry.wait(until: at, from: date)
+        let counted = Dictionary(waiting.map { ($0.idempotencyKey, $0) }, uniquingKeysWith: { first, _ in first })
+        for entry in entries {
+            let key = entry.idempotencyKey
+            guard let at = entry.nextAttemptAt else { continue }
+            let firstFound = !known.contains(key) && notBefore[key] == nil
+            // Another store's failed send (the file counts more failures than this schedule did):
+            // it waits for the time that store wrote, as a store first finding the edit would.
+            let failedElsewhere =
+                settling[key] == nil && !inFlight.values.contains(key)
+                && entry.attempts > (counted[key]?.attempts ?? .max)
+            if firstFound || failedElsewhere { notBefore[key] = now + retry.wait(until: at, from: date) }
         }
         // An edit whose failure is being written is kept as the schedule counted it: the file does
         // not have its new count yet.
-        let counted = Dictionary(waiting.map { ($0.idempotencyKey, $0) }, uniquingKeysWith: { first, _ in first })
         waiting = entries.compactMap { entry in
             guard let settled = settling[entry.idempotencyKey] else { return entry }
             return settled.stays ? counted[entry.idempotencyKey] ?? entry : nil
@@ -153,6 +164,7 @@ struct OutboxSchedule: Sendable {
     /// and looks again within ``leaseLook`` (a look that finds the lease ended sends it).
     mutating func sentElsewhere(_ entry: Entry, for wait: Duration, now: ContinuousClock.Instant) -> [Action] {
         if inFlight[entry.item] == entry.idempotencyKey { inFlight[entry.item] = nil }
+        sentAt[entry.idempotencyKey] = nil
         elsewhere[entry.idempotencyKey] = now + min(max(wait, .zero), Self.leaseLook)
         return next(now: now)
     }
@@ -177,6 +189,7 @@ struct OutboxSchedule: Sendable {
     /// The handler of `entry` answered.
     mutating func finished(_ entry: Entry, _ outcome: OutboxOutcome, now: ContinuousClock.Instant) -> [Action] {
         if inFlight[entry.item] == entry.idempotencyKey { inFlight[entry.item] = nil }
+        sentAt[entry.idempotencyKey] = nil
         let action: Action
         var stays = false
         switch outcome {
@@ -225,8 +238,22 @@ struct OutboxSchedule: Sendable {
     private mutating func next(now: ContinuousClock.Instant, holding held: ItemKey? = nil) -> [Action] {
         guard !readOnly else { return [] }
         var actions: [Action] = []
-        var itemsAhead = Set(inFlight.keys).union(settling.values.map(\.entry.item)).union(held.map { [$0] } ?? [])
         var firstDue: ContinuousClock.Instant?
+        // A send whose edit the file no longer lists (settled by hand or by another store, its feed
+        // deleted) holds its item's later edits while its handler may still run, but no longer than
+        // its lease: past it, another store could send them anyway (a handler that hangs).
+        let listed = Set(waiting.map(\.idempotencyKey))
+        for (item, key) in inFlight where !listed.contains(key) {
+            guard let since = sentAt[key] else { continue }
+            let ends = since + .seconds(SendLease.longest)
+            if ends > now {
+                if waiting.contains(where: { $0.item == item }) { firstDue = min(firstDue ?? ends, ends) }
+            } else {
+                inFlight[item] = nil
+                sentAt[key] = nil
+            }
+        }
+        var itemsAhead = Set(inFlight.keys).union(settling.values.map(\.entry.item)).union(held.map { [$0] } ?? [])
         for entry in waiting {
             // An item's later edits wait behind its first one, sent or not.
             guard itemsAhead.insert(entry.item).inserted else { continue }
@@ -242,6 +269,7 @@ struct OutboxSchedule: Sendable {
             }
             notBefore[entry.idempotencyKey] = nil
             inFlight[entry.item] = entry.idempotencyKey
+            sentAt[entry.idempotencyKey] = now
             actions.append(.send(entry))
         }
         if let firstDue { actions.append(.wake(after: firstDue - now)) }

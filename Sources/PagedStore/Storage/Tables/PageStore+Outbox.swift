@@ -51,19 +51,21 @@ extension PageStore {
         }.compactMap { $0 }
     }
 
-    /// Counts a failed send of the edit with `key`, keeps what it said, and when it may go again; its
-    /// send lease ends.
-    /// - Returns: Whether the feed still had that edit (not settled, nor replaced, meanwhile).
+    /// Counts a failed send of the edit with `key` by `holder`, keeps what it said, and when it may
+    /// go again; its send lease ends. Nothing when another store holds the lease now: that store
+    /// sends the edit, and its outcome is the one that counts.
+    /// - Returns: Whether the feed still had that edit (not settled, nor replaced, meanwhile) under
+    ///   `holder`'s lease or none.
     package func recordFailedSend(
-        of itemID: String, key: UUID, error: String, nextAttemptAt: Date, in feed: FeedRecord
+        of itemID: String, key: UUID, by holder: String, error: String, nextAttemptAt: Date, in feed: FeedRecord
     ) throws(StorageError) -> Bool {
         let sql = """
             UPDATE pending_edit SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, sending_by = NULL,
                 sending_until = NULL
-            WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
+            WHERE feed_id = ? AND item_id = ? AND idempotency_key = ? AND (sending_by IS NULL OR sending_by = ?)
             """
         return try connection.run(
-            sql, error, nextAttemptAt.millisecondsSince1970, feed.id, itemID, key.uuidString) > 0
+            sql, error, nextAttemptAt.millisecondsSince1970, feed.id, itemID, key.uuidString, holder) > 0
     }
 
     /// The send lease of the item's queued edit with `key` (nil holder: none), or nil when the feed no
