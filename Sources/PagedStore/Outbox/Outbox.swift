@@ -71,7 +71,8 @@ public actor Outbox {
         queue = store.queue
         writer = OutboxWriter(store: store)
         schedule.readOnly = queue.isReadOnly
-        // A closed store follows nothing, and the edits it was sending may go from another store.
+        // A closed store follows nothing, and the edits it was sending may go from another store once
+        // their handlers answer (see LeaseHolders).
         let (follower, file, holder) = (writer.follower, queue.file, leaseHolder)
         _ = queue.onClose {
             if let file { LiveFeeds.shared.stopFollowing(follower, file: file) }
