@@ -10,9 +10,9 @@ import Testing
     let me = SendLease.holder(store: UUID(), process: 10)
     let other = SendLease.holder(store: UUID(), process: 20)
 
-    /// Until when `lease` keeps `me` from sending at `now`, its holder open, first seen at `seen`.
-    func heldUntil(_ lease: SendLease, at now: Date, seen: Date? = nil, lives: Bool = true) -> Date? {
-        lease.heldUntil(against: me, now: now, holderLives: lives, firstSeen: seen ?? now)
+    /// Until when `lease` keeps `me` from sending at `now`, its holder open.
+    func heldUntil(_ lease: SendLease, at now: Date, lives: Bool = true) -> Date? {
+        lease.heldUntil(against: me, now: now, holderLives: lives)
     }
 
     @Test func anotherOpenStoresLeaseHoldsUntilItsTime() {
@@ -23,23 +23,23 @@ import Testing
 
     @Test func aStoreNeverWaitsForItsOwnLease() {
         #expect(
-            SendLease(holder: me, until: now.addingTimeInterval(30)).heldUntil(
-                against: me, now: now, holderLives: true, firstSeen: now) == nil)
+            SendLease(holder: me, until: now.addingTimeInterval(30)).heldUntil(against: me, now: now, holderLives: true)
+                == nil)
     }
 
     @Test func aLeaseOfAClosedStoreOrAnEndedProcessHoldsNothing() {
         #expect(heldUntil(SendLease(holder: other, until: now.addingTimeInterval(30)), at: now, lives: false) == nil)
     }
 
-    @Test func anEndFurtherAheadThanAnyLeaseHoldsTheLongestFromWhenItWasFirstSeen() {
+    @Test func anEndFurtherAheadThanAnyLeaseHoldsAsALeaseTakenNow() {
         // A clock set back 10 s since the lease was taken, or an end written by hand.
         let ahead = SendLease(holder: other, until: now.addingTimeInterval(SendLease.longest + 10))
-        let end = now.addingTimeInterval(SendLease.longest)
-        #expect(heldUntil(ahead, at: now) == end, "a live store's send is not voided")
-        #expect(heldUntil(ahead, at: now.addingTimeInterval(200), seen: now) == ahead.until, "a lease again by then")
-        #expect(heldUntil(ahead, at: ahead.until, seen: now) == nil)
+        #expect(ahead.endsTooLate(at: now))
+        #expect(heldUntil(ahead, at: now) == now.addingTimeInterval(SendLease.longest), "a live store's send holds")
         let byHand = SendLease(holder: other, until: .distantFuture)
-        #expect(heldUntil(byHand, at: now.addingTimeInterval(SendLease.longest), seen: now) == nil, "not forever")
+        #expect(byHand.endsTooLate(at: now))
+        #expect(heldUntil(byHand, at: now) == now.addingTimeInterval(SendLease.longest), "not forever")
+        #expect(!SendLease.taken(by: other, now: now).endsTooLate(at: now))
     }
 
     @Test func aLeaseReadBackFromTheFileAnInstantAfterItWasTakenHolds() {
@@ -48,8 +48,10 @@ import Testing
         let lease = SendLease.taken(by: other, now: taken)
         let kept = SendLease(holder: other, until: Date(millisecondsSince1970: lease.until.millisecondsSince1970))
         #expect(kept.until > lease.until)
-        #expect(heldUntil(kept, at: taken.addingTimeInterval(0.0001)) == kept.until)
-        #expect(heldUntil(kept, at: taken.addingTimeInterval(-0.5)) == kept.until, "a clock a little behind")
+        for reader in [taken.addingTimeInterval(0.0001), taken.addingTimeInterval(-0.5)] {
+            #expect(!kept.endsTooLate(at: reader), "a clock a little behind, or none")
+            #expect(heldUntil(kept, at: reader) != nil)
+        }
     }
 
     @Test func aHolderNamesItsProcess() {

@@ -17,6 +17,31 @@ import Testing
         try DatabaseQueue(path: test.path).read { try $0.queuedEdits() }.first?.sendingBy
     }
 
+    /// The lease of the queued edit of `itemID`, as the file keeps it.
+    func lease(of itemID: String) throws -> (by: String?, until: Date?)? {
+        try DatabaseQueue(path: test.path).read { try $0.queuedEdits() }
+            .first { $0.itemID == itemID }.map { ($0.sendingBy, $0.sendingUntil) }
+    }
+
+    /// A store whose clock runs `ahead` of the test's, sending p1's edit with a handler that answers
+    /// once `release` lets it go.
+    /// - Returns: The store, kept open by the caller, and its lease's holder.
+    func storeSendingAnEdit(
+        clockAhead ahead: Duration, until release: AsyncStream<Void>
+    ) async throws -> (FeedStore, holder: String) {
+        let clock = MovableClock()
+        clock.advance(by: ahead)
+        let store = try FeedStore(path: test.path, clock: clock.storeClock)
+        let feed = try test.feed(server.source, store: store)
+        await feed.refresh()
+        let (sent, sends) = AsyncStream.makeStream(of: Int.self)
+        await store.outbox.register("revise", as: Revision.self, Self.handler(sent: sends, release: release))
+        try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 }
+        var arrivals = sent.makeAsyncIterator()
+        #expect(await arrivals.next() == 1)
+        return (store, try #require(try lease(of: "p1")?.by))
+    }
+
     /// A handler that reports each send's revision on `sent` and answers `outcome` once `release`
     /// lets it go (at once without one).
     static func handler(
@@ -162,5 +187,135 @@ import Testing
         }
         #expect(secondSent.value == [1, 2])
         #expect(!whileTheFirstSent.value)
+    }
+
+    @Test func anAnsweredSendOfAClosedStoreIsNotHeldByItsOtherHungSend() async throws {
+        let (first, feed) = try await test.openPosts(server)
+        let (sent, sends) = AsyncStream.makeStream(of: String.self)
+        let (hung, hangs) = AsyncStream.makeStream(of: Void.self)
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        defer {
+            hangs.finish()
+            released.finish()
+        }
+        await first.outbox.register("revise", as: Revision.self) { edit in
+            sends.yield(edit.itemID)
+            if edit.itemID == "p1" {
+                for await _ in hung { break }
+            } else {
+                for await _ in release { break }
+            }
+            return .confirmed
+        }
+        try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 }
+        try await feed.enqueue("revise", id: "p2", argument: Revision(revision: 1)) { $0.revision = 1 }
+        var arrivals = sent.makeAsyncIterator()
+        let both = [await arrivals.next(), await arrivals.next()]
+        #expect(Set(both.compactMap { $0 }) == ["p1", "p2"])
+        let holder = try #require(try lease(of: "p2")?.by)
+        first.close()
+
+        // p2's handler answers; its outcome cannot be written (closed): the first store's schedule
+        // then waits for a retry of the write.
+        let firstStates = await first.outbox.states
+        released.yield()
+        for await status in firstStates
+        where status.edits.first(where: { $0.itemID == "p2" })?.phase == .retryingLater { break }
+
+        let second = try test.store()
+        let secondSent = Locked<[String]>([])
+        await second.outbox.register("revise", as: Revision.self) { edit in
+            secondSent.append(edit.itemID)
+            return .confirmed
+        }
+        // Looks again as its lease look would (a few seconds on, far inside the five minutes).
+        test.clock.advance(by: OutboxSchedule.leaseLook)
+        _ = await second.outbox.status  // a look, as its lease look makes
+        #expect(
+            try lease(of: "p2")?.by != holder,
+            "p2's handler answered and its store closed: another store takes p2 over, not five minutes later")
+        #expect(try lease(of: "p1")?.by == holder, "p1's handler still runs: its lease holds")
+    }
+
+    @Test func aLeaseFromBeforeAClockSetBackHoldsNoMoreThanFiveMinutesAcrossRelaunches() async throws {
+        // The sending store's clock is a day ahead: its lease, read now, ends a day and five
+        // minutes ahead, as after the system clock was set back a day.
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        defer { released.finish() }
+        let (sender, holder) = try await storeSendingAnEdit(clockAhead: .seconds(86_400), until: release)
+
+        // A second store sees the lease, lists the edit as sending, and closes four minutes on.
+        let second = try test.store()
+        await second.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        #expect(await second.outbox.status.edits.first?.phase == .sending)
+        test.clock.advance(by: .seconds(240))
+        second.close()
+
+        // Relaunched four minutes later still: eight minutes since a store first saw the lease.
+        test.clock.advance(by: .seconds(240))
+        let third = try test.store()
+        let thirdSent = Locked(0)
+        await third.outbox.register("revise", as: Revision.self) { _ in
+            thirdSent.mutate { $0 += 1 }
+            return .confirmed
+        }
+        #expect(
+            try lease(of: "p1")?.by != holder,
+            "five minutes at the latest: the lease, first seen eight minutes ago, no longer holds")
+        withExtendedLifetime(sender) {}
+    }
+
+    @Test func aClockSetBackAFewMinutesDoesNotStretchAHungSendsLeasePastFiveMinutes() async throws {
+        // The sending store took its lease four minutes "later" than the other store's clock says.
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        defer { released.finish() }
+        let (sender, holder) = try await storeSendingAnEdit(clockAhead: .seconds(240), until: release)
+
+        let second = try test.store()
+        await second.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        #expect(await second.outbox.status.edits.first?.phase == .sending, "a live store's send is not voided")
+        // Five minutes and a second since the lease was taken, and since this store first saw it.
+        test.clock.advance(by: .seconds(SendLease.longest + 1))
+        _ = await second.outbox.status  // a look, as its lease look makes
+        #expect(
+            try lease(of: "p1")?.by != holder,
+            "the hung send's lease, first seen five minutes ago, no longer holds")
+        withExtendedLifetime(sender) {}
+    }
+
+    @Test func aLateFailureDoesNotShortenTheRetryAfterTheStoreThatTookTheEditOverWasGiven() async throws {
+        let (first, feed) = try await test.openPosts(server)
+        let (sent, sends) = AsyncStream.makeStream(of: Int.self)
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        defer { released.finish() }
+        await first.outbox.register("revise", as: Revision.self) { edit in
+            sends.yield(edit.argument.revision)
+            for await _ in release { break }
+            return .retryable("HTTP 503", retryAfterHeader: nil)
+        }
+        try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 }
+        var arrivals = sent.makeAsyncIterator()
+        #expect(await arrivals.next() == 1)
+
+        // The send outlives its lease: a second store takes it over; the server says 429, 300 s.
+        test.clock.advance(by: .seconds(SendLease.longest + 5))
+        let second = try test.store()
+        await second.outbox.register("revise", as: Revision.self) { _ in
+            .retryable("HTTP 429", retryAfterHeader: "300")
+        }
+        await second.outbox.waitFor { $0.edits.first?.attempts == 1 }
+        let kept = try #require(try DatabaseQueue(path: test.path).read { try $0.queuedEdits() }.first)
+        let serversTime = try #require(kept.queued.nextAttemptAt)
+
+        // The late send answers now.
+        let firstStates = await first.outbox.states
+        released.yield()
+        for await status in firstStates where status.edits.first?.phase == .retryingLater { break }
+        let edit = try #require(try DatabaseQueue(path: test.path).read { try $0.queuedEdits() }.first)
+        #expect(
+            edit.queued.nextAttemptAt.map { $0 >= serversTime } == true,
+            "the server's Retry-After stands: kept \(String(describing: edit.queued.nextAttemptAt)), server said \(serversTime)"
+        )
+        #expect(edit.queued.attempts == 1, "one failure of the server counted once, not again by a stale answer")
     }
 }

@@ -103,6 +103,9 @@ import Testing
             let edits = try store.pendingEdits(of: feed)
             for (itemID, time) in [("p1", ahead), ("p2", passed)] {
                 let edit = try #require(edits.first { $0.itemID == itemID }?.queued)
+                // A store sends under its lease, and counts its failure under it.
+                try store.setSendLease(
+                    of: itemID, key: edit.idempotencyKey, holder: "1:a store", until: Date() + 60, in: feed)
                 _ = try store.recordFailedSend(
                     of: itemID, key: edit.idempotencyKey, by: "1:a store", error: "HTTP 503", nextAttemptAt: time,
                     in: feed)

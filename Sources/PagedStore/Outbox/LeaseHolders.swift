@@ -8,14 +8,14 @@ import Darwin
 
 /// Whether the store that holds a send lease (``SendLease``) is still open: in another process, that
 /// the process runs (a crash voids its leases); in this one, that the store is not closed or gone,
-/// or that a handler it started still sends.
+/// or that a handler it started still sends that edit.
 final class LeaseHolders: @unchecked Sendable {
     // @unchecked: `open` and `sending` are only touched with `lock` held.
     static let shared = LeaseHolders()
     private let lock = NSLock()
     private var open: Set<String> = []
-    /// The sends each holder's handlers run now.
-    private var sending: [String: Int] = [:]
+    /// The edits each holder's handlers send now.
+    private var sending: [String: Set<UUID>] = [:]
     private let process = ProcessInfo.processInfo.processIdentifier
 
     /// A holder name for a new store of this process, open until ``closed(_:)``.
@@ -30,24 +30,24 @@ final class LeaseHolders: @unchecked Sendable {
         lock.withLock { _ = open.remove(holder) }
     }
 
-    /// A handler of `holder` began to send an edit: its lease holds until ``endedSending(_:)``, even
-    /// once the store closes.
-    func beganSending(_ holder: String) {
-        lock.withLock { sending[holder, default: 0] += 1 }
+    /// A handler of `holder` began to send the edit with `key`: its lease holds until
+    /// ``endedSending(_:by:)``, even once the store closes.
+    func beganSending(_ key: UUID, by holder: String) {
+        lock.withLock { _ = sending[holder, default: []].insert(key) }
     }
 
-    /// A handler of `holder` answered.
-    func endedSending(_ holder: String) {
+    /// The handler of `holder` sending the edit with `key` answered.
+    func endedSending(_ key: UUID, by holder: String) {
         lock.withLock {
-            let left = (sending[holder] ?? 1) - 1
-            sending[holder] = left > 0 ? left : nil
+            sending[holder]?.remove(key)
+            if sending[holder]?.isEmpty == true { sending[holder] = nil }
         }
     }
 
-    /// Whether the store that `holder` names is open, or still sends.
-    func lives(_ holder: String) -> Bool {
+    /// Whether the store that `holder` names is open, or still sends the edit with `key`.
+    func lives(_ holder: String, sending key: UUID) -> Bool {
         guard let pid = SendLease(holder: holder, until: .distantPast).process else { return true }
-        if pid == process { return lock.withLock { open.contains(holder) || sending[holder] != nil } }
+        if pid == process { return lock.withLock { open.contains(holder) || sending[holder]?.contains(key) == true } }
         return ProcessLiveness.lives(pid)
     }
 }

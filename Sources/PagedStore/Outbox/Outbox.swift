@@ -54,10 +54,6 @@ public actor Outbox {
     /// Who this store is when it holds an edit's send lease (``SendLease``): open until the store
     /// closes or the outbox goes.
     private nonisolated let leaseHolder = LeaseHolders.shared.opened()
-    /// When this store first saw each lease of another store whose end lies further ahead than any
-    /// lease is taken for (see ``SendLease/heldUntil(against:now:holderLives:firstSeen:)``), for as
-    /// long as the file lists it.
-    private var leasesSeen: [SendLease: Date] = [:]
 
     /// Runs on its store's storage executor, as the feeds do: it reads the file without a hop.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -203,11 +199,6 @@ public actor Outbox {
             return
         }
         feeds = feeds.filter { $0.value.feed != nil }
-        let listed = Set(
-            rows.compactMap { row in
-                row.sendingBy.flatMap { holder in row.sendingUntil.map { SendLease(holder: holder, until: $0) } }
-            })
-        leasesSeen = leasesSeen.filter { listed.contains($0.key) }
         let date = clock.date()
         let entries = rows.map { row in
             OutboxSchedule.Entry(
@@ -218,20 +209,16 @@ public actor Outbox {
         perform(schedule.found(entries, now: clock.now(), date: date))
     }
 
-    /// Until when another store sends the edit of `row` (it holds a lease that holds at `date`).
+    /// Until when another store sends the edit of `row` (it holds a lease that holds at `date`). A
+    /// lease that ends too late is left to the send, whose take of the lease writes it back (see
+    /// ``OutboxWriter/takeSendLease(of:key:inFeed:for:)``).
     private func sentElsewhereUntil(_ row: QueuedEditRow, at date: Date) -> Date? {
         guard let holder = row.sendingBy, let until = row.sendingUntil else { return nil }
         let lease = SendLease(holder: holder, until: until)
+        guard !lease.endsTooLate(at: date) else { return nil }
         return lease.heldUntil(
-            against: leaseHolder, now: date, holderLives: LeaseHolders.shared.lives(holder),
-            firstSeen: firstSeen(lease, at: date))
-    }
-
-    /// When this store first saw `lease`: `date` when it had not seen it before.
-    private func firstSeen(_ lease: SendLease, at date: Date) -> Date {
-        if let seen = leasesSeen[lease] { return seen }
-        leasesSeen[lease] = date
-        return date
+            against: leaseHolder, now: date,
+            holderLives: LeaseHolders.shared.lives(holder, sending: row.queued.idempotencyKey))
     }
 
     private func perform(_ actions: [OutboxSchedule.Action]) {
@@ -247,8 +234,7 @@ public actor Outbox {
                 // One store at a time sends an edit: the lease is taken in the file first.
                 let lease = Result {
                     try writer.takeSendLease(
-                        of: entry.item.itemID, key: entry.idempotencyKey, inFeed: entry.item.feedKey, for: leaseHolder
-                    ) { lease, date in firstSeen(lease, at: date) }
+                        of: entry.item.itemID, key: entry.idempotencyKey, inFeed: entry.item.feedKey, for: leaseHolder)
                 }
                 switch lease {
                 case .success(nil): break
@@ -262,11 +248,11 @@ public actor Outbox {
                 }
                 // The lease holds while the handler runs, even once the store closes or goes: until
                 // then no other store sends the edit, nor its item's later edits.
-                let holder = leaseHolder
-                LeaseHolders.shared.beganSending(holder)
+                let (holder, key) = (leaseHolder, entry.idempotencyKey)
+                LeaseHolders.shared.beganSending(key, by: holder)
                 Task { [weak self] in
                     let outcome = await handler(row, entry.attempts + 1)
-                    LeaseHolders.shared.endedSending(holder)
+                    LeaseHolders.shared.endedSending(key, by: holder)
                     await self?.finished(entry, outcome)
                 }
             case .confirm(let entry):

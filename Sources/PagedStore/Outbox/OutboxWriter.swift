@@ -50,16 +50,12 @@ struct OutboxWriter: Sendable {
     }
 
     /// Takes the send lease of the item's queued edit with `key` for `holder`, unless another store
-    /// holds it (``SendLease``), in one write transaction.
-    /// - Parameter firstSeen: When the taking store first saw a lease (see
-    ///   ``SendLease/heldUntil(against:now:holderLives:firstSeen:)``); it notes one it had not seen.
+    /// holds it (``SendLease``), in one write transaction. A lease that ends too late (see
+    /// ``SendLease/endsTooLate(at:)``) is written back as ending ``SendLease/longest`` from now.
     /// - Returns: Nil when `holder` has it now; else how long to wait at the latest before trying
     ///   again: the other store's lease, or a second when the edit is gone (the next look at the file
     ///   forgets it).
-    func takeSendLease(
-        of itemID: String, key: UUID, inFeed feedKey: String, for holder: String,
-        firstSeen: (SendLease, Date) -> Date
-    ) throws -> Duration? {
+    func takeSendLease(of itemID: String, key: UUID, inFeed feedKey: String, for holder: String) throws -> Duration? {
         try store.transaction(by: follower, growing: false) { store in
             guard let feed = try store.feed(key: feedKey),
                 let found = try store.sendLease(of: itemID, key: key, in: feed)
@@ -67,10 +63,11 @@ struct OutboxWriter: Sendable {
             let now = self.store.clock.date()
             if let other = found.holder, let until = found.until {
                 let lease = SendLease(holder: other, until: until)
-                if let end = lease.heldUntil(
-                    against: holder, now: now, holderLives: LeaseHolders.shared.lives(other),
-                    firstSeen: firstSeen(lease, now))
-                {
+                let lives = LeaseHolders.shared.lives(other, sending: key)
+                if let end = lease.heldUntil(against: holder, now: now, holderLives: lives) {
+                    if lease.endsTooLate(at: now) {
+                        try store.setSendLease(of: itemID, key: key, holder: other, until: end, in: feed)
+                    }
                     return (.seconds(end.timeIntervalSince(now)), [])
                 }
             }
@@ -81,8 +78,9 @@ struct OutboxWriter: Sendable {
     }
 
     /// Counts a failed send of the item's queued edit with `key` by `holder`, keeps what it said
-    /// and when it may go again; nothing when the feed or that edit is gone, or when another store
-    /// now holds its lease (it took the edit over after this send outlived its lease, and sends it).
+    /// and when it may go again; nothing when the feed or that edit is gone, or when `holder` no
+    /// longer holds its lease (another store took the edit over after this send outlived its lease:
+    /// its outcome is the one that counts).
     /// The rows do not change, so no change is recorded.
     func recordFailedSend(
         of itemID: String, key: UUID, by holder: String, error: String, nextAttemptAt: Date, inFeed feedKey: String

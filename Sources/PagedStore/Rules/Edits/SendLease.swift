@@ -9,7 +9,7 @@ import Foundation
 /// A store never waits for its own lease.
 ///
 /// Pure: the time and whether a process lives come in; ``Outbox`` reads and writes the lease.
-struct SendLease: Hashable, Sendable {
+struct SendLease: Equatable, Sendable {
     /// Who holds it: `pid:store`.
     var holder: String
     /// When it ends at the latest.
@@ -36,17 +36,21 @@ struct SendLease: Hashable, Sendable {
 
     /// Until when the lease keeps `store` from sending, read at `now`; nil when it does not: it is
     /// `store`'s own, its holder is no longer open (`holderLives`: its process runs, and in this
-    /// process, the store is not closed or still sends), or its end has passed.
-    ///
-    /// An end further ahead than a lease is ever taken for (read back, see ``readingSlack``) was
-    /// written on a clock since set back, or by hand: the lease then holds ``longest`` from when
-    /// `store` first saw it (`firstSeen`), as the longest lease it could be would, so that neither
-    /// a clock set back voids a live store's send nor an end written by hand holds forever.
-    func heldUntil(against store: String, now: Date, holderLives: Bool, firstSeen: Date) -> Date? {
+    /// process, the store is open or its handler still sends this edit), or its end has passed. At
+    /// most ``longest`` from `now`: an end further ahead (see ``endsTooLate(at:)``) holds as a lease
+    /// taken now would.
+    func heldUntil(against store: String, now: Date, holderLives: Bool) -> Date? {
         guard holder != store, holderLives, until > now else { return nil }
-        if until.timeIntervalSince(now) <= Self.longest + Self.readingSlack { return until }
-        let end = min(firstSeen, now).addingTimeInterval(Self.longest)
-        return end > now ? end : nil
+        return min(until, now.addingTimeInterval(Self.longest))
+    }
+
+    /// Whether its end lies further ahead of `now` than a lease is ever taken for, read back (see
+    /// ``readingSlack``): it was written on a clock since set back, or by hand. The store that finds
+    /// it, taking the lease, writes it back as ending ``longest`` from then, so that a clock set back
+    /// neither voids a live store's send nor makes it hold longer, and an end written by hand does
+    /// not hold forever, whichever store looks next.
+    func endsTooLate(at now: Date) -> Bool {
+        until.timeIntervalSince(now) > Self.longest + Self.readingSlack
     }
 
     /// The lease `store` takes at `now`.

@@ -52,17 +52,18 @@ extension PageStore {
     }
 
     /// Counts a failed send of the edit with `key` by `holder`, keeps what it said, and when it may
-    /// go again; its send lease ends. Nothing when another store holds the lease now: that store
-    /// sends the edit, and its outcome is the one that counts.
+    /// go again; its send lease ends. Nothing unless `holder` holds the lease: a store sends only
+    /// under its lease, so a send that lost it (it outlived it, and another store took the edit
+    /// over) answers too late to count.
     /// - Returns: Whether the feed still had that edit (not settled, nor replaced, meanwhile) under
-    ///   `holder`'s lease or none.
+    ///   `holder`'s lease.
     package func recordFailedSend(
         of itemID: String, key: UUID, by holder: String, error: String, nextAttemptAt: Date, in feed: FeedRecord
     ) throws(StorageError) -> Bool {
         let sql = """
             UPDATE pending_edit SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, sending_by = NULL,
                 sending_until = NULL
-            WHERE feed_id = ? AND item_id = ? AND idempotency_key = ? AND (sending_by IS NULL OR sending_by = ?)
+            WHERE feed_id = ? AND item_id = ? AND idempotency_key = ? AND sending_by = ?
             """
         return try connection.run(
             sql, error, nextAttemptAt.millisecondsSince1970, feed.id, itemID, key.uuidString, holder) > 0
