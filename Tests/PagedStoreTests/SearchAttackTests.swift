@@ -45,7 +45,7 @@ private struct Refused: Error {}
 
     /// A source whose one page is what `items` holds when it is asked.
     func source<Item: FeedItem>(_ items: Locked<[Item]>) -> ScriptedSource<Item> {
-        ScriptedSource<Item> { _ in Page(items: items.value, olderCursor: nil) }
+        .serving(items)
     }
 
     /// The ids of the rows on disk, in searchable feeds, whose searchable text (as their feed
@@ -207,23 +207,11 @@ private struct Refused: Error {}
     @Test func aSharedItemWithAPendingOptimisticEditInAnotherFeed() async throws {
         let items = Locked([SharedToot(id: "1", content: "otter")])
         let (home, profile) = try await openShared(items)
-        let (held, answer) = AsyncStream.makeStream(of: Void.self)
-        let (started, start) = AsyncStream.makeStream(of: Void.self)
-        let editing = Task {
-            try await profile.edit(id: "1") {
-                $0.content = "beaver"
-            } commit: { _ in
-                start.yield()
-                for await _ in held { return }
-                throw Refused()
-            }
-        }
-        for await _ in started { break }
+        let edit = await HeldRefusedEdit(of: "1", in: profile) { $0.content = "beaver" }
         items.value = [SharedToot(id: "1", content: "otter again")]
         await home.refresh()
         try expectSearchIsTheRows(["otter", "beaver", "again"])
-        answer.finish()
-        _ = try? await editing.value
+        await edit.refuse()
         try expectSearchIsTheRows(["otter", "beaver", "again"])
     }
 

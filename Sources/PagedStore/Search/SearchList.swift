@@ -17,8 +17,9 @@ import Foundation
 ///
 /// The first window holds `pageSize` results; ``loadMore()`` adds the next window, which starts
 /// after the last result loaded (a keyset, not an offset: results that came or went above it do
-/// not shift it). After a write the list reads again as many results as it holds, and the change
-/// is the difference of the two reads.
+/// not shift it); in relevance order after a write, which moves every rank, it is the best results
+/// not loaded yet. After a write an observed list reads again as many results as it holds, and the
+/// change is the difference of the two reads.
 public actor SearchList<Item: FeedItem> {
     /// What the person typed.
     public nonisolated let text: String
@@ -27,6 +28,9 @@ public actor SearchList<Item: FeedItem> {
     private let codec: ItemCodec<Item>
     /// The matches the last read found, decodable or not: the next window starts after the last.
     private var matches: [CachedSearch.Match]
+    /// What the file had committed when the matches were read (taken before the read: a write
+    /// between them only makes the next window read from the first result).
+    private var readMark: DatabaseQueue.WriteMark?
     private var latest: SearchSnapshot<Item>
     private var subscribers: [Int: AsyncStream<SearchSnapshot<Item>>.Continuation] = [:]
     private var nextSubscriber = 0
@@ -66,6 +70,7 @@ public actor SearchList<Item: FeedItem> {
         self.queue = queue
         self.scope = scope
         self.codec = codec
+        readMark = try? queue.writeMark()
         matches = try scope.read(queue, after: nil, limit: scope.pageSize)
         latest = SearchSnapshot(
             results: Self.results(of: matches, codec: codec), change: FeedChange(),
@@ -103,7 +108,7 @@ public actor SearchList<Item: FeedItem> {
     public func loadMore() {
         guard latest.hasMore || latest.error != nil else { return }
         do {
-            let next = try scope.read(queue, after: matches.last, limit: scope.pageSize)
+            let next = try nextWindow()
             let old = latest.results.count
             matches += next
             // Ranks move with every write (bm25 weighs each word by the whole index), so a result
@@ -117,6 +122,22 @@ public actor SearchList<Item: FeedItem> {
         } catch {
             publish(failure: FeedError(error))
         }
+    }
+
+    /// The window after the matches loaded. In relevance order, once anyone wrote the file since
+    /// they were read, ranks have moved (bm25 weighs each word by the whole index): the last match's
+    /// rank no longer places it, and the window is the best matches not loaded yet, read from the
+    /// first. Otherwise, and always in recency order, it starts after the last match (a keyset).
+    private func nextWindow() throws -> [CachedSearch.Match] {
+        let mark = try? queue.writeMark()
+        defer { readMark = mark }
+        guard scope.order == .relevance, mark == nil || mark != readMark else {
+            return try scope.read(queue, after: matches.last, limit: scope.pageSize)
+        }
+        let loaded = Set(matches.map(\.position.doc))
+        let (limit, overflow) = matches.count.addingReportingOverflow(scope.pageSize)
+        let best = try scope.read(queue, after: nil, limit: overflow ? Int.max : limit)
+        return Array(best.filter { !loaded.contains($0.position.doc) }.prefix(scope.pageSize))
     }
 
     /// Stops following the file and ends every stream of snapshots.
@@ -134,6 +155,7 @@ public actor SearchList<Item: FeedItem> {
     private func reread() {
         let limit = max(scope.pageSize, matches.count) + (latest.hasMore ? 0 : scope.pageSize)
         do {
+            readMark = try? queue.writeMark()
             let now = try scope.read(queue, after: nil, limit: limit)
             let results = Self.results(of: now, codec: codec)
             let change = SearchResultsChange.between(Self.entries(latest.results), Self.entries(results))

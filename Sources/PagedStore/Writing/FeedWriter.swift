@@ -71,7 +71,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         _ plan: (PageStore, inout FeedRecord) throws -> FeedCommit<Item>?
     ) throws -> Written {
         try transaction { store in
-            guard var feed = creatingFeed ? try store.ensureFeed(key: key) : try store.feed(key: key) else {
+            guard var feed = creatingFeed ? try feedMadeIfMissing(in: store) : try store.feed(key: key) else {
                 return (Written(file: nil), [])
             }
             let before = feed
@@ -98,6 +98,17 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
             return (written, [recordedWrite] + spread.written + commit.otherFeeds)
         }
+    }
+
+    /// The feed's row, made again when missing (another store or `pagedb` deleted the feed while it
+    /// was open) with the type it records, so that its rows are shared and indexed as they were.
+    /// Its policy is recorded again at its next open.
+    private func feedMadeIfMissing(in store: PageStore) throws -> FeedRecord {
+        if let feed = try store.feed(key: key) { return feed }
+        var feed = try store.ensureFeed(key: key)
+        _ = try store.setSharedType(sharedItemType, of: &feed)
+        _ = try store.setSearchFields(searchableFields, of: &feed)
+        return feed
     }
 
     /// Records a failed fetch in the feed's row, for `pagedb`.
@@ -133,17 +144,24 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             let before = feed
             var change = RowChange()
             var dropped: [MalformedPendingEdit] = []
+            var others: [RecordedWrite] = []
             if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy), recorded != policy.cacheVersion {
+                var restored: [EncodedItem] = []
                 dropped = try LeavingRowEdits.rowsLeave(
-                    .modelChanged, in: feed, store: store, at: self.store.clock.date())
+                    .modelChanged, in: feed, store: store, at: self.store.clock.date(), restoring: &restored)
                 try store.clearFeed(&feed)
                 change.deleted = Array(0..<max(before.rowCount, 0))
+                // The other feeds sharing an item showed its dropped update: they show the server's
+                // copy again.
+                others = try SharedItemSpread.spread(
+                    restored, from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file)
+                ).written
             }
             if !keepsRecordedPolicy || feed.policy == nil { feed.policy = PolicyJSON.shared.text(of: policy) }
             _ = try store.setSharedType(sharedItemType, of: &feed)
             _ = try store.setSearchFields(searchableFields, of: &feed)
             try store.save(&feed)
-            return ((try read(store, feed), dropped), [recorded(before, feed, change)])
+            return ((try read(store, feed), dropped), [recorded(before, feed, change)] + others)
         }
     }
 
@@ -157,7 +175,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         undecodable rows: [UndecodableRow], over shown: FeedRecord?, then read: (PageStore, FeedRecord) throws -> Read
     ) throws -> UndecodableRemoval<Read> {
         try transaction { store in
-            var feed = try store.ensureFeed(key: key)
+            var feed = try feedMadeIfMissing(in: store)
             let before = feed
             let foreign = shown.map { $0 != feed } ?? false
             let (removed, dropped) = try UndecodableRow.remove(

@@ -10,16 +10,34 @@ enum LeavingRowEdits {
     static func rowsLeave(
         _ loss: PendingEditFate.Loss, item itemID: String? = nil, in feed: FeedRecord, store: PageStore, at date: Date
     ) throws -> [MalformedPendingEdit] {
+        var restored: [EncodedItem] = []
+        return try rowsLeave(loss, item: itemID, in: feed, store: store, at: date, restoring: &restored)
+    }
+
+    /// ``rowsLeave(_:item:in:store:at:)``, adding to `restored` the server's copy under each shared
+    /// item whose edits all went (see ``serverCopies(under:)``): the caller spreads it to the other
+    /// feeds holding the item, which showed the dropped update, as a rejection's rollback does.
+    static func rowsLeave(
+        _ loss: PendingEditFate.Loss, item itemID: String? = nil, in feed: FeedRecord, store: PageStore, at date: Date,
+        restoring restored: inout [EncodedItem]
+    ) throws -> [MalformedPendingEdit] {
         let rows = try store.pendingEditRows(of: feed, item: itemID)
         var dropped: [MalformedPendingEdit] = []
+        var droppedEdits: [PendingEditRecord] = []
+        var keptItems = Set<String>()
         for edit in rows.edits where itemID == nil || edit.itemID == itemID {
             switch PendingEditFate.of(edit, when: loss) {
             case .detach:
                 try store.detach(edit, in: feed)
+                keptItems.insert(edit.itemID)
             case .drop(let reason):
                 try store.deletePendingEdit(edit, in: feed)
                 dropped.append(MalformedPendingEdit(edit, problem: reason))
+                droppedEdits.append(edit)
             }
+        }
+        if feed.sharedType != nil {
+            restored += serverCopies(under: droppedEdits.filter { !keptItems.contains($0.itemID) })
         }
         for malformed in rows.malformed where itemID == nil || malformed.itemID == itemID {
             try store.deletePendingEdit(itemID: malformed.itemID, step: malformed.step, in: feed)
@@ -27,6 +45,15 @@ enum LeavingRowEdits {
         }
         try keepInHistory(dropped, of: feed, in: store, at: date)
         return dropped
+    }
+
+    /// The server's copy each item's `edits` stood on, for the items whose first edit (by step) is
+    /// an update that kept it: what the other feeds sharing the item show once the edits are gone.
+    static func serverCopies(under edits: [PendingEditRecord]) -> [EncodedItem] {
+        PendingEditStack.stacks(edits).compactMap { stack in
+            guard let first = stack.first, first.kind == .update, let base = first.base else { return nil }
+            return EncodedItem(itemID: first.itemID, section: first.baseSection, payload: base)
+        }
     }
 
     /// Keeps each dropped edit that was queued (made by kind) in the outbox's history of drops,

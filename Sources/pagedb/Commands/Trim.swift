@@ -76,41 +76,24 @@ extension PagedDB {
 
         func run() async throws {
             let queue = try database.openForChanging(feed: feed)
-            let (record, dropped, saving) = try queue.write { store -> (FeedRecord, Int, Int) in
-                guard let record = try store.feed(key: feed) else { throw CommandFailure.unknownFeed(feed) }
-                let queued = try store.queuedEdits().filter { $0.feedKey == feed }
-                let saving = try store.pendingEditRows(of: record).edits.count { $0.queued == nil }
-                if !queued.isEmpty || saving > 0, !dropPendingEdits {
-                    let kinds = [
-                        queued.isEmpty
-                            ? nil : "\(Self.edits(queued.count, "queued")) not yet sent (pagedb outbox lists them)",
-                        saving == 0 ? nil : "\(Self.edits(saving)) an app is saving (pagedb show lists them)",
-                    ]
-                    throw CommandFailure(
-                        status: .queuedEditsKept,
-                        message:
-                            "\(Terminal.escape(feed)) holds \(kinds.compactMap { $0 }.joined(separator: " and ")); "
-                            + "nothing was deleted. --drop-pending-edits deletes the feed and drops them")
-                }
-                for edit in queued {
-                    try store.recordDroppedQueuedEdit(
-                        DroppedQueuedEdit(
-                            feedKey: feed, itemID: edit.itemID, kind: edit.queued.kind,
-                            argument: String(decoding: edit.queued.argument, as: UTF8.self),
-                            idempotencyKey: edit.queued.idempotencyKey.uuidString,
-                            reason: "dropped with its feed by pagedb delete --drop-pending-edits", droppedAt: Date()))
-                }
-                // Rows no edit can be read from go too, kept in the history as a feed keeps them.
-                for (key, edit) in try store.unreadableQueuedEdits() where key == feed && edit.outboxKind != nil {
-                    try store.recordDroppedQueuedEdit(
-                        DroppedQueuedEdit(
-                            feedKey: feed, itemID: edit.itemID, kind: edit.outboxKind, argument: edit.argument,
-                            idempotencyKey: edit.idempotencyKey,
-                            reason: "dropped with its feed by pagedb delete: it is \(edit.problem)", droppedAt: Date()))
-                }
-                try store.deleteFeed(record)
-                return (record, queued.count, saving)
+            let deleted = try FeedDeletion.delete(
+                feed, in: queue, reason: "dropped with its feed by pagedb delete --drop-pending-edits"
+            ) { holding in
+                guard holding.queued > 0 || holding.saving > 0, !dropPendingEdits else { return }
+                let kinds = [
+                    holding.queued == 0
+                        ? nil : "\(Self.edits(holding.queued, "queued")) not yet sent (pagedb outbox lists them)",
+                    holding.saving == 0
+                        ? nil : "\(Self.edits(holding.saving)) an app is saving (pagedb show lists them)",
+                ]
+                throw CommandFailure(
+                    status: .queuedEditsKept,
+                    message:
+                        "\(Terminal.escape(feed)) holds \(kinds.compactMap { $0 }.joined(separator: " and ")); "
+                        + "nothing was deleted. --drop-pending-edits deletes the feed and drops them")
             }
+            guard let deleted else { throw CommandFailure.unknownFeed(feed) }
+            let (record, dropped, saving) = (deleted.record, deleted.queued, deleted.saving)
             let edits = [
                 dropped == 0 ? nil : "\(Self.edits(dropped, "queued")) dropped unsent",
                 saving == 0 ? nil : "\(Self.edits(saving)) an app was saving dropped",

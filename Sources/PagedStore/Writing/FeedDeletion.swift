@@ -1,0 +1,54 @@
+import Foundation
+
+/// Deletes a feed with its pages, rows, gaps and pending edits (`pagedb delete`), through the
+/// store's one write path: the queued edits it drops are kept in the outbox's history, and the
+/// other feeds sharing an item whose update it drops show the server's copy again, as a rejection
+/// would leave them, with their changes recorded for their open lists.
+package enum FeedDeletion {
+    /// What the feed holds: its row, and its pending edits of each kind.
+    package struct Holding: Sendable {
+        /// The feed's row before the deletion.
+        package var record: FeedRecord
+        /// Its queued edits not yet sent (made by kind), detached ones too.
+        package var queued: Int
+        /// Its edits an app is saving now (made with a closure).
+        package var saving: Int
+    }
+
+    /// Deletes the feed `key` of `queue`'s file in one write transaction, unless `allow` throws on
+    /// what it holds (then nothing is written).
+    /// - Parameter reason: Why its queued edits were dropped, as the outbox's history keeps it.
+    /// - Returns: What the feed held, or nil when the file has no such feed.
+    package static func delete(
+        _ key: String, in queue: DatabaseQueue, reason: String, allow: (Holding) throws -> Void
+    ) throws -> Holding? {
+        let writer = StoreWriter(queue: queue, budget: nil, clock: .system)
+        return try writer.transaction(by: LiveFeeds.shared.newFollower(), growing: false) { store in
+            guard let record = try store.feed(key: key) else { return (nil, []) }
+            let queued = try store.queuedEdits().filter { $0.feedKey == key }
+            let shown = try store.pendingEditRows(of: record).edits
+            let holding = Holding(record: record, queued: queued.count, saving: shown.count { $0.queued == nil })
+            try allow(holding)
+            let now = writer.clock.date()
+            for edit in queued {
+                try store.recordDroppedQueuedEdit(
+                    DroppedQueuedEdit(
+                        feedKey: key, itemID: edit.itemID, kind: edit.queued.kind,
+                        argument: String(decoding: edit.queued.argument, as: UTF8.self),
+                        idempotencyKey: edit.queued.idempotencyKey.uuidString, reason: reason, droppedAt: now))
+            }
+            // Rows no edit can be read from go too, kept in the history as a feed keeps them.
+            for (feedKey, edit) in try store.unreadableQueuedEdits() where feedKey == key && edit.outboxKind != nil {
+                try store.recordDroppedQueuedEdit(
+                    DroppedQueuedEdit(
+                        feedKey: key, itemID: edit.itemID, kind: edit.outboxKind, argument: edit.argument,
+                        idempotencyKey: edit.idempotencyKey, reason: "\(reason): it is \(edit.problem)",
+                        droppedAt: now))
+            }
+            let restored = record.sharedType == nil ? [] : LeavingRowEdits.serverCopies(under: shown)
+            try store.deleteFeed(record)
+            let others = try SharedItemSpread.spread(restored, from: record, in: store).written
+            return (holding, others)
+        }
+    }
+}
