@@ -172,7 +172,7 @@ import Testing
     /// "profile". A second store opens "home" with a new cache version: the rule drops the edit
     /// (made with a closure on a row a new cache version cleared). Nothing pending shows the edit
     /// any more, so profile must not keep showing it, nor search find it, once the call fails.
-    @Test func aDroppedOptimisticEditOfASharedItemLeavesTheOtherFeedShowingIt() async throws {
+    @Test func aDroppedOptimisticEditOfASharedItemNoLongerShowsInTheOtherFeed() async throws {
         let items = Locked([SharedToot(id: "1", content: "otter")])
         let (home, profile) = try await homeAndProfile(holding: items)
         let edit = await HeldRefusedEdit(of: "1", in: home) { $0.content = "beaver" }

@@ -67,7 +67,7 @@ import Testing
 
     /// `pagedb delete home --drop-pending-edits` drops home's queued edit of an item profile holds:
     /// the edit is never sent, so profile must not keep showing (and search finding) its value.
-    @Test func aDroppedQueuedEditOfASharedItemLeavesTheOtherFeedShowingIt() async throws {
+    @Test func aDroppedQueuedEditOfASharedItemNoLongerShowsInTheOtherFeed() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = try await Self.twoFeedsWithAQueuedEdit(in: scratch)
         let deleted = try await PagedDBBinary.run(["delete", "home", "--db", db, "--drop-pending-edits"])

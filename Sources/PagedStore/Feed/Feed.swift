@@ -80,7 +80,7 @@ public actor Feed<Item: FeedItem> {
     {
         let writer = FeedWriter(
             key: key, store: store, codec: codec, sharedItemType: sharedItemType, searchableFields: searchableFields,
-            keepsRecordedPolicy: keepsRecordedPolicy)
+            keepsRecordedPolicy: keepsRecordedPolicy, policy: policy)
         context = FeedContext(
             key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
             outbox: WeakOutbox(outbox: outbox))

@@ -26,8 +26,10 @@ package enum FeedDeletion {
         return try writer.transaction(by: LiveFeeds.shared.newFollower(), growing: false) { store in
             guard let record = try store.feed(key: key) else { return (nil, []) }
             let queued = try store.queuedEdits().filter { $0.feedKey == key }
-            let shown = try store.pendingEditRows(of: record).edits
-            let holding = Holding(record: record, queued: queued.count, saving: shown.count { $0.queued == nil })
+            // Detached edits too: the other feeds sharing an item show a detached update until they
+            // refresh, and a rejection of it would restore them as well.
+            let edits = try store.pendingEditRows(of: record, detachedColumn: false).edits
+            let holding = Holding(record: record, queued: queued.count, saving: edits.count { $0.queued == nil })
             try allow(holding)
             let now = writer.clock.date()
             for edit in queued {
@@ -45,7 +47,7 @@ package enum FeedDeletion {
                         idempotencyKey: edit.idempotencyKey, reason: "\(reason): it is \(edit.problem)",
                         droppedAt: now))
             }
-            let restored = record.sharedType == nil ? [] : LeavingRowEdits.serverCopies(under: shown)
+            let restored = record.sharedType == nil ? [] : LeavingRowEdits.serverCopies(under: edits)
             try store.deleteFeed(record)
             let others = try SharedItemSpread.spread(restored, from: record, in: store).written
             return (holding, others)

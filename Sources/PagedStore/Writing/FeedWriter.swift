@@ -29,10 +29,13 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     /// policy, and a text it cannot read (a newer app's, or damaged) must still tell the app its
     /// cache version, not a default one that would clear the app's rows at its next open.
     let keepsRecordedPolicy: Bool
+    /// The policy the feed was opened with, as its row records it: a feed made again after another
+    /// store deleted it records it too, so that its cache version still says which model wrote it.
+    let policyText: String?
 
     init(
         key: String, store: StoreWriter, codec: ItemCodec<Item>, sharedItemType: String? = Item.sharedItemType,
-        searchableFields: [String] = Item.searchableFields, keepsRecordedPolicy: Bool = false
+        searchableFields: [String] = Item.searchableFields, keepsRecordedPolicy: Bool = false, policy: FeedPolicy? = nil
     ) {
         self.key = key
         self.store = store
@@ -40,6 +43,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
         self.sharedItemType = sharedItemType
         self.searchableFields = searchableFields
         self.keepsRecordedPolicy = keepsRecordedPolicy
+        policyText = keepsRecordedPolicy ? nil : policy.map { PolicyJSON.shared.text(of: $0) }
         follower = LiveFeeds.shared.newFollower()
     }
 
@@ -101,13 +105,17 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     }
 
     /// The feed's row, made again when missing (another store or `pagedb` deleted the feed while it
-    /// was open) with the type it records, so that its rows are shared and indexed as they were.
-    /// Its policy is recorded again at its next open.
+    /// was open) with the type and policy it records, so that its rows are shared and indexed as
+    /// they were, and a later cache version clears them as the model's that wrote them.
     private func feedMadeIfMissing(in store: PageStore) throws -> FeedRecord {
         if let feed = try store.feed(key: key) { return feed }
         var feed = try store.ensureFeed(key: key)
         _ = try store.setSharedType(sharedItemType, of: &feed)
         _ = try store.setSearchFields(searchableFields, of: &feed)
+        if let policyText {
+            feed.policy = policyText
+            try store.save(&feed)
+        }
         return feed
     }
 
