@@ -25,28 +25,21 @@ package enum FeedDeletion {
         let writer = StoreWriter(queue: queue, budget: nil, clock: .system)
         return try writer.transaction(by: LiveFeeds.shared.newFollower(), growing: false) { store in
             guard let record = try store.feed(key: key) else { return (nil, []) }
-            let queued = try store.queuedEdits().filter { $0.feedKey == key }
             // Detached edits too: the other feeds sharing an item show a detached update until they
             // refresh, and a rejection of it would restore them as well.
             let edits = try store.pendingEditRows(of: record, detachedColumn: false).edits
-            let holding = Holding(record: record, queued: queued.count, saving: edits.count { $0.queued == nil })
+            let queued = edits.filter { $0.queued != nil }
+            let holding = Holding(record: record, queued: queued.count, saving: edits.count - queued.count)
             try allow(holding)
-            let now = writer.clock.date()
-            for edit in queued {
-                try store.recordDroppedQueuedEdit(
-                    DroppedQueuedEdit(
-                        feedKey: key, itemID: edit.itemID, kind: edit.queued.kind,
-                        argument: String(decoding: edit.queued.argument, as: UTF8.self),
-                        idempotencyKey: edit.queued.idempotencyKey.uuidString, reason: reason, droppedAt: now))
-            }
             // Rows no edit can be read from go too, kept in the history as a feed keeps them.
-            for (feedKey, edit) in try store.unreadableQueuedEdits() where feedKey == key && edit.outboxKind != nil {
-                try store.recordDroppedQueuedEdit(
-                    DroppedQueuedEdit(
-                        feedKey: key, itemID: edit.itemID, kind: edit.outboxKind, argument: edit.argument,
-                        idempotencyKey: edit.idempotencyKey, reason: "\(reason): it is \(edit.problem)",
-                        droppedAt: now))
+            let unreadable = try store.unreadableQueuedEdits().filter { $0.feedKey == key }.map { _, edit in
+                var dropped = edit
+                dropped.problem = "\(reason): it is \(edit.problem)"
+                return dropped
             }
+            try LeavingRowEdits.keepInHistory(
+                queued.map { MalformedPendingEdit($0, problem: reason) } + unreadable, of: record, in: store,
+                at: writer.clock.date())
             let restored = record.sharedType == nil ? [] : LeavingRowEdits.serverCopies(under: edits)
             try store.deleteFeed(record)
             let others = try SharedItemSpread.spread(restored, from: record, in: store).written
