@@ -100,11 +100,7 @@ import Testing
     /// not made again with a row put back by the rollback.
     @Test func aDeleteWhileAClosureEditIsUnderWayThenTheCallFails() async throws {
         let items = Locked([SharedToot(id: "1", content: "otter")])
-        let policy = FeedPolicy(refreshOnOpen: .never)
-        let home = try store.feed("home", source: ScriptedSource.serving(items), policy: policy)
-        let profile = try store.feed("profile", source: ScriptedSource.serving(items), policy: policy)
-        await home.refresh()
-        await profile.refresh()
+        let (home, profile) = try await store.homeAndProfile(holding: items)
         let edit = await HeldRefusedEdit(of: "1", in: home) { $0.content = "beaver" }
         let deleted = try FeedDeletion.delete("home", in: try DatabaseQueue(path: test.path), reason: "test") { _ in }
         #expect(deleted?.saving == 1)
@@ -125,11 +121,7 @@ import Testing
     /// in the first store follows (a reload to otter), and an observed search for beaver empties.
     @Test func aCacheVersionClearReachesTheOtherFeedsOpenList() async throws {
         let items = Locked([SharedToot(id: "0", content: "zero"), SharedToot(id: "1", content: "otter")])
-        let policy = FeedPolicy(refreshOnOpen: .never)
-        let home = try store.feed("home", source: ScriptedSource.serving(items), policy: policy)
-        let profile = try store.feed("profile", source: ScriptedSource.serving(items), policy: policy)
-        await home.refresh()
-        await profile.refresh()
+        let (home, profile) = try await store.homeAndProfile(holding: items)
         let edit = await HeldRefusedEdit(of: "1", in: home) { $0.content = "beaver" }
         #expect(await profile.firstSnapshot { $0.rows.compactMap { $0?.content } == ["zero", "beaver"] } != nil)
         let recorder = StreamRecorder(await profile.snapshots)

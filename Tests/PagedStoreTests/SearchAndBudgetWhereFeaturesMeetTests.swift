@@ -20,16 +20,6 @@ import Testing
         .serving(items)
     }
 
-    /// "home" and "profile", refreshed, both holding the shared `items`.
-    func homeAndProfile(holding items: Locked<[SharedToot]>) async throws -> (Feed<SharedToot>, Feed<SharedToot>) {
-        let policy = FeedPolicy(refreshOnOpen: .never)
-        let home = try store.feed("home", source: source(items), policy: policy)
-        let profile = try store.feed("profile", source: source(items), policy: policy)
-        await home.refresh()
-        await profile.refresh()
-        return (home, profile)
-    }
-
     func differences(_ store: FeedStore) throws -> String {
         let d = try store.queue.read { try $0.searchIndexDifferences() }
         return "\(d.orphans)/\(d.missing)/\(d.stale)"
@@ -119,7 +109,7 @@ import Testing
     /// the edit is rejected: profile shows the server's copy, and search finds it by that text only.
     @Test func aRejectedQueuedEditAfterTheOtherFeedsRefreshRestoresTheRefreshedCopy() async throws {
         let items = Locked([SharedToot(id: "1", content: "otter")])
-        let (home, profile) = try await homeAndProfile(holding: items)
+        let (home, profile) = try await store.homeAndProfile(holding: items)
         try await home.enqueue("revise", id: "1", argument: Revision(revision: 1)) { $0.content = "beaver" }
         #expect(await profile.firstSnapshot { $0.rows[0]?.content == "beaver" } != nil)
         _ = try store.feed("home", source: source(items), policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: 2))
@@ -174,7 +164,7 @@ import Testing
     /// any more, so profile must not keep showing it, nor search find it, once the call fails.
     @Test func aDroppedOptimisticEditOfASharedItemNoLongerShowsInTheOtherFeed() async throws {
         let items = Locked([SharedToot(id: "1", content: "otter")])
-        let (home, profile) = try await homeAndProfile(holding: items)
+        let (home, profile) = try await store.homeAndProfile(holding: items)
         let edit = await HeldRefusedEdit(of: "1", in: home) { $0.content = "beaver" }
         #expect(try test.itemsOnDisk(of: SharedToot.self, key: "profile").first?.content == "beaver")
         let other = try test.store()

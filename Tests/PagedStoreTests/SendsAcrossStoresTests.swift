@@ -42,6 +42,13 @@ import Testing
         return (store, try #require(try lease(of: "p1")?.by))
     }
 
+    /// Another store on the file, whose handler confirms every edit it sends.
+    func storeThatConfirms() async throws -> FeedStore {
+        let store = try test.store()
+        await store.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        return store
+    }
+
     /// A handler that reports each send's revision on `sent` and answers `outcome` once `release`
     /// lets it go (at once without one).
     static func handler(
@@ -118,8 +125,7 @@ import Testing
 
         // The hung send outlives its lease: another store sends the edit, and the server confirms it.
         test.clock.advance(by: .seconds(SendLease.longest + 5))
-        let second = try test.store()
-        await second.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        let second = try await storeThatConfirms()
         await second.outbox.waitUntilEmpty()
         second.close()
 
@@ -245,24 +251,18 @@ import Testing
         let (sender, holder) = try await storeSendingAnEdit(clockAhead: .seconds(86_400), until: release)
 
         // A second store sees the lease, lists the edit as sending, and closes four minutes on.
-        let second = try test.store()
-        await second.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        let second = try await storeThatConfirms()
         #expect(await second.outbox.status.edits.first?.phase == .sending)
         test.clock.advance(by: .seconds(240))
         second.close()
 
         // Relaunched four minutes later still: eight minutes since a store first saw the lease.
         test.clock.advance(by: .seconds(240))
-        let third = try test.store()
-        let thirdSent = Locked(0)
-        await third.outbox.register("revise", as: Revision.self) { _ in
-            thirdSent.mutate { $0 += 1 }
-            return .confirmed
-        }
+        let third = try await storeThatConfirms()
         #expect(
             try lease(of: "p1")?.by != holder,
             "five minutes at the latest: the lease, first seen eight minutes ago, no longer holds")
-        withExtendedLifetime(sender) {}
+        withExtendedLifetime((sender, third)) {}
     }
 
     @Test func aClockSetBackAFewMinutesDoesNotStretchAHungSendsLeasePastFiveMinutes() async throws {
@@ -271,8 +271,7 @@ import Testing
         defer { released.finish() }
         let (sender, holder) = try await storeSendingAnEdit(clockAhead: .seconds(240), until: release)
 
-        let second = try test.store()
-        await second.outbox.register("revise", as: Revision.self) { _ in .confirmed }
+        let second = try await storeThatConfirms()
         #expect(await second.outbox.status.edits.first?.phase == .sending, "a live store's send is not voided")
         // Five minutes and a second since the lease was taken, and since this store first saw it.
         test.clock.advance(by: .seconds(SendLease.longest + 1))
