@@ -26,6 +26,12 @@ import Testing
         #expect(plan(holders) == SharedCopyRule.Plan(steps: holders.map { .replaceRow($0, payload: copy) }))
     }
 
+    @Test func onlyAStackStartingWithAnInsertIsItsFeedsOwn() {
+        #expect(SharedCopyRule.keepsItsOwnCopy(stackStartingWith: .insert))
+        #expect(!SharedCopyRule.keepsItsOwnCopy(stackStartingWith: .update))
+        #expect(!SharedCopyRule.keepsItsOwnCopy(stackStartingWith: .remove), "its base is the server's copy")
+    }
+
     @Test func aPendingUpdateKeepsItsRowAndTakesTheCopyAsItsBase() {
         let editing = holder(1, pending: .update)
         #expect(plan([editing], pendingEdit: edited).steps == [.replaceEditBase(editing)])

@@ -29,7 +29,8 @@ extension Feed {
             _ = try store.updateItem(encoded, in: &feed)
             (edited, step) = (item, next.step)
             let row = try store.rowIndex(ofPosition: stored.position, in: feed)
-            return RowEdit(RowChange(reloaded: [row], reloadedIDs: [storedID]), copies: [encoded])
+            let ownCopy = SharedCopyRule.keepsItsOwnCopy(stackStartingWith: next.first ?? .update)
+            return RowEdit(RowChange(reloaded: [row], reloadedIDs: [storedID]), copies: ownCopy ? [] : [encoded])
         }
         guard found, let edited else { return nil }
         optimistic.changes[PendingEditKey(itemID: storedID, step: step, idempotencyKey: queued?.idempotencyKey)] =
@@ -85,25 +86,26 @@ extension Feed {
         return removedItem
     }
 
-    /// The step and time of a new edit of the item, after the edits it has pending; throws when
+    /// The step and time of a new edit of the item, after the edits it has pending, and the kind of
+    /// the first of those (which says whether the edit shows in other feeds); throws when
     /// ``PendingEditStack/refusal(adding:queued:after:)`` refuses it.
     private static func nextEdit(
         of storedID: String, _ kind: PendingEditRecord.Kind, queued: QueuedEdit?, in feed: FeedRecord,
         store: PageStore, now: Date
-    ) throws -> (step: Int, createdAt: Date) {
+    ) throws -> (step: Int, createdAt: Date, first: PendingEditRecord.Kind?) {
         let stack = try store.pendingEdits(ofItem: storedID, in: feed)
         if let refusal = PendingEditStack.refusal(adding: kind, queued: queued != nil, after: stack) {
             throw FeedError(
                 .storage, message: "The item \(storedID.debugDescription) \(refusal)", storageKind: .constraint)
         }
         // After every edit of the item, detached ones too: they are still sent first.
-        guard let last = try store.lastPendingEdit(ofItem: storedID, in: feed) else { return (0, now) }
+        guard let last = try store.lastPendingEdit(ofItem: storedID, in: feed) else { return (0, now, nil) }
         let (step, overflow) = last.step.addingReportingOverflow(1)
         if overflow {
             throw FeedError(
                 .storage, message: "The item \(storedID.debugDescription) has too many edits", storageKind: .corrupt)
         }
         // Never before the edit it follows, whatever the clock did: the outbox sends oldest first.
-        return (step, max(now, last.createdAt))
+        return (step, max(now, last.createdAt), stack.first?.kind)
     }
 }

@@ -52,8 +52,9 @@ enum SharedItemSpread {
         // A feed alone with its shared type (a first feed, W1S) has no holder to look up per copy.
         let othersHold = try store.hasOtherFeeds(sharedAs: type, except: writer)
         for copy in SharedCopyRule.latestCopies(copies) {
-            if pending.removals.contains(copy.itemID) {
-                try store.replacePendingRemovalBases(copy, sharedAs: type, except: writer)
+            if var removing = pending.removals[copy.itemID] {
+                removing.remove(writer)
+                try store.replacePendingRemovalBases(copy, inFeeds: removing)
             }
             let holders = othersHold ? try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer) : []
             let edit = pending.updates[copy.itemID]

@@ -66,6 +66,16 @@ enum SharedCopyRule {
         return plan
     }
 
+    /// Whether a feed whose item's pending edits start with `first` keeps them all to itself: an
+    /// insert makes the item the feed's own until the server answers it, and so is every edit
+    /// stacked on it meanwhile. The other feeds holding the id keep their copy (nothing would put it
+    /// back when the insert is rejected or dropped), their copies leave the stack's values alone, and
+    /// none of its edits stands on a server copy. A stack that starts with an update or a removal
+    /// stands on the server's copy: its updates show in every feed holding the item.
+    static func keepsItsOwnCopy(stackStartingWith first: PendingEditRecord.Kind) -> Bool {
+        first == .insert
+    }
+
     /// The copies to spread from the ones a write logged: the last copy of each id, in the order
     /// each id was first written (a write may store one item twice: a page, then an edit of it).
     static func latestCopies(_ logged: [EncodedItem]) -> [EncodedItem] {

@@ -11,8 +11,14 @@ package struct PendingSharedEdits {
     /// The pending updates by item: what the newest shows, the feeds that made them, and the feed
     /// that made the newest.
     package var updates: [String: (edited: Data, feeds: Set<Int64>, newest: Int64)] = [:]
-    /// The items some feed's pending removal puts back on a rollback.
-    package var removals: Set<String> = []
+    /// The items some feed's pending removal puts back on a rollback, with those feeds.
+    package var removals: [String: Set<Int64>] = [:]
+
+    /// One feed's edits of one item.
+    struct Stack: Hashable {
+        var itemID: String
+        var feedID: Int64
+    }
 }
 
 /// A row holding a copy of a shared item, in a feed other than the one writing it.
@@ -142,40 +148,59 @@ extension PageStore {
 
     /// The pending optimistic edits of the feeds sharing their items as `type` that a copy meets:
     /// one read per write that spreads, since `pending_edit` has no index by item and is nearly
-    /// always empty.
+    /// always empty. The edits of a stack its feed keeps to itself (see
+    /// ``SharedCopyRule/keepsItsOwnCopy(stackStartingWith:)``) are left out.
     package func pendingSharedEdits(sharedAs type: String) throws(StorageError) -> PendingSharedEdits {
         let rows = try connection.rows(
             """
-            SELECT edit.item_id, edit.feed_id, edit.kind, edit.edited FROM pending_edit AS edit
-            WHERE edit.kind IN ('update', 'remove') AND edit.detached = 0
+            SELECT edit.item_id, edit.feed_id, edit.kind, edit.edited, edit.step FROM pending_edit AS edit
+            WHERE edit.detached = 0
             AND EXISTS (SELECT 1 FROM feed WHERE feed.id = edit.feed_id AND feed.shared_type = ?)
             ORDER BY edit.created_at, edit.step
             """, type
-        ) { ($0.string(0) ?? "", $0.int64(1), $0.string(2), $0.data(3)) }
+        ) {
+            (
+                $0.string(0) ?? "", $0.int64(1), PendingEditRecord.Kind(rawValue: $0.string(2) ?? ""), $0.data(3),
+                $0.int64(4)
+            )
+        }
+        var firsts: [PendingSharedEdits.Stack: (step: Int64, kind: PendingEditRecord.Kind)] = [:]
+        for (itemID, feedID, kind, _, step) in rows {
+            guard let kind else { continue }
+            let stack = PendingSharedEdits.Stack(itemID: itemID, feedID: feedID)
+            if let first = firsts[stack], first.step < step { continue }
+            firsts[stack] = (step, kind)
+        }
         var pending = PendingSharedEdits()
-        for (itemID, feedID, kind, edited) in rows {
-            guard kind == "update" else {
-                pending.removals.insert(itemID)
+        for (itemID, feedID, kind, edited, _) in rows {
+            guard let first = firsts[PendingSharedEdits.Stack(itemID: itemID, feedID: feedID)],
+                !SharedCopyRule.keepsItsOwnCopy(stackStartingWith: first.kind)
+            else { continue }
+            switch kind {
+            case .remove?:
+                pending.removals[itemID, default: []].insert(feedID)
+            case .update?:
+                guard let edited else { continue }
+                pending.updates[itemID, default: (edited, [], feedID)].edited = edited
+                pending.updates[itemID]?.feeds.insert(feedID)
+                pending.updates[itemID]?.newest = feedID
+            case .insert?, nil:
                 continue
             }
-            guard let edited else { continue }
-            pending.updates[itemID, default: (edited, [], feedID)].edited = edited
-            pending.updates[itemID]?.feeds.insert(feedID)
-            pending.updates[itemID]?.newest = feedID
         }
         return pending
     }
 
-    /// Makes `copy` what the pending removals of the item in other feeds sharing `type` put back on
-    /// a rollback: those feeds have no row of the item, so no holder names them.
-    package func replacePendingRemovalBases(
-        _ copy: EncodedItem, sharedAs type: String, except feedID: Int64
-    ) throws(StorageError) {
-        try connection.run(
-            """
-            UPDATE pending_edit SET base = ?, base_section = ? WHERE item_id = ? AND kind = 'remove' AND feed_id != ?
-            AND detached = 0 AND EXISTS (SELECT 1 FROM feed WHERE feed.id = pending_edit.feed_id AND feed.shared_type = ?)
-            """, payload(copy.payload), copy.section, copy.itemID, feedID, type)
+    /// Makes `copy` what the pending removals of the item in `feeds` put back on a rollback: those
+    /// feeds have no row of the item, so no holder names them.
+    package func replacePendingRemovalBases(_ copy: EncodedItem, inFeeds feeds: Set<Int64>) throws(StorageError) {
+        for feedID in feeds.sorted() {
+            try connection.run(
+                """
+                UPDATE pending_edit SET base = ?, base_section = ?
+                WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND detached = 0
+                """, payload(copy.payload), copy.section, feedID, copy.itemID)
+        }
     }
 
     /// Leaves the pending removals of the item, in the feeds sharing `type`, no place to put it back:
