@@ -180,6 +180,32 @@ import Testing
         #expect(schedule.phase(of: edit.idempotencyKey, item: edit.item, now: now) == .waiting)
     }
 
+    /// A widget's badge: the store sends none of these edits, yet its observers learn when a lease
+    /// or a wait ends, with no write to tell them.
+    @Test func anObservedStoreWakesWhenAPhaseChangesByItselfEvenForEditsItDoesNotSend() {
+        var leased = Self.entry("a", kind: "post")
+        leased.sentElsewhereUntil = date.addingTimeInterval(60)
+        var waiting = Self.entry("b", attempts: 1)
+        waiting.nextAttemptAt = date + 3
+        for readOnly in [true, false] {
+            var schedule = OutboxSchedule()
+            schedule.readOnly = readOnly
+            let kinds = readOnly ? "none" : "only b's"
+            if !readOnly { _ = schedule.registered("like", now: now) }
+            #expect(schedule.found([leased], now: now, date: date).isEmpty, "\(kinds): nobody to tell")
+            schedule.observed = true
+            #expect(
+                schedule.found([leased, waiting], now: now, date: date) == [.wake(after: .seconds(3))],
+                "handled kinds: \(kinds)")
+            #expect(schedule.phase(of: waiting.idempotencyKey, item: waiting.item, now: now) == .retryingLater)
+            #expect(
+                schedule.woke(now: now + .seconds(3))
+                    == (readOnly ? [] : [.send(waiting)]) + [.wake(after: .seconds(2))],
+                "the lease looked at again within \(OutboxSchedule.leaseLook)")
+            #expect(schedule.phase(of: leased.idempotencyKey, item: leased.item, now: now + .seconds(5)) == .waiting)
+        }
+    }
+
     @Test func aNextAttemptTheFileKeepsIsHonouredWhenFirstFoundAndResumeSendsAtOnce() {
         var edit = Self.entry("a", attempts: 1)
         edit.nextAttemptAt = date + 60

@@ -46,6 +46,37 @@ import Testing
         #expect(await widget.outbox.status.count == 0)
     }
 
+    /// A widget's badge (a store with no handler for the edit's kind) says "retrying later" while
+    /// the app's server asked it to wait, and "waiting" once that time passed, with no write to
+    /// tell it.
+    @Test func aBadgeWithoutAHandlerFollowsAnotherStoresRetryTimeRunningOut() async throws {
+        let app = try FeedStore(path: test.path, clock: MovableClock().storeClock)
+        let feed = try test.feed(list.source, store: app)
+        await feed.refresh()
+        let widget = try test.store()
+        let badge = await OutboxStatusLog(widget.outbox)
+        await app.outbox.register("revise", as: Revision.self) { _ in .retryable("HTTP 429", retryAfterHeader: "60") }
+        try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 }
+        await badge.waitFor { $0.edits.first?.phase == .retryingLater }
+        test.clock.advance(by: .seconds(61))
+        await badge.waitFor { $0.edits.first?.phase == .waiting }
+    }
+
+    /// A read-only store's badge says "sending" while another process holds the edit's lease, and
+    /// "waiting" once it ends (the process is gone), with no write to tell it.
+    @Test func aReadOnlyBadgeFollowsALeaseOfAGoneProcessRunningOut() async throws {
+        try await queueBeforeARelaunch(["p1"])
+        let until = (test.clock.storeClock.date() + 30).millisecondsSince1970
+        _ = try DatabaseQueue(path: test.path).write { store in
+            try store.connection.run("UPDATE pending_edit SET sending_by = 'a process', sending_until = ?", until)
+        }
+        let widget = try FeedStore(path: test.path, readOnly: true, clock: test.clock.storeClock)
+        let badge = await OutboxStatusLog(widget.outbox)
+        await badge.waitFor { $0.edits.first?.phase == .sending }
+        test.clock.advance(by: .seconds(35))
+        await badge.waitFor { $0.edits.first?.phase == .waiting }
+    }
+
     @Test func aStoreThatQueuedSeesTheEditAnotherStoreConfirmed() async throws {
         let queuing = try test.store()
         let feed = try test.feed(list.source, store: queuing)

@@ -168,6 +168,8 @@ public actor Outbox {
         }
         // Looked at before it observes: a change the look publishes goes to the others, and the new
         // observer gets the status once, as its first.
+        // Observed from this look on: the schedule wakes when a phase changes by itself.
+        schedule.observed = true
         look()
         observers[id] = continuation
         let status = currentStatus
@@ -271,8 +273,10 @@ public actor Outbox {
                 }
             case .wake(let delay):
                 wake?.cancel()
+                // Due from now, not from whenever the task starts.
+                let due = clock.now() + delay
                 wake = Task { [weak self, clock] in
-                    guard (try? await clock.sleep(for: delay)) != nil else { return }
+                    guard (try? await clock.sleep(due)) != nil else { return }
                     await self?.woke()
                 }
             }
@@ -329,6 +333,7 @@ public actor Outbox {
 
     private func removeObserver(_ id: Int) {
         observers[id] = nil
+        schedule.observed = !observers.isEmpty
         followWhileUsed()
     }
 

@@ -122,6 +122,11 @@ struct OutboxSchedule: Sendable {
     private(set) var handledKinds: Set<String> = []
     /// Whether the store only reads: nothing is sent.
     var readOnly = false
+    /// Whether someone follows the edits' phases (the outbox's `states`): the schedule then wakes
+    /// when a phase changes by itself (another store's lease or a retry's wait ends), also for the
+    /// edits this store does not send (no handler for their kind, a read-only store), whose badge
+    /// would otherwise say "sending" until the next write.
+    var observed = false
 
     /// The file's queued edits, oldest first, as just read at `now` (`date` on the wall clock).
     /// An edit found for the first time waits until the next attempt the file keeps for it.
@@ -236,7 +241,23 @@ struct OutboxSchedule: Sendable {
 
     /// The edits to send now, and when to look again for one that waits for its delay.
     private mutating func next(now: ContinuousClock.Instant, holding held: ItemKey? = nil) -> [Action] {
-        guard !readOnly else { return [] }
+        var (actions, firstDue) = readOnly ? ([], nil) : sends(now: now, holding: held)
+        if observed, let change = nextPhaseChange(after: now) { firstDue = min(firstDue ?? change, change) }
+        if let firstDue { actions.append(.wake(after: firstDue - now)) }
+        return actions
+    }
+
+    /// The first time after `now` at which an edit's ``phase(of:item:now:)`` changes with no event.
+    private func nextPhaseChange(after now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        let listed = Set(waiting.map(\.idempotencyKey))
+        return elsewhere.merging(notBefore) { min($0, $1) }
+            .filter { listed.contains($0.key) && $0.value > now }.values.min()
+    }
+
+    /// The edits to send now, and when the first that waits is due.
+    private mutating func sends(
+        now: ContinuousClock.Instant, holding held: ItemKey?
+    ) -> (actions: [Action], firstDue: ContinuousClock.Instant?) {
         var actions: [Action] = []
         var firstDue: ContinuousClock.Instant?
         // A send whose edit the file no longer lists (settled by hand or by another store, its feed
@@ -272,8 +293,7 @@ struct OutboxSchedule: Sendable {
             sentAt[entry.idempotencyKey] = now
             actions.append(.send(entry))
         }
-        if let firstDue { actions.append(.wake(after: firstDue - now)) }
-        return actions
+        return (actions, firstDue)
     }
 
     /// Where an edit stands, for the outbox's observers.
