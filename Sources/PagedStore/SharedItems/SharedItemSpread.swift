@@ -125,6 +125,40 @@ enum SharedItemSpread {
         return rebased.shown
     }
 
+    /// Undoes `edits`, detached updates of `feed` that went unsent or were rejected, in the other
+    /// feeds sharing their items: each was spread to them while it showed, but a detached edit is no
+    /// longer on top of their copies, so only the rows that still show its value (and have no edit
+    /// of their own pending) show its base again, and a newer copy another feed fetched since stays.
+    /// An item's later edits are undone first, each back to the value the one before it showed.
+    /// - Returns: What it changed of the other feeds, for the change record.
+    static func undo(
+        detached edits: [PendingEditRecord], from feed: FeedRecord, in store: PageStore
+    ) throws
+        -> [RecordedWrite]
+    {
+        guard let type = feed.sharedType else { return [] }
+        var written: [RecordedWrite] = []
+        for edit in edits.sorted(by: { $0.step > $1.step }) where edit.kind == .update {
+            guard let base = edit.base, let shown = edit.edited else { continue }
+            for holder in try store.sharedHolders(of: edit.itemID, sharedAs: type, except: feed.id)
+            where holder.pendingEdit == nil {
+                guard let other = try store.feed(id: holder.feedID),
+                    try store.items(withIDs: [edit.itemID], in: other)[edit.itemID]?.payload == shown,
+                    try store.replaceSharedCopy(
+                        edit.itemID, showing: base, section: edit.baseSection, in: holder.feedID, at: holder.position)
+                else { continue }
+                let row = try store.rowIndex(ofPosition: holder.position, in: other)
+                var after = other
+                after.hasSections = after.hasSections || edit.baseSection != nil
+                try store.save(&after)
+                written.append(
+                    RecordedWrite(
+                        before: other, after: after, change: RowChange(reloaded: [row], reloadedIDs: [edit.itemID])))
+            }
+        }
+        return written
+    }
+
     /// One other feed's rows as the spread changed them.
     private struct Touched {
         let before: FeedRecord

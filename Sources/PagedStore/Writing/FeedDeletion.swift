@@ -40,10 +40,16 @@ package enum FeedDeletion {
             try LeavingRowEdits.keepInHistory(
                 queued.map { MalformedPendingEdit($0, problem: reason) } + unreadable, of: record, in: store,
                 at: writer.clock.date())
-            let restored = record.sharedType == nil ? [] : LeavingRowEdits.serverCopies(under: edits)
+            // The updates it drops were spread to the other feeds sharing their items: those show the
+            // server's copy again, as a rejection would leave them.
+            let shown = Set(try store.pendingEditRows(of: record).edits.map(PendingEditKey.init))
+            let attached = edits.filter { shown.contains(PendingEditKey($0)) }
+            let detached = edits.filter { !shown.contains(PendingEditKey($0)) }
+            let restored = record.sharedType == nil ? [] : LeavingRowEdits.serverCopies(under: attached)
+            let undone = try SharedItemSpread.undo(detached: detached, from: record, in: store)
             try store.deleteFeed(record)
             let others = try SharedItemSpread.spread(restored, from: record, in: store).written
-            return (holding, others)
+            return (holding, undone + others)
         }
     }
 }
