@@ -9,10 +9,12 @@ extension Feed {
     /// other pending edit row (see ``MalformedPendingEdit``, and a payload that is not its item) is
     /// detached or deleted, the deleted ones added to `dropped`, for ``reportDropped(_:)`` once the
     /// transaction committed; dropped at `now`. With `itemID`, only that item's edits are read and
-    /// looked at: a settlement's cost follows the item's stack, not the feed's edits.
+    /// looked at: a settlement's cost follows the item's stack, not the feed's edits. The server's
+    /// copies under dropped updates of shared items are added to `restored`, for the caller to
+    /// spread (see ``LeavingRowEdits/rowsLeave(_:item:in:store:at:restoring:)``).
     static func applicablePendingEdits(
         of feed: FeedRecord, item itemID: String? = nil, in store: PageStore, codec: ItemCodec<Item>,
-        dropped: inout [MalformedPendingEdit], at now: Date
+        dropped: inout [MalformedPendingEdit], restoring restored: inout [EncodedItem], at now: Date
     ) throws -> [PendingEditRecord] {
         let rows = try store.pendingEditRows(of: feed, item: itemID)
         var applicable: [PendingEditRecord] = []
@@ -26,7 +28,8 @@ extension Feed {
         }
         // The item's edits stand on each other's payloads: they leave together, as with its row.
         for itemID in unreadableItems {
-            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: itemID, in: feed, store: store, at: now)
+            dropped += try LeavingRowEdits.rowsLeave(
+                .undecodable, item: itemID, in: feed, store: store, at: now, restoring: &restored)
         }
         applicable.removeAll { unreadableItems.contains($0.itemID) }
         // Detached rows nothing can send go alone: nothing shows them.

@@ -106,6 +106,7 @@ extension Feed {
     @discardableResult
     func finish(_ storedID: String, committed: Bool, key: UUID? = nil) throws -> Bool {
         var dropped: [MalformedPendingEdit] = []
+        var restored: [EncodedItem] = []
         var settled = EditSettlement.Settled.nothing
         let codec = self.codec
         // The later edits this feed made go again with their own changes on what a rollback restores.
@@ -119,19 +120,25 @@ extension Feed {
             let commit = try write { store, feed in
                 // Edits the codec cannot read are dropped or detached first: a detached one settles alone.
                 let applicable = try Self.applicablePendingEdits(
-                    of: feed, item: storedID, in: store, codec: codec, dropped: &dropped, at: now)
+                    of: feed, item: storedID, in: store, codec: codec, dropped: &dropped, restoring: &restored, at: now)
                 let stack = PendingEditStack.stacks(applicable).first ?? []
                 settled = try EditSettlement.settle(
                     storedID, key: key, confirmed: committed, stack: stack, in: store, feed: &feed, carry: carry)
+                // Updates of shared items dropped unreadable: the other feeds show the server's copy again.
+                let copies = restored
                 switch settled {
-                case .onItsRow(let outcome, _) where outcome.change != nil || !outcome.copies.isEmpty:
+                case .onItsRow(let outcome, _) where outcome.change != nil || !(outcome.copies + copies).isEmpty:
                     return Commit(
-                        record: feed, change: outcome.change ?? RowChange(), window: .reload, copies: outcome.copies,
+                        record: feed, change: outcome.change ?? RowChange(), window: .reload,
+                        copies: copies + outcome.copies, onlyItem: storedID)
+                case .detached(let otherFeeds) where !(otherFeeds.isEmpty && copies.isEmpty):
+                    return Commit(
+                        record: feed, change: RowChange(), window: .reload, copies: copies, otherFeeds: otherFeeds,
                         onlyItem: storedID)
-                case .detached(let otherFeeds) where !otherFeeds.isEmpty:
-                    return Commit(
-                        record: feed, change: RowChange(), window: .reload, otherFeeds: otherFeeds, onlyItem: storedID)
-                case .onItsRow, .detached, .nothing: return nil
+                case .onItsRow, .detached, .nothing:
+                    return copies.isEmpty
+                        ? nil
+                        : Commit(record: feed, change: RowChange(), window: .reload, copies: copies, onlyItem: storedID)
                 }
             }
             if let commit, commit.change != RowChange() || commit.adoptsFile {

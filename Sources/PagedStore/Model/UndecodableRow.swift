@@ -20,21 +20,26 @@ extension UndecodableRow {
     /// go as ``PendingEditFate`` says (queued ones stay queued, detached). A feed left with no rows is
     /// emptied as on a first launch (its cursors and states reset), so that it loads again instead of
     /// saying the server has nothing.
-    /// - Returns: The removed rows with their indices before the removal, ascending, and the pending
-    ///   edits dropped with them, to report.
+    /// - Returns: The removed rows with their indices before the removal, ascending, the pending
+    ///   edits dropped with them, to report, and the server's copies the other feeds sharing their
+    ///   items show again (see ``LeavingRowEdits/rowsLeave(_:item:in:store:at:restoring:)``).
     static func remove(
         _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore, at date: Date
-    ) throws -> (removed: [(index: Int, row: UndecodableRow)], droppedEdits: [MalformedPendingEdit]) {
+    ) throws -> (
+        removed: [(index: Int, row: UndecodableRow)], droppedEdits: [MalformedPendingEdit], restored: [EncodedItem]
+    ) {
         var removed: [(index: Int, row: UndecodableRow)] = []
         var dropped: [MalformedPendingEdit] = []
+        var restored: [EncodedItem] = []
         for row in rows.sorted(by: { $0.position > $1.position }) {
             guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
                 let item = try store.removeItem(row.itemID, from: &feed)
             else { continue }
-            dropped += try LeavingRowEdits.rowsLeave(.undecodable, item: row.itemID, in: feed, store: store, at: date)
+            dropped += try LeavingRowEdits.rowsLeave(
+                .undecodable, item: row.itemID, in: feed, store: store, at: date, restoring: &restored)
             removed.append((item.row, row))
         }
         if !removed.isEmpty, feed.rowCount == 0 { try store.clearFeed(&feed) }
-        return (removed.reversed(), dropped)
+        return (removed.reversed(), dropped, restored)
     }
 }

@@ -9,15 +9,19 @@ extension FeedWriter {
     /// brought back goes again, and an inserted item the write dropped goes back.
     /// - Parameter changes: The change each update of this store made, by item and step; an edit
     ///   made by another store (or before a relaunch) carries what it changed (``PayloadRebase``).
-    /// - Returns: How many edits remain pending, and the rows that could not be applied (deleted).
+    /// - Returns: How many edits remain pending, the rows that could not be applied (deleted), and
+    ///   the server's copies of shared items whose updates no longer show here, which the other
+    ///   feeds holding them showed: the caller spreads them.
     func replayPendingEdits(
         on commit: inout FeedCommit<Item>, changes: [PendingEditKey: @Sendable (inout Item) -> Void],
         in store: PageStore
-    ) throws -> (remaining: Int, dropped: [MalformedPendingEdit]) {
+    ) throws -> (remaining: Int, dropped: [MalformedPendingEdit], restored: [EncodedItem]) {
         var feed = commit.record
         var dropped: [MalformedPendingEdit] = []
+        var restored: [EncodedItem] = []
         let pending = try Feed<Item>.applicablePendingEdits(
-            of: feed, item: commit.onlyItem, in: store, codec: codec, dropped: &dropped, at: self.store.clock.date())
+            of: feed, item: commit.onlyItem, in: store, codec: codec, dropped: &dropped, restoring: &restored,
+            at: self.store.clock.date())
         var touched = false
         var remaining = pending.count
         for var stack in PendingEditStack.stacks(pending) {
@@ -38,6 +42,12 @@ extension FeedWriter {
                             error: "the row under a pending edit cannot be decoded"))
                     dropped += try LeavingRowEdits.rowsLeave(
                         .undecodable, item: combined.itemID, in: feed, store: store, at: self.store.clock.date())
+                    // The other feeds showed the item's updates over this copy: they show the copy now,
+                    // whether the edits were dropped or stay queued (a detached edit is on top of none).
+                    if stack.first?.kind == .update {
+                        restored.append(
+                            EncodedItem(itemID: combined.itemID, section: stored.section, payload: stored.payload))
+                    }
                     remaining -= stack.count
                     touched = true
                     continue
@@ -78,7 +88,7 @@ extension FeedWriter {
         }
         // One item's edits say nothing of the others': whether any remain is one look.
         if commit.onlyItem != nil { remaining = try store.hasPendingEdits(in: feed) ? 1 : 0 }
-        return (remaining, dropped)
+        return (remaining, dropped, restored)
     }
 
     /// Applies the stack's edits again on top of the server's new value of their row, in order (see

@@ -89,6 +89,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             // when this one held others (another `Feed` wrote since it last looked).
             let foreign = before != shown
             var written = Written(file: commit.record)
+            var restored: [RecordedWrite] = []
             if edits.mayHavePending || foreign {
                 // Another writer's rows may be under any item's edits: all of them go again.
                 if foreign { commit.onlyItem = nil }
@@ -96,11 +97,15 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 written.file = commit.record
                 written.pendingEditsRemain = replay.remaining > 0
                 written.droppedEdits = replay.dropped
+                // The other feeds sharing an item showed an update the replay dropped or detached.
+                restored = try SharedItemSpread.spread(
+                    replay.restored, from: commit.record, in: store, carries: LiveFeeds.shared.carries(in: queue.file)
+                ).written
             }
             let recordedWrite = recorded(before, commit.record, commit.change)
             commit.writeMark = try queue.markOfRunningWrite(in: store)
             written.commit = foreign ? try Self.overForeignWrites(commit, from: shown, to: before, in: store) : commit
-            return (written, [recordedWrite] + spread.written + commit.otherFeeds)
+            return (written, [recordedWrite] + spread.written + restored + commit.otherFeeds)
         }
     }
 
@@ -186,13 +191,17 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             var feed = try feedMadeIfMissing(in: store)
             let before = feed
             let foreign = shown.map { $0 != feed } ?? false
-            let (removed, dropped) = try UndecodableRow.remove(
+            let (removed, dropped, restored) = try UndecodableRow.remove(
                 rows, from: &feed, in: store, at: self.store.clock.date())
             let change = RowChange(deleted: removed.map(\.index))
+            // The other feeds sharing an item showed its dropped update: they show the server's copy again.
+            let others = try SharedItemSpread.spread(
+                restored, from: feed, in: store, carries: LiveFeeds.shared.carries(in: queue.file)
+            ).written
             return (
                 UndecodableRemoval(
                     removed: removed, overForeignWrite: foreign, read: try read(store, feed), droppedEdits: dropped),
-                feed == before ? [] : [recorded(before, feed, change)]
+                (feed == before ? [] : [recorded(before, feed, change)]) + others
             )
         }
     }
