@@ -21,12 +21,9 @@ import Testing
     init() async throws {
         test = try FeedTestCase()
         store = try test.store()
-        let policy = FeedPolicy(refreshOnOpen: .never)
         let items = Locked([SharedToot(id: "1", content: "otter")])
-        let home = try store.feed("home", source: ScriptedSource.serving(items), policy: policy)
-        profile = try store.feed("profile", source: ScriptedSource.serving(profileItems), policy: policy)
-        await home.refresh()
-        await profile.refresh()
+        let home = try await store.servedFeed("home", holding: items)
+        profile = try await store.servedFeed("profile", holding: profileItems)
         try await home.enqueue("revise", id: "1", argument: Revision(revision: 1)) { $0.content = "beaver" }
         _ = try store.feed(
             "home", source: ScriptedSource.serving(items), policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: 2))

@@ -21,12 +21,8 @@ import Testing
     init() async throws {
         test = try FeedTestCase()
         store = try test.store()
-        let policy = FeedPolicy(refreshOnOpen: .never)
-        fav = try store.feed(
-            "fav", source: ScriptedSource.serving(Locked([SharedToot(id: "9", content: "heron")])), policy: policy)
-        profile = try store.feed("profile", source: ScriptedSource.serving(profileItems), policy: policy)
-        await fav.refresh()
-        await profile.refresh()
+        fav = try await store.servedFeed("fav", holding: Locked([SharedToot(id: "9", content: "heron")]))
+        profile = try await store.servedFeed("profile", holding: profileItems)
         _ = try await fav.enqueue(
             "fave", inserting: SharedToot(id: "1", content: "otter"), at: 0, argument: Revision(revision: 0))
         try await fav.enqueue("revise", id: "1", argument: Revision(revision: 1)) { $0.content = "beaver" }

@@ -42,13 +42,8 @@ import Testing
     init() async throws {
         test = try FeedTestCase()
         store = try test.store()
-        let policy = FeedPolicy(refreshOnOpen: .never)
-        fav = try store.feed(
-            "fav", source: ScriptedSource.serving(Locked([PickyToot(id: "1", content: "otter")])), policy: policy)
-        profile = try store.feed(
-            "profile", source: ScriptedSource.serving(Locked([SharedToot(id: "1", content: "otter")])), policy: policy)
-        await fav.refresh()
-        await profile.refresh()
+        fav = try await store.servedFeed("fav", holding: Locked([PickyToot(id: "1", content: "otter")]))
+        profile = try await store.servedFeed("profile", holding: Locked([SharedToot(id: "1", content: "otter")]))
     }
 
     func profileShows() throws -> [String] {

@@ -12,6 +12,14 @@ extension ScriptedSource {
 }
 
 extension FeedStore {
+    /// The feed `key`, refreshed, holding `items` as the server serves them (a test changes the
+    /// server by changing `items`).
+    func servedFeed<Item: FeedItem & Codable>(_ key: String, holding items: Locked<[Item]>) async throws -> Feed<Item> {
+        let feed = try feed(key, source: ScriptedSource.serving(items), policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        return feed
+    }
+
     /// "home" and "profile", refreshed, both holding the shared `items` as the server serves them.
     func homeAndProfile(
         holding items: Locked<[SharedToot]>
