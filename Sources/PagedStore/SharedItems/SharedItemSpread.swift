@@ -112,15 +112,8 @@ enum SharedItemSpread {
         guard let feed = try store.feed(id: feedID) else { return nil }
         let stack = try store.pendingEdits(ofItem: copy.itemID, in: feed)
         guard stack.first?.kind == .update else { return nil }
-        let carry = carries(feed.key) ?? { _, _ in nil }
-        // A change that cannot run on the copy (it does not decode for that feed's model) leaves
-        // the edits by what they changed.
-        let rebased: (edits: [PendingEditRecord], shown: PendingEditStack.Shown?)
-        do {
-            rebased = try PendingEditStack.rebased(stack, onto: copy.payload, section: copy.section, carry: carry)
-        } catch {
-            rebased = try PendingEditStack.rebased(stack, onto: copy.payload, section: copy.section)
-        }
+        let rebased = PendingEditStack.rebasedTryingCarry(
+            stack, onto: copy.payload, section: copy.section, carry: carries(feed.key) ?? { _, _ in nil })
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
         return rebased.shown
     }
@@ -129,16 +122,18 @@ enum SharedItemSpread {
     /// feeds sharing their items: each was spread to them while it showed, but a detached edit is no
     /// longer on top of their copies, so only the rows that still show its value (and have no edit
     /// of their own pending) show its base again, and a newer copy another feed fetched since stays.
-    /// An item's later edits are undone first, each back to the value the one before it showed.
+    /// An item's later edits are undone first, each back to the value the one before it showed; the
+    /// updates stacked on an insert among `edits` were never spread, and are left alone.
     /// - Returns: What it changed of the other feeds, for the change record.
     static func undo(
         detached edits: [PendingEditRecord], from feed: FeedRecord, in store: PageStore
-    ) throws
-        -> [RecordedWrite]
-    {
+    ) throws -> [RecordedWrite] {
         guard let type = feed.sharedType else { return [] }
         var written: [RecordedWrite] = []
-        for edit in edits.sorted(by: { $0.step > $1.step }) where edit.kind == .update {
+        let spread = PendingEditStack.stacks(edits).filter { stack in
+            stack.first.map { !SharedCopyRule.keepsItsOwnCopy(stackStartingWith: $0.kind) } ?? false
+        }
+        for edit in spread.joined().sorted(by: { $0.step > $1.step }) where edit.kind == .update {
             guard let base = edit.base, let shown = edit.edited else { continue }
             for holder in try store.sharedHolders(of: edit.itemID, sharedAs: type, except: feed.id)
             where holder.pendingEdit == nil {

@@ -37,6 +37,7 @@ enum PendingEditSettlement {
             if pending.kind == .remove {
                 try store.handOnPlace(of: itemID, above: pending.above, below: pending.below, in: feed)
             }
+            if pending.kind == .insert { return try joinSharedItem(itemID, in: store, feed: &feed, carry: carry) }
             return Outcome()
         }
         // Only an update was shown in the other feeds sharing the item, which its rollback must undo
@@ -72,6 +73,30 @@ enum PendingEditSettlement {
             let position = try store.insertItem(item, atRow: row, local: false, in: &feed)
             return Outcome(change: RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)]))
         }
+    }
+
+    /// The server has the inserted item now: the edits stacked on its insert stop being the feed's
+    /// own (see ``SharedCopyRule/keepsItsOwnCopy(stackStartingWith:)``) and go again on the server's
+    /// copy the other feeds sharing the item hold, as they would on a page of the feed listing it, so
+    /// that a rollback restores that copy; the value they show is every feed's from now on.
+    private static func joinSharedItem(
+        _ itemID: String, in store: PageStore, feed: inout FeedRecord, carry: PendingEditStack.Carry
+    ) throws -> Outcome {
+        guard let type = feed.sharedType else { return Outcome() }
+        let rest = try store.pendingEdits(ofItem: itemID, in: feed)
+        guard !rest.isEmpty, let copy = try store.serverCopy(of: itemID, sharedAs: type, except: feed.id) else {
+            return Outcome()
+        }
+        let rebased = PendingEditStack.rebasedTryingCarry(rest, onto: copy.payload, section: copy.section, carry: carry)
+        for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
+        // Removed last: no row shows it, and the removal puts the copy back if it is rejected.
+        guard let shown = rebased.shown else { return Outcome() }
+        let showing = EncodedItem(itemID: itemID, section: shown.section, payload: shown.payload)
+        guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
+            try store.updateItem(showing, in: &feed)
+        else { return Outcome(copies: [showing]) }
+        let row = try store.rowIndex(ofPosition: stored.position, in: feed)
+        return Outcome(change: RowChange(reloaded: [row], reloadedIDs: [itemID]), copies: [showing])
     }
 
     /// Rolls back a rejected first edit whose item has later edits pending: an update's later edits

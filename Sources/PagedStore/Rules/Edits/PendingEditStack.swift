@@ -108,4 +108,14 @@ enum PendingEditStack {
         }
         return (rebased, value)
     }
+
+    /// ``rebased(_:onto:section:carry:)`` with `carry` where it can run: when a change cannot run on
+    /// the value (it does not decode for the model of the feed that made it), the edits go by what
+    /// they changed.
+    static func rebasedTryingCarry(
+        _ edits: [PendingEditRecord], onto base: Data, section: String?, carry: Carry
+    ) -> (edits: [PendingEditRecord], shown: Shown?) {
+        (try? rebased(edits, onto: base, section: section, carry: carry))
+            ?? rebased(edits, onto: base, section: section, carry: { _, _ in nil })
+    }
 }

@@ -109,6 +109,28 @@ extension PageStore {
         }
     }
 
+    /// The server's copy of `itemID` that the feeds other than `feedID` sharing `type` hold: the base
+    /// of a pending update of it (their rows show the update), else a row with no edit of it pending.
+    /// Nil when no other feed holds the item but as its own insert.
+    package func serverCopy(
+        of itemID: String, sharedAs type: String, except feedID: Int64
+    ) throws(StorageError) -> EncodedItem? {
+        let holders = try sharedHolders(of: itemID, sharedAs: type, except: feedID)
+        for holder in holders where holder.pendingEdit == .update {
+            guard let other = try feed(id: holder.feedID),
+                let first = try pendingEdits(ofItem: itemID, in: other).first,
+                let base = first.base
+            else { continue }
+            return EncodedItem(itemID: itemID, section: first.baseSection, payload: base)
+        }
+        for holder in holders where holder.pendingEdit == nil {
+            guard let other = try feed(id: holder.feedID), let row = try items(withIDs: [itemID], in: other)[itemID]
+            else { continue }
+            return EncodedItem(itemID: itemID, section: row.section, payload: row.payload)
+        }
+        return nil
+    }
+
     /// The feeds sharing their items as `type` that hold `itemID`.
     package func feedsHolding(_ itemID: String, sharedAs type: String) throws(StorageError) -> [FeedRecord] {
         var found: [FeedRecord] = []
