@@ -59,11 +59,12 @@ enum SharedItemSpread {
             let holders = othersHold ? try store.sharedHolders(of: copy.itemID, sharedAs: type, except: writer) : []
             let edit = pending.updates[copy.itemID]
             // A server copy (not the edit just made): the other feeds' pending updates go again on
-            // it, and what the newest shows on it is what every feed shows.
+            // it, also those of a feed that removed the item since (its removal puts back the
+            // update's value), and what the newest shows on it is what every feed shows.
             var rebased: [Int64: PendingEditStack.Shown] = [:]
             if let edit, edit.edited != copy.payload {
-                for holder in holders where holder.pendingEdit == .update {
-                    rebased[holder.feedID] = try rebasePendingEdits(of: copy, inFeed: holder.feedID, store, carries)
+                for feedID in edit.feeds.sorted() where feedID != writer {
+                    rebased[feedID] = try rebasePendingEdits(of: copy, inFeed: feedID, store, carries)
                 }
             }
             let newest = edit.flatMap { rebased[$0.newest] }
@@ -104,8 +105,8 @@ enum SharedItemSpread {
     /// on it (see ``PendingEditStack/rebased(_:onto:section:carry:)``), with its change when the feed
     /// that made it is open in this process, else by what it changed, so that a rollback of any of
     /// them restores this copy, not an older one.
-    /// - Returns: What the item shows with the feed's edits on the copy, or nil when it has none to
-    ///   show (its first edit is not an update, or its change does not decode the copy).
+    /// - Returns: What the feed's last update shows on the copy (what its row shows, or what its
+    ///   removal puts back), or nil when its first edit is not an update.
     private static func rebasePendingEdits(
         of copy: EncodedItem, inFeed feedID: Int64, _ store: PageStore, _ carries: (String) -> PendingEditStack.Carry?
     ) throws -> PendingEditStack.Shown? {
@@ -115,40 +116,60 @@ enum SharedItemSpread {
         let rebased = PendingEditStack.rebasedTryingCarry(
             stack, onto: copy.payload, section: copy.section, carry: carries(feed.key) ?? { _, _ in nil })
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
-        return rebased.shown
+        guard let last = rebased.edits.last, last.kind == .remove else { return rebased.shown }
+        return last.base.map { ($0, last.baseSection) }
     }
 
     /// Undoes `edits`, detached updates of `feed` that went unsent or were rejected, in the other
     /// feeds sharing their items: each was spread to them while it showed, but a detached edit is no
     /// longer on top of their copies, so only the rows that still show its value (and have no edit
-    /// of their own pending) show its base again, and a newer copy another feed fetched since stays.
+    /// of their own pending) show its base again, and a newer copy another feed fetched since stays;
+    /// another feed's pending updates made on its value go again on its base, as on a rollback.
     /// An item's later edits are undone first, each back to the value the one before it showed; the
     /// updates stacked on an insert among `edits` were never spread, and are left alone.
+    /// - Parameter carries: How the feeds open in this process carry their edits' changes (see
+    ///   ``spread(_:sharedAs:from:in:carries:)``).
     /// - Returns: What it changed of the other feeds, for the change record.
     static func undo(
-        detached edits: [PendingEditRecord], from feed: FeedRecord, in store: PageStore
+        detached edits: [PendingEditRecord], from feed: FeedRecord, in store: PageStore,
+        carries: (String) -> PendingEditStack.Carry? = { _ in nil }
     ) throws -> [RecordedWrite] {
         guard let type = feed.sharedType else { return [] }
         var written: [RecordedWrite] = []
+        /// Makes the other feed's row at `position` show `value`, with a reload for its lists.
+        func show(_ value: PendingEditStack.Shown, of itemID: String, in other: FeedRecord, at position: Int64) throws {
+            guard
+                try store.replaceSharedCopy(
+                    itemID, showing: value.payload, section: value.section, in: other.id, at: position)
+            else { return }
+            let row = try store.rowIndex(ofPosition: position, in: other)
+            var after = other
+            after.hasSections = after.hasSections || value.section != nil
+            try store.save(&after)
+            written.append(
+                RecordedWrite(before: other, after: after, change: RowChange(reloaded: [row], reloadedIDs: [itemID])))
+        }
         let spread = PendingEditStack.stacks(edits).filter { stack in
             stack.first.map { !SharedCopyRule.keepsItsOwnCopy(stackStartingWith: $0.kind) } ?? false
         }
         for edit in spread.joined().sorted(by: { $0.step > $1.step }) where edit.kind == .update {
             guard let base = edit.base, let shown = edit.edited else { continue }
+            let restored = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: base)
+            let editing = try store.pendingSharedEdits(sharedAs: type).updates[edit.itemID]?.feeds ?? []
+            for feedID in editing.sorted() where feedID != feed.id {
+                guard let other = try store.feed(id: feedID),
+                    try store.pendingEdits(ofItem: edit.itemID, in: other).first?.base == shown,
+                    let value = try rebasePendingEdits(of: restored, inFeed: feedID, store, carries),
+                    let row = try store.items(withIDs: [edit.itemID], in: other)[edit.itemID]
+                else { continue }
+                try show(value, of: edit.itemID, in: other, at: row.position)
+            }
             for holder in try store.sharedHolders(of: edit.itemID, sharedAs: type, except: feed.id)
             where holder.pendingEdit == nil {
                 guard let other = try store.feed(id: holder.feedID),
-                    try store.items(withIDs: [edit.itemID], in: other)[edit.itemID]?.payload == shown,
-                    try store.replaceSharedCopy(
-                        edit.itemID, showing: base, section: edit.baseSection, in: holder.feedID, at: holder.position)
+                    try store.items(withIDs: [edit.itemID], in: other)[edit.itemID]?.payload == shown
                 else { continue }
-                let row = try store.rowIndex(ofPosition: holder.position, in: other)
-                var after = other
-                after.hasSections = after.hasSections || edit.baseSection != nil
-                try store.save(&after)
-                written.append(
-                    RecordedWrite(
-                        before: other, after: after, change: RowChange(reloaded: [row], reloadedIDs: [edit.itemID])))
+                try show((base, edit.baseSection), of: edit.itemID, in: other, at: holder.position)
             }
         }
         return written

@@ -89,14 +89,14 @@ enum PendingEditSettlement {
         }
         let rebased = PendingEditStack.rebasedTryingCarry(rest, onto: copy.payload, section: copy.section, carry: carry)
         for edit in rebased.edits { try store.savePendingEdit(edit, in: feed) }
-        // Removed last: no row shows it, and the removal puts the copy back if it is rejected.
-        guard let shown = rebased.shown else { return Outcome() }
-        let showing = EncodedItem(itemID: itemID, section: shown.section, payload: shown.payload)
-        guard let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
-            try store.updateItem(showing, in: &feed)
-        else { return Outcome(copies: [showing]) }
+        // The copy is what the other feeds show under the pending edits (the newest of them on top,
+        // this feed's now too, even when it removed the item since): spread as the server's copy it
+        // is, never this feed's pending value as one.
+        guard let shown = rebased.shown, let stored = try store.items(withIDs: [itemID], in: feed)[itemID],
+            try store.updateItem(EncodedItem(itemID: itemID, section: shown.section, payload: shown.payload), in: &feed)
+        else { return Outcome(copies: [copy]) }
         let row = try store.rowIndex(ofPosition: stored.position, in: feed)
-        return Outcome(change: RowChange(reloaded: [row], reloadedIDs: [itemID]), copies: [showing])
+        return Outcome(change: RowChange(reloaded: [row], reloadedIDs: [itemID]), copies: [copy])
     }
 
     /// Rolls back a rejected first edit whose item has later edits pending: an update's later edits

@@ -15,6 +15,21 @@ extension Outbox {
     func waitUntilEmpty() async {
         await waitFor { $0.count == 0 }
     }
+
+    /// Confirms the queued inserts ("fave") at once and holds the first send of the updates
+    /// ("revise") until the returned gate is released, then answers `outcome`; returns once that
+    /// send is held: an insert confirmed while the update stacked on it is in flight.
+    nonisolated func confirmingTheInsertHoldingTheUpdate(answering outcome: OutboxOutcome) async -> FetchGate {
+        let gate = FetchGate()
+        gate.arm()
+        await register("fave", as: Revision.self) { _ in .confirmed }
+        await register("revise", as: Revision.self) { _ in
+            await gate.pass()
+            return outcome
+        }
+        _ = await gate.arrival()
+        return gate
+    }
 }
 
 /// The argument of the tests' queued edits.
