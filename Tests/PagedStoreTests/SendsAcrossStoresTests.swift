@@ -83,6 +83,29 @@ import Testing
         #expect(await arrivals.next() == 1, "connectivity back: at once")
     }
 
+    /// A store that decided to send an edit on a look from before another store's send of it failed
+    /// takes no lease: the edit waits for the time that store wrote, as if it had looked again.
+    @Test func aStoreThatLookedBeforeAnotherStoresSendFailedDoesNotSendItAgainAtOnce() async throws {
+        let (first, feed) = try await test.openPosts(server)
+        let key = try #require(
+            try await feed.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 })
+        await first.outbox.register("revise", as: Revision.self) { _ in
+            .retryable("HTTP 429", retryAfterHeader: "60")
+        }
+        await first.outbox.waitFor { $0.edits.first?.attempts == 1 }
+        let second = try test.store()
+        let wait = try OutboxWriter(store: second.writer).takeSendLease(
+            of: "p1", key: key, inFeed: "home", for: "a second store", knowing: 0)
+        #expect(
+            wait.map { $0 > .seconds(50) } == true,
+            "waits for the first store's retry time, not \(String(describing: wait))")
+        #expect(try leaseHolderOnDisk() == nil)
+        #expect(
+            try OutboxWriter(store: second.writer).takeSendLease(
+                of: "p1", key: key, inFeed: "home", for: "a second store", knowing: 1) == nil,
+            "a store that knows of the failure sends when it is told to (resume)")
+    }
+
     @Test func aClockSetBackDoesNotVoidTheLeaseOfAStoreStillSending() async throws {
         // The first store takes the lease; the clock then goes back ten seconds for the second.
         test.clock.advance(by: .seconds(10))

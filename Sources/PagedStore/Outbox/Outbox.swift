@@ -213,7 +213,7 @@ public actor Outbox {
 
     /// Until when another store sends the edit of `row` (it holds a lease that holds at `date`). A
     /// lease that ends too late is left to the send, whose take of the lease writes it back (see
-    /// ``OutboxWriter/takeSendLease(of:key:inFeed:for:)``).
+    /// ``OutboxWriter/takeSendLease(of:key:inFeed:for:knowing:)``).
     private func sentElsewhereUntil(_ row: QueuedEditRow, at date: Date) -> Date? {
         guard let holder = row.sendingBy, let until = row.sendingUntil else { return nil }
         let lease = SendLease(holder: holder, until: until)
@@ -236,7 +236,8 @@ public actor Outbox {
                 // One store at a time sends an edit: the lease is taken in the file first.
                 let lease = Result {
                     try writer.takeSendLease(
-                        of: entry.item.itemID, key: entry.idempotencyKey, inFeed: entry.item.feedKey, for: leaseHolder)
+                        of: entry.item.itemID, key: entry.idempotencyKey, inFeed: entry.item.feedKey, for: leaseHolder,
+                        knowing: entry.attempts)
                 }
                 switch lease {
                 case .success(nil): break

@@ -32,8 +32,11 @@ struct OutboxWriter: Sendable {
             guard var feed = try store.feed(key: feedKey) else { return ((), []) }
             let before = feed
             let stack = try store.pendingEdits(ofItem: itemID, in: feed)
+            // The feed's later edits go again with their own change where a list of it in this
+            // process knows it (in another store), else by what they changed.
+            let carry = LiveFeeds.shared.carries(in: queue.file)(feedKey) ?? { _, _ in nil }
             let settled = try EditSettlement.settle(
-                itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed)
+                itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed, carry: carry)
             guard case .onItsRow(let outcome, _) = settled else {
                 if case .detached(let written) = settled { return ((), written) }
                 return ((), [])
@@ -50,17 +53,24 @@ struct OutboxWriter: Sendable {
     }
 
     /// Takes the send lease of the item's queued edit with `key` for `holder`, unless another store
-    /// holds it (``SendLease``), in one write transaction. A lease that ends too late (see
-    /// ``SendLease/endsTooLate(at:)``) is written back as ending ``SendLease/longest`` from now.
+    /// holds it (``SendLease``) or counted a failed send of it since the caller looked (`attempts`:
+    /// the failures the caller knows of; the edit then waits for the time that store wrote), in one
+    /// write transaction. A lease that ends too late (see ``SendLease/endsTooLate(at:)``) is written
+    /// back as ending ``SendLease/longest`` from now.
     /// - Returns: Nil when `holder` has it now; else how long to wait at the latest before trying
-    ///   again: the other store's lease, or a second when the edit is gone (the next look at the file
-    ///   forgets it).
-    func takeSendLease(of itemID: String, key: UUID, inFeed feedKey: String, for holder: String) throws -> Duration? {
+    ///   again: the other store's lease or retry time, or a second when the edit is gone (the next
+    ///   look at the file forgets it).
+    func takeSendLease(
+        of itemID: String, key: UUID, inFeed feedKey: String, for holder: String, knowing attempts: Int
+    ) throws -> Duration? {
         try store.transaction(by: follower, growing: false) { store in
             guard let feed = try store.feed(key: feedKey),
                 let found = try store.sendLease(of: itemID, key: key, in: feed)
             else { return (.seconds(1), []) }
             let now = self.store.clock.date()
+            if found.attempts > attempts, let next = found.nextAttemptAt, next > now {
+                return (.seconds(next.timeIntervalSince(now)), [])
+            }
             if let other = found.holder, let until = found.until {
                 let lease = SendLease(holder: other, until: until)
                 let lives = LeaseHolders.shared.lives(other, sending: key)

@@ -69,13 +69,13 @@ extension PageStore {
             sql, error, nextAttemptAt.millisecondsSince1970, feed.id, itemID, key.uuidString, holder) > 0
     }
 
-    /// The send lease of the item's queued edit with `key` (nil holder: none), or nil when the feed no
-    /// longer has that edit.
+    /// The send lease of the item's queued edit with `key` (nil holder: none), with its failed sends
+    /// so far and when it may go again, or nil when the feed no longer has that edit.
     package func sendLease(
         of itemID: String, key: UUID, in feed: FeedRecord
-    ) throws(StorageError) -> (holder: String?, until: Date?)? {
+    ) throws(StorageError) -> (holder: String?, until: Date?, attempts: Int, nextAttemptAt: Date?)? {
         let sql = """
-            SELECT sending_by, sending_until FROM pending_edit
+            SELECT sending_by, sending_until, attempts, next_attempt_at FROM pending_edit
             WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
@@ -83,7 +83,10 @@ extension PageStore {
             try statement.bind(2, itemID)
             try statement.bind(3, key.uuidString)
             guard try statement.step() else { return nil }
-            return (statement.string(0), statement.isNull(1) ? nil : Date(millisecondsSince1970: statement.int64(1)))
+            let date = { (column: Int32) in
+                statement.isNull(column) ? nil : Date(millisecondsSince1970: statement.int64(column))
+            }
+            return (statement.string(0), date(1), Int(clamping: statement.int64(2)), date(3))
         }
     }
 
