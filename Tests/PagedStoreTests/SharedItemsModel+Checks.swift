@@ -32,6 +32,10 @@ extension SharedItemsModel {
             // The edited item shows the edit everywhere until it settles: its check takes it.
             written.removeAll { $0.id == edit.id }
         }
+        if let queued = effect.queued {
+            // The queued edits' item: their check takes every write of it.
+            written.removeAll { $0.id == queued.id }
+        }
         if trace { print("  wrote \(written.map { "\($0.id)=\($0.revision)" })") }
         if let local = effect.local {
             expect(written == [local], "\(context): wrote \(written), not the local \(local)")
@@ -44,6 +48,7 @@ extension SharedItemsModel {
         }
         for item in written { values.wrote(item) }
         if let edit = effect.edit { checkEdit(edit, after, written: written, context) }
+        if let queued = effect.queued { checkQueued(queued, after, context) }
         for index in lists.indices { try await checkList(at: index, acting: effect.acting, file: after, context) }
         let violations = try reader.read { try $0.verify() }
         expect(violations.isEmpty, "\(context): \(violations)")

@@ -55,6 +55,7 @@ extension SharedItemsModel {
         stores[1].close()
         lists.removeAll { $0.store == 1 }
         stores[1] = try test.store()
+        if bothStoresSend { await answers.register(on: stores[1], as: 1) }
         for list in reopened { lists.append(try await open(list, on: 1)) }
         return Effect.none
     }

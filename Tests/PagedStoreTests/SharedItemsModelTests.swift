@@ -16,8 +16,11 @@ import Testing
 /// end and `retry()` in any list of either store; local updates, local inserts of a post other lists
 /// hold, local removals and trims; `store.remove(id:of:)`; optimistic updates, inserts and removals
 /// whose call lets another list refresh, load a page or update the same post first (or the store
-/// remove the post under an update), and then succeeds or fails; the second store relaunched. One
-/// fetch in ten fails.
+/// remove the post under an update), and then succeeds or fails; queued edits made by kind (an
+/// update, an insert, a removal, or two stacked on one post) sent by the outbox of store 0 or, in
+/// half the sequences, of either store, answered confirmed, rejected or retryable then resumed while
+/// another list writes the post (see `SharedItemsModel+QueuedEdits.swift`); the second store
+/// relaunched. One fetch in ten fails.
 ///
 /// After every step: every list's snapshot rows are its file rows, each snapshot's change turns the
 /// previous rows into the next (as UIKit reads a batch) and names every item whose content changed,
@@ -88,6 +91,10 @@ struct SharedItemsModel {
     var failed = false
     let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
     let keys: [String]
+    /// The outbox's handler of the queued edits (see ``queuedEdit(in:_:before:step:)``).
+    let answers = SharedOutboxAnswers()
+    /// Whether store 1 has the handler too, so that either store may send an edit.
+    let bothStoresSend: Bool
 
     init(seed: UInt64) async throws {
         self.seed = seed
@@ -109,10 +116,15 @@ struct SharedItemsModel {
         reader = try DatabaseQueue(path: test.path)
         // The second store opens some of the feeds: another process's lists following the file.
         let seconds = Bool.random(using: &random) ? (0..<count).filter { _ in Bool.random(using: &random) } : []
+        // Drawn from a generator of its own, so that the other steps' draws stay as they were.
+        var sends = SplitMix64(seed: seed &+ 0x5EED)
+        bothStoresSend = Bool.random(using: &sends)
         self.random = random
         publish(Int.random(in: 0...30, using: &self.random))
         for list in 0..<count { lists.append(try await open(list, on: 0)) }
         for list in seconds { lists.append(try await open(list, on: 1)) }
+        await answers.register(on: stores[0], as: 0)
+        if bothStoresSend { await answers.register(on: stores[1], as: 1) }
     }
 
     /// Opens the feed of server list `list` on store `store`, recording what it emits.
@@ -130,13 +142,14 @@ struct SharedItemsModel {
     mutating func run() async throws {
         if trace {
             for (key, policy) in zip(keys, policies) { print("\(key): \(policy.gapPolicy), \(policy.refreshMode)") }
+            print("store 1 sends too: \(bothStoresSend)")
         }
         for step in 0..<40 {
             let at = Int.random(in: 0..<lists.count, using: &random)
             let list = lists[at]
             let snapshot = await list.feed.snapshot
             let before = try files()
-            let operation = Int.random(in: 0..<24, using: &random)
+            let operation = Int.random(in: 0..<26, using: &random)
             if trace {
                 print("step \(step) op \(operation) in \(list.name)")
                 for key in keys { print("  \(key) \(before[key, default: []].map { "\($0.id)=\($0.revision)" })") }
@@ -175,6 +188,8 @@ struct SharedItemsModel {
                 try await list.feed.trim(maxRows: Int.random(in: 3...20, using: &random))
             case 21, 22:
                 effect = try await optimisticEdit(in: list, snapshot, before: before, step: step)
+            case 23, 24:
+                effect = try await queuedEdit(in: list, snapshot, before: before, step: step)
             default:
                 effect = try await relaunchTheSecondStore()
             }
@@ -196,6 +211,8 @@ struct SharedItemsModel {
         var local: SharedPost?
         /// An optimistic edit to check once the writes are taken.
         var edit: OptimisticOutcome?
+        /// Queued edits to check once the writes are taken.
+        var queued: QueuedOutcome?
     }
 
     /// The ids every server list holds.

@@ -110,7 +110,7 @@ extension Feed {
         var settled = EditSettlement.Settled.nothing
         let codec = self.codec
         // The later edits this feed made go again with their own changes on what a rollback restores.
-        let carry = writer.carry(optimistic.changes)
+        let carry = writer.carryAnywhere(optimistic.changes)
         let now = clock.date()
         do {
             // The settlement's row numbers are the file's: the rows on screen must be the file's first.

@@ -104,7 +104,7 @@ extension FeedWriter {
         do {
             let rebased = try PendingEditStack.rebased(
                 Array(stack.dropFirst(inserts.count)), onto: stored.payload, section: stored.section,
-                carry: carry(changes))
+                carry: carryAnywhere(changes))
             stack = inserts + rebased.edits
             return rebased.shown ?? (stored.payload, stored.section)
         } catch is UndecodableUnderEdit {
@@ -125,6 +125,15 @@ extension FeedWriter {
             let encoded = try encode(item)
             return (encoded.payload, encoded.section)
         }
+    }
+
+    /// ``carry(_:)``, else the change of a list of the feed in another store of this process that
+    /// made the edit (see ``LiveFeeds/carry(forKey:in:)``), so that an edit goes again as its change
+    /// while the feed that made it is open in the process, whichever store writes.
+    func carryAnywhere(_ changes: [PendingEditKey: @Sendable (inout Item) -> Void]) -> PendingEditStack.Carry {
+        let own = carry(changes)
+        guard let elsewhere = LiveFeeds.shared.carries(in: queue.file)(key) else { return own }
+        return { edit, value in try own(edit, value) ?? elsewhere(edit, value) }
     }
 
     /// Encodes an item as the cache stores it.
