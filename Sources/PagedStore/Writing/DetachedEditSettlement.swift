@@ -3,7 +3,7 @@ import Foundation
 /// Settling a queued edit that shows on no row (its rows left under it, see ``PendingEditFate``),
 /// the part of ``EditSettlement`` for an edit that does not show: the edit goes, nothing of its own
 /// feed rolls back. A rejected update of a shared item was spread to the other feeds holding the
-/// item while it showed: ``SharedItemSpread/undo(detached:from:in:)`` puts their copy back.
+/// item while it showed: ``SharedItemSpread/undo(detached:from:in:carries:)`` puts their copy back.
 enum DetachedEditSettlement {
     /// Settles the item's queued edit with `key` of `feed` when it is detached (or already gone), in
     /// the caller's write transaction.
