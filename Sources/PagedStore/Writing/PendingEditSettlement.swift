@@ -13,8 +13,9 @@ enum PendingEditSettlement {
         /// to roll back).
         var change: RowChange?
         /// The server's copy a rejected update restores (or what the item's later edits show on
-        /// it), for the feeds sharing the item, which showed the update too; none for an insert or a
-        /// removal, which stayed this feed's own.
+        /// it), for the feeds sharing the item, which showed the update too; for a confirmed insert
+        /// with edits stacked on it, the other feeds' copy those edits now stand on; none for a
+        /// removal, or an insert alone, which stayed this feed's own.
         var copies: [EncodedItem] = []
     }
 
