@@ -86,7 +86,7 @@ extension PageStore {
             let date = { (column: Int32) in
                 statement.isNull(column) ? nil : Date(millisecondsSince1970: statement.int64(column))
             }
-            return (statement.string(0), date(1), Int(clamping: statement.int64(2)), date(3))
+            return (statement.string(0), date(1), QueuedEdit.attempts(fromFile: statement.int64(2)), date(3))
         }
     }
 

@@ -54,6 +54,12 @@ package struct QueuedEdit: Sendable, Equatable {
         self.lastError = lastError
         self.nextAttemptAt = nextAttemptAt
     }
+
+    /// A count of failed sends as the file holds it, within what sends can count: a file edited by
+    /// hand may hold any integer, and the outbox adds one to the count it reads.
+    static func attempts(fromFile counted: Int64) -> Int {
+        Int(min(max(counted, 0), Int64(Int32.max)))
+    }
 }
 
 /// Reading and writing pending optimistic edits.
@@ -189,7 +195,8 @@ extension PageStore {
         else { return nil }
         return QueuedEdit(
             kind: kind, argument: Data((statement.string(column + 1) ?? "null").utf8), idempotencyKey: key,
-            attempts: Int(clamping: statement.int64(column + 3)), lastError: statement.string(column + 4),
+            attempts: QueuedEdit.attempts(fromFile: statement.int64(column + 3)),
+            lastError: statement.string(column + 4),
             nextAttemptAt: statement.isNull(column + 5) ? nil : Date(millisecondsSince1970: statement.int64(column + 5))
         )
     }
