@@ -33,11 +33,10 @@ struct StrictPost: FeedItem, Codable, Equatable {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// Store B (StrictPost) queues an update of p1; store A (Post) refreshes "home" with a value B's
-    /// model cannot decode: A replays B's edit by what it changed (revision 7 on the server's copy),
-    /// and the edit stays pending, shown.
-    @Test func anotherStoresModelThatCannotDecodeTheServerCopyKeepsAQueuedEdit() async throws {
-        let server = ModelServer(.posts("p", 3, section: "s"), pageSize: 10)
+    /// "home" refreshed in store A as `Post`, and open in store B as `StrictPost`.
+    func homeInTwoModels(
+        _ server: ModelServer
+    ) async throws -> (FeedStore, Feed<Post>, FeedStore, Feed<StrictPost>) {
         let storeA = try test.store()
         let feedA = try test.feed(server.source, store: storeA)
         await feedA.refresh()
@@ -47,6 +46,15 @@ struct StrictPost: FeedItem, Codable, Equatable {
         }
         let feedB = try storeB.feed("home", source: strict, policy: FeedPolicy(refreshOnOpen: .never))
         _ = await feedB.snapshots.first { _ in true }
+        return (storeA, feedA, storeB, feedB)
+    }
+
+    /// Store B (StrictPost) queues an update of p1; store A (Post) refreshes "home" with a value B's
+    /// model cannot decode: A replays B's edit by what it changed (revision 7 on the server's copy),
+    /// and the edit stays pending, shown.
+    @Test func anotherStoresModelThatCannotDecodeTheServerCopyKeepsAQueuedEdit() async throws {
+        let server = ModelServer(.posts("p", 3, section: "s"), pageSize: 10)
+        let (storeA, feedA, storeB, feedB) = try await homeInTwoModels(server)
         let seen = Locked<[String]>([])
         _ = try await feedB.enqueue("revise", id: "p1", argument: Revision(revision: 7)) {
             let ran = "B ran on \($0)"
@@ -107,15 +115,7 @@ struct StrictPost: FeedItem, Codable, Equatable {
     /// The same with B's optimistic (not queued) edit held in its commit: A's refresh must not drop it.
     @Test func anotherStoresModelThatCannotDecodeKeepsAnOptimisticEdit() async throws {
         let server = ModelServer(.posts("p", 3, section: "s"), pageSize: 10)
-        let storeA = try test.store()
-        let feedA = try test.feed(server.source, store: storeA)
-        await feedA.refresh()
-        let storeB = try test.store()
-        let strict: ScriptedSource<StrictPost> = server.source {
-            StrictPost(id: $0.id, revision: $0.revision, section: $0.section)
-        }
-        let feedB = try storeB.feed("home", source: strict, policy: FeedPolicy(refreshOnOpen: .never))
-        _ = await feedB.snapshots.first { _ in true }
+        let (storeA, feedA, storeB, feedB) = try await homeInTwoModels(server)
         let gate = FetchGate()
         gate.arm()
         let editing = Task {
