@@ -33,28 +33,12 @@ struct StrictPost: FeedItem, Codable, Equatable {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// "home" refreshed in store A as `Post`, and open in store B as `StrictPost`.
-    func homeInTwoModels(
-        _ server: ModelServer
-    ) async throws -> (FeedStore, Feed<Post>, FeedStore, Feed<StrictPost>) {
-        let storeA = try test.store()
-        let feedA = try test.feed(server.source, store: storeA)
-        await feedA.refresh()
-        let storeB = try test.store()
-        let strict: ScriptedSource<StrictPost> = server.source {
-            StrictPost(id: $0.id, revision: $0.revision, section: $0.section)
-        }
-        let feedB = try storeB.feed("home", source: strict, policy: FeedPolicy(refreshOnOpen: .never))
-        _ = await feedB.snapshots.first { _ in true }
-        return (storeA, feedA, storeB, feedB)
-    }
-
     /// Store B (StrictPost) queues an update of p1; store A (Post) refreshes "home" with a value B's
     /// model cannot decode: A replays B's edit by what it changed (revision 7 on the server's copy),
     /// and the edit stays pending, shown.
     @Test func anotherStoresModelThatCannotDecodeTheServerCopyKeepsAQueuedEdit() async throws {
         let server = ModelServer(.posts("p", 3, section: "s"), pageSize: 10)
-        let (storeA, feedA, storeB, feedB) = try await homeInTwoModels(server)
+        let (storeA, feedA, storeB, feedB) = try await test.homeInTwoModels(server)
         let seen = Locked<[String]>([])
         _ = try await feedB.enqueue("revise", id: "p1", argument: Revision(revision: 7)) {
             let ran = "B ran on \($0)"
@@ -115,7 +99,7 @@ struct StrictPost: FeedItem, Codable, Equatable {
     /// The same with B's optimistic (not queued) edit held in its commit: A's refresh must not drop it.
     @Test func anotherStoresModelThatCannotDecodeKeepsAnOptimisticEdit() async throws {
         let server = ModelServer(.posts("p", 3, section: "s"), pageSize: 10)
-        let (storeA, feedA, storeB, feedB) = try await homeInTwoModels(server)
+        let (storeA, feedA, storeB, feedB) = try await test.homeInTwoModels(server)
         let gate = FetchGate()
         gate.arm()
         let editing = Task {
@@ -142,20 +126,23 @@ struct StrictPost: FeedItem, Codable, Equatable {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// Store A (Post) queues e1 on p1 (server copy revision 3); store B (StrictPost, which does not
-    /// decode revision 3) queues e2 on top. The server rejects e1: A's outbox rolls e1 back and
-    /// carries e2 onto the restored revision 3 with B's closure, which cannot decode it.
-    @Test func aRejectionWhoseLaterEditsChangeCannotDecodeTheRestoredValue() async throws {
-        var posts = [Post].posts("p", 3)
-        posts[1].revision = 3
-        let server = ModelServer(posts, pageSize: 10)
-        let storeA = try test.store()
-        let feedA = try test.feed(server.source, store: storeA)
-        await feedA.refresh()
+    /// Store A (Post) queues e1 on p1, store B (StrictPost, which does not decode revision 3) queues
+    /// e2 on top; the server moves p1 to revision 3 and A refreshes, so that e1 now stands on it.
+    /// The server rejects e1: an outbox rolls it back to revision 3 and carries e2 onto it with B's
+    /// change, which cannot decode it, so e2 goes by what it changed. The outbox is A's, which
+    /// settles through A's open feed, or that of a store where no list of the feed is open, which
+    /// settles alone.
+    @Test(arguments: [false, true])
+    func aRejectionWhoseLaterEditsChangeCannotDecodeTheRestoredValue(settledWithoutTheFeed: Bool) async throws {
+        let server = ModelServer(.posts("p", 3), pageSize: 10)
+        let (storeA, feedA, storeB, feedB) = try await test.homeInTwoModels(server)
+        // Observed: its list follows the file, and lends its edits' changes to the other stores.
+        let watchedB = await ObservedList(feedB)
         let gate = FetchGate()
         gate.arm()
         let sends = SendCounts()
-        await storeA.outbox.register("revise", as: Revision.self) { edit in
+        let sender = settledWithoutTheFeed ? try test.store() : storeA
+        await sender.outbox.register("revise", as: Revision.self) { edit in
             sends.add(edit.idempotencyKey)
             if edit.argument.revision == 1 {
                 await gate.pass()
@@ -165,31 +152,38 @@ struct StrictPost: FeedItem, Codable, Equatable {
         }
         let k1 = try #require(
             try await feedA.enqueue("revise", id: "p1", argument: Revision(revision: 1)) { $0.revision = 1 })
-        _ = await gate.arrival()
-        let storeB = try test.store()
+        #expect(await gate.arrival())
+        #expect(
+            await watchedB.firstSnapshot { $0.rows.loadedItems.contains { $0.id == "p1" && $0.revision == 1 } } != nil)
+        let k2 = try #require(
+            try await feedB.enqueue("revise", id: "p1", argument: Revision(revision: 7)) { $0.revision += 6 })
+        var items = server.items
+        items[1].revision = 3
+        server.items = items
+        await feedA.refresh()
+        gate.release()
+        await sender.outbox.waitUntilEmpty()
+        let p1 = try test.postsOnDisk().first { $0.id == "p1" }
+        #expect(sends.count(k1) == 1 && sends.count(k2) == 1, "each edit sent once")
+        #expect(p1?.revision == 7, "e2 by what it changed on the restored revision 3: \(String(describing: p1))")
+        withExtendedLifetime((storeA, storeB, feedA, feedB, sender, watchedB)) {}
+    }
+}
+
+extension FeedTestCase {
+    /// "home" refreshed in store A as `Post`, and open in store B as `StrictPost`.
+    func homeInTwoModels(
+        _ server: ModelServer
+    ) async throws -> (FeedStore, Feed<Post>, FeedStore, Feed<StrictPost>) {
+        let storeA = try store()
+        let feedA = try feed(server.source, store: storeA)
+        await feedA.refresh()
+        let storeB = try store()
         let strict: ScriptedSource<StrictPost> = server.source {
             StrictPost(id: $0.id, revision: $0.revision, section: $0.section)
         }
         let feedB = try storeB.feed("home", source: strict, policy: FeedPolicy(refreshOnOpen: .never))
         _ = await feedB.snapshots.first { _ in true }
-        let seen = Locked<[String]>([])
-        _ = try await feedB.enqueue("revise", id: "p1", argument: Revision(revision: 7)) {
-            let ran = "B ran on \($0)"
-            seen.mutate { $0.append(ran) }
-            $0.revision = 7
-        }
-        gate.release()
-        _ = await storeA.outbox.waitFor { s in
-            !s.edits.contains { $0.idempotencyKey == k1 } || s.edits.first?.phase == .retryingLater
-        }
-        test.clock.advance(by: .seconds(5))
-        await storeA.outbox.resume()
-        _ = await storeA.outbox.waitFor { s in
-            !s.edits.contains { $0.idempotencyKey == k1 } || s.edits.first?.attempts ?? 0 > 0 || sends.count(k1) > 1
-        }
-        let p1 = try test.postsOnDisk().first { $0.id == "p1" }
-        #expect(sends.count(k1) == 1, "a rejected edit is sent once")
-        #expect(p1?.revision == 7)
-        withExtendedLifetime((storeA, storeB, feedA, feedB)) {}
+        return (storeA, feedA, storeB, feedB)
     }
 }

@@ -21,13 +21,13 @@ import Testing
     @Test func aWaitTheClockIsNotMovedPastEndsInRealTime() async throws {
         let store = MovableClock().storeClock
         let started = ContinuousClock.now
-        try await store.sleep(for: .milliseconds(20))
+        try await store.sleep(store.now() + .milliseconds(20))
         #expect(ContinuousClock.now - started >= .milliseconds(20))
     }
 
     @Test func aCancelledWaitThrows() async {
         let store = MovableClock().storeClock
-        let waiting = Task { try await store.sleep(for: .seconds(3_600)) }
+        let waiting = Task { try await store.sleep(store.now() + .seconds(3_600)) }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
     }

@@ -125,21 +125,20 @@ extension Feed {
                 settled = try EditSettlement.settle(
                     storedID, key: key, confirmed: committed, stack: stack, in: store, feed: &feed, carry: carry)
                 // Updates of shared items dropped unreadable: the other feeds show the server's copy again.
-                let copies = restored
+                var commit = Commit(
+                    record: feed, change: RowChange(), window: .reload, copies: restored, onlyItem: storedID)
                 switch settled {
-                case .onItsRow(let outcome, _) where outcome.change != nil || !(outcome.copies + copies).isEmpty:
-                    return Commit(
-                        record: feed, change: outcome.change ?? RowChange(), window: .reload,
-                        copies: copies + outcome.copies, onlyItem: storedID)
-                case .detached(let otherFeeds) where !(otherFeeds.isEmpty && copies.isEmpty):
-                    return Commit(
-                        record: feed, change: RowChange(), window: .reload, copies: copies, otherFeeds: otherFeeds,
-                        onlyItem: storedID)
-                case .onItsRow, .detached, .nothing:
-                    return copies.isEmpty
-                        ? nil
-                        : Commit(record: feed, change: RowChange(), window: .reload, copies: copies, onlyItem: storedID)
+                case .onItsRow(let outcome, _):
+                    commit.change = outcome.change ?? RowChange()
+                    commit.copies += outcome.copies
+                    if outcome.change == nil && commit.copies.isEmpty { return nil }
+                case .detached(let otherFeeds):
+                    commit.otherFeeds = otherFeeds
+                    if otherFeeds.isEmpty && commit.copies.isEmpty { return nil }
+                case .nothing:
+                    if commit.copies.isEmpty { return nil }
                 }
+                return commit
             }
             if let commit, commit.change != RowChange() || commit.adoptsFile {
                 try apply(commit)

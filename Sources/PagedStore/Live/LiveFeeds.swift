@@ -112,7 +112,10 @@ final class LiveFeeds: @unchecked Sendable {
     }
 
     /// How the open feeds of `key` in `file` carry the changes of the pending edits they made onto a
-    /// value: the first of them that knows an edit's change; nil when none has any.
+    /// value: the first of them that knows an edit's change; nil when none has any. A feed whose
+    /// model cannot read the value (a model the app changed, another target) does not know the change
+    /// there: the edit goes by what it changed, and the writer never takes the value for one its
+    /// own codec cannot decode.
     func carry(forKey key: String, in file: FileIdentity) -> PendingEditStack.Carry? {
         let carries = lock.withLock {
             (followers[file] ?? [:]).values.filter { !$0.followsEveryWrite && $0.key == key }.compactMap(\.carry)
@@ -120,7 +123,7 @@ final class LiveFeeds: @unchecked Sendable {
         guard !carries.isEmpty else { return nil }
         return { edit, value in
             for carry in carries {
-                if let carried = try carry(edit, value) { return carried }
+                if let carried = (try? carry(edit, value)) ?? nil { return carried }
             }
             return nil
         }

@@ -167,8 +167,8 @@ public actor Outbox {
             Task { await self?.removeObserver(id) }
         }
         // Looked at before it observes: a change the look publishes goes to the others, and the new
-        // observer gets the status once, as its first.
-        // Observed from this look on: the schedule wakes when a phase changes by itself.
+        // observer gets the status once, as its first. Observed from this look on, the schedule also
+        // wakes when a phase changes by itself.
         schedule.observed = true
         look()
         observers[id] = continuation

@@ -152,11 +152,12 @@ enum SharedItemSpread {
         let spread = PendingEditStack.stacks(edits).filter { stack in
             stack.first.map { !SharedCopyRule.keepsItsOwnCopy(stackStartingWith: $0.kind) } ?? false
         }
+        // The undo rebases the other feeds' updates, never adds or removes one: one read serves all.
+        let pending = try store.pendingSharedEdits(sharedAs: type)
         for edit in spread.joined().sorted(by: { $0.step > $1.step }) where edit.kind == .update {
             guard let base = edit.base, let shown = edit.edited else { continue }
             let restored = EncodedItem(itemID: edit.itemID, section: edit.baseSection, payload: base)
-            let editing = try store.pendingSharedEdits(sharedAs: type).updates[edit.itemID]?.feeds ?? []
-            for feedID in editing.sorted() where feedID != feed.id {
+            for feedID in (pending.updates[edit.itemID]?.feeds ?? []).sorted() where feedID != feed.id {
                 guard let other = try store.feed(id: feedID),
                     try store.pendingEdits(ofItem: edit.itemID, in: other).first?.base == shown,
                     let value = try rebasePendingEdits(of: restored, inFeed: feedID, store, carries),

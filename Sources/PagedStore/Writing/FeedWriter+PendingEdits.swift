@@ -130,17 +130,11 @@ extension FeedWriter {
     /// ``carry(_:)``, else the change of a list of the feed in another store of this process that
     /// made the edit (see ``LiveFeeds/carry(forKey:in:)``), so that an edit goes again as its change
     /// while the feed that made it is open in the process, whichever store writes. Only this feed's
-    /// own codec can throw ``UndecodableUnderEdit``.
+    /// own codec can throw ``UndecodableUnderEdit``: another list's never throws.
     func carryAnywhere(_ changes: [PendingEditKey: @Sendable (inout Item) -> Void]) -> PendingEditStack.Carry {
         let own = carry(changes)
         guard let elsewhere = LiveFeeds.shared.carries(in: queue.file)(key) else { return own }
-        return { edit, value in
-            if let carried = try own(edit, value) { return carried }
-            // Another list's model may not read this value (a model the app changed, another target):
-            // the edit then goes by what it changed, as when no list knows its change; never is the
-            // row taken for one this feed cannot decode.
-            return (try? elsewhere(edit, value)) ?? nil
-        }
+        return { edit, value in try own(edit, value) ?? elsewhere(edit, value) }
     }
 
     /// Encodes an item as the cache stores it.

@@ -29,9 +29,4 @@ package struct StoreClock: Sendable {
     /// The system's clocks: what every store uses outside tests.
     package static let system = StoreClock(
         date: { Date() }, now: { .now }, sleep: { try await Task.sleep(until: $0, clock: .continuous) })
-
-    /// Waits for a duration from now.
-    package func sleep(for duration: Duration) async throws {
-        try await sleep(now() + duration)
-    }
 }
