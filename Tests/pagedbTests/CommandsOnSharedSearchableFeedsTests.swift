@@ -15,9 +15,23 @@ import Testing
 
     struct Revision: Codable, Sendable { var revision: Int }
 
-    static func feed(_ key: String, _ items: [Toot], in store: FeedStore) throws -> Feed<Toot> {
+    /// The feed `key` of `store`, whose server serves `items`, recorded with cache `version`.
+    static func feed(_ key: String, _ items: [Toot], in store: FeedStore, version: Int = 0) throws -> Feed<Toot> {
         let source = ScriptedSource<Toot> { _ in Page(items: items, olderCursor: nil) }
-        return try store.feed(key, source: source, policy: FeedPolicy(refreshOnOpen: .never))
+        return try store.feed(key, source: source, policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: version))
+    }
+
+    /// A file in `scratch` whose two feeds hold what their servers serve, refreshed, with the store
+    /// still open.
+    static func refreshedFeeds(
+        _ first: (key: String, items: [Toot]), _ second: (key: String, items: [Toot]), in scratch: TemporaryDirectory
+    ) async throws -> (db: String, store: FeedStore, first: Feed<Toot>, second: Feed<Toot>) {
+        let db = scratch.path("cache.sqlite")
+        let store = try FeedStore(path: db)
+        let feeds = (try feed(first.key, first.items, in: store), try feed(second.key, second.items, in: store))
+        await feeds.0.refresh()
+        await feeds.1.refresh()
+        return (db, store, feeds.0, feeds.1)
     }
 
     /// A file where "home" and "profile" both hold the shared item 1 ("otter") and home queued an
@@ -25,12 +39,8 @@ import Testing
     static func twoFeedsWithAQueuedEdit(
         in scratch: TemporaryDirectory, extra: (FeedStore) async throws -> Void = { _ in }
     ) async throws -> String {
-        let db = scratch.path("cache.sqlite")
-        let store = try FeedStore(path: db)
-        let home = try Self.feed("home", [Toot(id: "1", content: "otter")], in: store)
-        let profile = try Self.feed("profile", [Toot(id: "1", content: "otter")], in: store)
-        await home.refresh()
-        await profile.refresh()
+        let (db, store, home, _) = try await Self.refreshedFeeds(
+            ("home", [Toot(id: "1", content: "otter")]), ("profile", [Toot(id: "1", content: "otter")]), in: scratch)
         try await extra(store)
         try await home.enqueue("revise", id: "1", argument: Revision(revision: 1)) { $0.content = "beaver" }
         store.close()
@@ -47,12 +57,8 @@ import Testing
     /// list is observed: the list follows, search finds only the new text, verify passes.
     @Test func aSeedOfASharedSearchableFeedReachesTheOpenSearchList() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = scratch.path("cache.sqlite")
-        let store = try FeedStore(path: db)
-        let home = try Self.feed("home", [Toot(id: "1", content: "otter")], in: store)
-        let profile = try Self.feed("profile", [Toot(id: "9", content: "heron")], in: store)
-        await home.refresh()
-        await profile.refresh()
+        let (db, store, _, _) = try await Self.refreshedFeeds(
+            ("home", [Toot(id: "1", content: "otter")]), ("profile", [Toot(id: "9", content: "heron")]), in: scratch)
         let list = try store.searchList("walrus", as: Toot.self)
         let recorder = StreamRecorder(await list.snapshots)
         let items = try scratch.file("items.json", #"[{"id":"1","content":"walrus"}]"#)

@@ -10,8 +10,7 @@ import Testing
     typealias Revision = CommandsOnSharedSearchableFeedsTests.Revision
 
     static func feed(_ key: String, _ items: [Toot], in store: FeedStore, version: Int = 0) throws -> Feed<Toot> {
-        let source = ScriptedSource<Toot> { _ in Page(items: items, olderCursor: nil) }
-        return try store.feed(key, source: source, policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: version))
+        try CommandsOnSharedSearchableFeedsTests.feed(key, items, in: store, version: version)
     }
 
     static func contents(_ key: String, db: String) async throws -> [String] {
@@ -25,12 +24,8 @@ import Testing
     static func homeAndProfile(
         in scratch: TemporaryDirectory
     ) async throws -> (db: String, store: FeedStore, home: Feed<Toot>, profile: Feed<Toot>) {
-        let db = scratch.path("cache.sqlite")
-        let store = try FeedStore(path: db)
-        let home = try Self.feed("home", [Toot(id: "1", content: "otter")], in: store)
-        let profile = try Self.feed("profile", [Toot(id: "1", content: "otter")], in: store)
-        await home.refresh()
-        await profile.refresh()
+        let (db, store, home, profile) = try await CommandsOnSharedSearchableFeedsTests.refreshedFeeds(
+            ("home", [Toot(id: "1", content: "otter")]), ("profile", [Toot(id: "1", content: "otter")]), in: scratch)
         return (db, store, home, profile)
     }
 
@@ -84,12 +79,9 @@ import Testing
     /// both: profile shows otter.
     @Test func anUpdateThenARemovalDroppedTogether() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = scratch.path("cache.sqlite")
-        let store = try FeedStore(path: db)
-        let home = try Self.feed("home", [Toot(id: "1", content: "otter"), Toot(id: "2", content: "x")], in: store)
-        let profile = try Self.feed("profile", [Toot(id: "1", content: "otter")], in: store)
-        await home.refresh()
-        await profile.refresh()
+        let (db, store, home, _) = try await CommandsOnSharedSearchableFeedsTests.refreshedFeeds(
+            ("home", [Toot(id: "1", content: "otter"), Toot(id: "2", content: "x")]),
+            ("profile", [Toot(id: "1", content: "otter")]), in: scratch)
         try await home.enqueue("revise", id: "1", argument: Revision(revision: 1)) { $0.content = "beaver" }
         _ = try await home.enqueue("remove", removing: "1", argument: Revision(revision: 2))
         store.close()
@@ -129,13 +121,9 @@ import Testing
     /// runs: its list follows to otter.
     @Test func theOtherFeedOpenInAnotherStoreFollows() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = scratch.path("cache.sqlite")
-        let store = try FeedStore(path: db)
-        let home = try Self.feed("home", [Toot(id: "1", content: "otter"), Toot(id: "2", content: "two")], in: store)
-        let profile = try Self.feed(
-            "profile", [Toot(id: "0", content: "zero"), Toot(id: "1", content: "otter")], in: store)
-        await home.refresh()
-        await profile.refresh()
+        let (db, store, home, profile) = try await CommandsOnSharedSearchableFeedsTests.refreshedFeeds(
+            ("home", [Toot(id: "1", content: "otter"), Toot(id: "2", content: "two")]),
+            ("profile", [Toot(id: "0", content: "zero"), Toot(id: "1", content: "otter")]), in: scratch)
         try await home.enqueue("revise", id: "1", argument: Revision(revision: 1)) { $0.content = "beaver" }
         let recorder = StreamRecorder(await profile.snapshots)
         let list = try store.searchList("beaver", as: Toot.self)
@@ -196,12 +184,8 @@ import Testing
     /// (otter). Delete drops the insert: profile must show otter.
     @Test func aLoneInsertOfAnItemAnotherFeedHolds() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
-        let db = scratch.path("cache.sqlite")
-        let store = try FeedStore(path: db)
-        let fav = try Self.feed("fav", [Toot(id: "9", content: "heron")], in: store)
-        let profile = try Self.feed("profile", [Toot(id: "1", content: "otter")], in: store)
-        await fav.refresh()
-        await profile.refresh()
+        let (db, store, fav, _) = try await CommandsOnSharedSearchableFeedsTests.refreshedFeeds(
+            ("fav", [Toot(id: "9", content: "heron")]), ("profile", [Toot(id: "1", content: "otter")]), in: scratch)
         _ = try await fav.enqueue(
             "fave", inserting: Toot(id: "1", content: "seal"), at: 0, argument: Revision(revision: 0))
         store.close()
