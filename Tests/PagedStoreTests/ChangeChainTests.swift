@@ -68,6 +68,21 @@ import Testing
                 through: [Self.onTop, damaged]) == nil)
     }
 
+    @Test func aFeedOfATrillionRowsIsFollowedByTheRowsTheWritesNamed() {
+        // A record (and a feed row) edited by hand to claim a trillion rows, or a very deep feed:
+        // following two writes costs the rows they named, not one entry per row.
+        let rows = 1_000_000_000_000
+        let reloadDeep = ChangeChain.Link(
+            fromCount: 4, toCount: 5, fromRows: rows, toRows: rows,
+            change: RowChange(reloaded: [rows - 1], reloadedIDs: ["last"]))
+        let insertOnTop = ChangeChain.Link(
+            fromCount: 5, toCount: 6, fromRows: rows, toRows: rows + 1, change: RowChange(inserted: [0]))
+        let change = ChangeChain.change(
+            from: Self.record(count: 4, rows: rows), to: Self.record(count: 6, rows: rows + 1),
+            through: [reloadDeep, insertOnTop])
+        #expect(change == RowChange(inserted: [0], reloaded: [rows - 1], reloadedIDs: ["last"]))
+    }
+
     @Test func aRecordedFullReloadIsAFullReload() {
         let replaced = ChangeChain.Link(fromCount: 5, toCount: 6, fromRows: 5, toRows: 6, change: .fullReload)
         let change = ChangeChain.change(

@@ -92,6 +92,21 @@ import Testing
         #expect(composed.reloadedIDs == ["b"])
     }
 
+    @Test func rowsFarBelowTheChangedOnesMoveWithThem() throws {
+        // Two writes deep in a long feed: the rows between them shift as a batch reads it.
+        let rows = 10_000_000
+        let first = RowChange(deleted: [5_000_000], moved: [(from: 9_999_999, to: 0)])
+        let second = RowChange(inserted: [7_000_000], reloaded: [8_000_000], reloadedIDs: ["r"])
+        let composed = try #require(
+            first.followed(by: second, oldCount: rows, middleCount: rows - 1, newCount: rows))
+        #expect(composed.deleted == [5_000_000])
+        #expect(composed.moved.map(\.from) == [9_999_999] && composed.moved.map(\.to) == [0])
+        #expect(composed.inserted == [7_000_000])
+        // Row 8,000,000 after the first write was row 8,000,000 before it: one row above it left,
+        // and one came on top.
+        #expect(composed.reloaded == [8_000_000])
+    }
+
     @Test func aFullReloadInEitherIsAFullReload() throws {
         #expect(RowChange.fullReload.followed(by: RowChange(), oldCount: 1, middleCount: 1, newCount: 1) == .fullReload)
         #expect(RowChange().followed(by: .fullReload, oldCount: 1, middleCount: 1, newCount: 1) == .fullReload)

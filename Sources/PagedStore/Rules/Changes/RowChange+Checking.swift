@@ -41,8 +41,8 @@ extension RowChange {
         guard let mapping = Mapping(self, oldCount: before.count, newCount: after.count) else { return false }
         for (offset, id) in before.ids.enumerated() {
             let old = before.start + offset
-            guard mapping.destination.indices.contains(old) else { return false }
-            guard let new = mapping.destination[old] else { continue }
+            guard 0 <= old, old < mapping.oldCount else { return false }
+            guard let new = mapping.destination(ofOld: old) else { continue }
             let shown = new - after.start
             if after.ids.indices.contains(shown), after.ids[shown] != id { return false }
         }
