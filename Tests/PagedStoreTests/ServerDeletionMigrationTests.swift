@@ -41,6 +41,7 @@ import Testing
             try connection.execute("ALTER TABLE pending_edit DROP COLUMN \(column)")
         }
         try connection.execute("DROP TABLE feed_use")
+        try connection.execute("DROP TABLE page_group")
         try connection.execute("PRAGMA user_version = 4")
         server.items.removeAll { $0.id == "p1" }
         let upgraded = try test.feed(server.source, policy: policy)

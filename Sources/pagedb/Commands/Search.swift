@@ -65,14 +65,17 @@ extension PagedDB {
 
     struct Reindex: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rebuild the search index from the cached items.",
+            abstract: "Rebuild the search index from the cached items, and the counts that place deep rows.",
             discussion: """
                 Every searchable feed's rows are indexed again, in one transaction: what `pagedb verify` \
                 asks for when a writer that bypassed PagedStore (sqlite3 by hand) left the index behind \
                 the items, and what gives an index made by an earlier PagedStore its index of \
                 three-letter prefixes (a word being typed then reads its newest matches at once). \
                 Each item keeps its document number, which orders the most recently cached first. \
-                Open lists are not disturbed: the rows do not change.
+                Open lists are not disturbed: the rows do not change. The row counts kept per group of \
+                pages (which find a row's place deep in a long feed) are dropped too, for the next write \
+                that needs them to count them again: what `pagedb verify` asks for when they differ from \
+                the pages.
 
                 Example:
                   pagedb reindex --db app-cache.sqlite
@@ -83,7 +86,10 @@ extension PagedDB {
         func run() async throws {
             let queue = try database.openForWriting()
             let progress = Progress("indexing rows", total: nil)
-            let documents = try queue.write { store in try store.rebuildSearchIndex(progress: progress.update) }
+            let documents = try queue.write { store in
+                try store.forgetAllPageGroups()
+                return try store.rebuildSearchIndex(progress: progress.update)
+            }
             progress.finish()
             print("Indexed \(documents) items.")
         }

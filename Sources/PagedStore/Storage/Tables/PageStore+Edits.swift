@@ -62,6 +62,7 @@ extension PageStore {
         }
         try connection.run(
             "UPDATE page SET row_count = row_count + 1 WHERE feed_id = ? AND page_no = ?", feed.id, pageNo)
+        try recountPageGroups(of: feed.id, holding: [pageNo])
         feed.rowCount = try Self.count(feed.rowCount, adding: 1)
         feed.topPosition = min(feed.topPosition ?? position, position)
         feed.bottomPosition = max(feed.bottomPosition ?? position, position)

@@ -72,6 +72,7 @@ extension PageStore {
         }
         try connection.run(
             "UPDATE page SET row_count = row_count + ? WHERE feed_id = ? AND page_no = ?", items.count, feed.id, pageNo)
+        try recountPageGroups(of: feed.id, holding: [pageNo])
         if let first = rows.first?.position, let last = rows.last?.position {
             feed.topPosition = min(feed.topPosition ?? first, first)
             feed.bottomPosition = max(feed.bottomPosition ?? last, last)

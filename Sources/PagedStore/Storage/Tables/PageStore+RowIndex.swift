@@ -3,8 +3,9 @@ import Foundation
 /// Row indexes from positions, without counting the rows above: a page holds a contiguous run of
 /// rows in page order (``PageStore/verify(rules:)`` checks it) and keeps its row count, so the rows
 /// above a row are the counts of the pages above its page and the rows above it in its own page.
-/// A shared copy placed 100,000 rows deep, an edit or a settlement there, costs one entry per page
-/// above and the rows of one page, not one index entry per row above.
+/// The pages' counts are summed by groups of pages (``rowsOfPages(above:in:)``): a shared copy
+/// placed 100,000 rows deep, an edit or a settlement there, costs a few dozen group sums and the
+/// rows of one page, not one index entry per row above, nor one per page.
 extension PageStore {
     /// How many rows have a position of at most `position`: the row index right below a gap there.
     package func rowCount(throughPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Int {
@@ -13,8 +14,8 @@ extension PageStore {
 
     /// The row index of the row at `position`: how many rows are above it (with `including`, also
     /// the row at it).
-    /// - Complexity: O(*r*) for row *r* up to ``rowIndexCountLimit``, then O(*p* + *s*) for *p*
-    ///   pages above and *s* rows of the row's page above it; a file
+    /// - Complexity: O(*r*) for row *r* up to ``rowIndexCountLimit``, then O(*s*) for the *s* rows
+    ///   of the row's page above it plus the pages' sum (see ``rowsOfPages(above:in:)``); a file
     ///   whose pages do not hold contiguous runs with true counts (edited by hand) is counted row by
     ///   row instead, O(*r*) for row *r*.
     package func rowIndex(
@@ -73,14 +74,7 @@ extension PageStore {
         // Every row above is in the row's own page (or there is none).
         guard let next = walk.next else { return walk.rows }
         guard next < walk.page else { return nil }
-        let pagesAbove = try connection.withStatement(
-            "SELECT min(row_count), total(row_count) FROM page WHERE feed_id = ? AND page_no < ?"
-        ) { statement throws(StorageError) -> Double? in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, walk.page)
-            guard try statement.step(), !statement.isNull(0), statement.int64(0) >= 0 else { return nil }
-            return statement.double(1)
-        }
+        let pagesAbove = try rowsOfPages(above: walk.page, in: feed)
         // A sum of true counts is a whole number of rows that, with the run, fits in the feed.
         guard let pagesAbove, pagesAbove.rounded() == pagesAbove,
             pagesAbove + Double(walk.rows) <= Double(max(feed.rowCount, 0))

@@ -213,7 +213,7 @@ extension PageStore {
         isWriting = true
         defer {
             (searchTextToWrite, searchTextSlots, searchTablesInThisWrite, isWriting) = ([], [:], nil, false)
-            searchablePeersInThisWrite = [:]
+            (searchablePeersInThisWrite, pageGroupTriggersInThisWrite, pageGroupFeedsInThisWrite) = ([:], nil, [:])
         }
         let result = try body()
         try writeSearchText()

@@ -67,6 +67,14 @@ extension PageStore {
                         + "no row reads as, and misses \(search.missing) rows of searchable feeds (a writer that "
                         + "bypassed it); `pagedb reindex` rebuilds it"))
         }
+        let groups = try pageGroupDifferences()
+        if groups > 0 {
+            violations.append(
+                .init(
+                    feed: nil, rule: "page_groups",
+                    detail: "\(groups) groups of pages count other rows than their pages (a writer that bypassed "
+                        + "PagedStore and its triggers); `pagedb reindex` has them counted again"))
+        }
         for feed in try feeds() {
             violations += try verify(feed, rules).map {
                 InvariantViolation(feed: feed.key, rule: $0.rule, detail: $0.detail)

@@ -219,7 +219,8 @@ extension PageStore {
         if item.section != nil, !feed.hasSections { feed.hasSections = true }
     }
 
-    /// Deletes the rows with positions in `from...through` and keeps the pages' row counts exact.
+    /// Deletes the rows with positions in `from...through` and keeps the pages' row counts exact:
+    /// only the pages holding such rows are counted again, not every page of the feed.
     ///
     /// Gaps stay: a gap is a place in the feed's order, and the rows it stands for are still missing
     /// when the rows around it go (a local edit). Callers that cover a gap's place delete it themselves.
@@ -230,12 +231,15 @@ extension PageStore {
         in feed: FeedRecord, from: Int64, through: Int64, notingPages: Bool = true
     ) throws(StorageError) -> Int {
         if notingPages { try notePagesLosingRows(of: feed, from: from, through: through) }
+        let groupedPages = try pagesToRecountGroups(of: feed.id, from: from, through: through)
         try unindexRows(of: feed, from: from, through: through)
         let recount = """
             UPDATE page SET row_count = row_count - (SELECT count(*) FROM item WHERE item.feed_id = page.feed_id
-            AND item.page_no = page.page_no AND item.position BETWEEN ?2 AND ?3) WHERE feed_id = ?1
+            AND item.page_no = page.page_no AND item.position BETWEEN ?2 AND ?3)
+            WHERE feed_id = ?1 AND page_no IN (SELECT page_no FROM item WHERE feed_id = ?1 AND position BETWEEN ?2 AND ?3)
             """
         try connection.run(recount, feed.id, from, through)
+        try recountPageGroups(of: feed.id, holding: groupedPages)
         return try connection.run(
             "DELETE FROM item WHERE feed_id = ? AND position BETWEEN ? AND ?", feed.id, from, through)
     }
@@ -257,5 +261,6 @@ extension PageStore {
             try statement.bind(8, rowCount)
             try statement.step()
         }
+        try recountPageGroups(of: feed.id, holding: [pageNo])
     }
 }

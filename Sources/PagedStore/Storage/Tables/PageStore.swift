@@ -30,6 +30,13 @@ package final class PageStore {
     /// Whether the file has the index's tables, as the running write found: nil outside a write,
     /// and until it asked (see ``hasSearchTables()``).
     var searchTablesInThisWrite: Bool?
+    /// Whether the file has the triggers that guard the page groups, and which feeds have groups, as
+    /// the running write found: unknown outside a write, and until it asked (see
+    /// ``hasPageGroupTriggers()``).
+    var pageGroupTriggersInThisWrite: Bool?
+    var pageGroupFeedsInThisWrite: [Int64: Bool] = [:]
+    /// Whether the schema had those triggers, and the schema's version it was read at.
+    var pageGroupTriggersInSchema: (version: Int64, has: Bool)?
     /// Whether a write runs (see ``writing(_:)``).
     var isWriting = false
     /// For each feed of a shared searchable type the running write asked about, whether another
@@ -186,6 +193,7 @@ package final class PageStore {
         try unindexRows(of: feed)
         try connection.run("DELETE FROM item WHERE feed_id = ?", feed.id)
         try connection.run("DELETE FROM feed_change WHERE feed_id = ?", feed.id)
+        try forgetPageGroups(of: feed.id)
         // Pages and gaps follow through their foreign keys' ON DELETE CASCADE.
         try connection.run("DELETE FROM feed WHERE id = ?", feed.id)
     }
@@ -196,6 +204,7 @@ package final class PageStore {
     package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
         try unindexRows(of: feed)
         if feed.searchBacklog != nil { try setSearchBacklog(nil, of: &feed) }
+        try forgetPageGroups(of: feed.id)
         for table in ["item", "page", "gap", "reading_position"] {
             try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
         }
