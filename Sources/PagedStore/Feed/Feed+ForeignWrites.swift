@@ -68,19 +68,23 @@ extension Feed {
     }
 
     /// One state of the file, read in one transaction: the feed's row, the change from the row the
-    /// feed held (nil when the record does not cover it), and the window's rows.
+    /// feed held (nil when the record does not cover it), and the window's rows, or only the rows
+    /// the change reloaded in it (``WindowFollowRule``) with their offsets in the window.
     private struct FileState {
         var record: FeedRecord
         var change: RowChange?
         var rows: [StoredItem]
         var start: Int
+        var reloaded: [(offset: Int, row: StoredItem)]?
     }
 
     /// Takes the file's state of the feed when its row is not the one the feed holds.
     ///
     /// The row, the recorded change and the window's rows are read in one transaction, so they are
     /// one state of the file, and the snapshot's change applies exactly to the rows it shows.
-    func followFile(mayWrite: Bool) throws -> Followed {
+    /// - Parameter wholeWindow: Whether to read the whole window even for a change that only
+    ///   reloads rows: one of those rows did not decode, and the window's read meets it.
+    func followFile(mayWrite: Bool, wholeWindow: Bool = false) throws -> Followed {
         let held = loaded.record
         let key = self.key
         let (window, start) = (loaded.window, loaded.window.start)
@@ -92,11 +96,22 @@ extension Feed {
             }
             guard file != held else { return nil }
             let change = try ChangeChain.change(from: held, to: file, in: store)
+            if !wholeWindow, let reloaded = try Self.readReloadedRows(of: change, from: held, to: file, window, store) {
+                return FileState(record: file, change: change, rows: [], start: start, reloaded: reloaded)
+            }
             let rows = try window.read(of: file, from: start, in: store)
             return FileState(record: file, change: change, rows: rows.stored, start: rows.start)
         }
         guard let state else { return .unchanged }
-        let decoded = LoadedRows.decoding(state.rows, codec: codec, keeping: window)
+        let decoded: (rows: LoadedRows<Item>, undecodable: [UndecodableRow])
+        if let reloaded = state.reloaded {
+            guard let rows = Self.patching(window.rows, with: reloaded, codec: codec) else {
+                return try followFile(mayWrite: mayWrite, wholeWindow: true)
+            }
+            decoded = (rows, [])
+        } else {
+            decoded = LoadedRows.decoding(state.rows, codec: codec, keeping: window)
+        }
         if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
         if !decoded.undecodable.isEmpty {
             switch UndecodableFollowRule.plan(
@@ -128,6 +143,43 @@ extension Feed {
         commit.followed = Commit.FollowedWrite(state.change)
         try apply(commit)
         return .followed
+    }
+
+    /// The rows `change` reloaded in `window`, read by id, when ``WindowFollowRule`` says those
+    /// are all a follow reads; nil when the window must be read again: the rule says so, or a row
+    /// is no longer the one the window holds there, with its section (the record did not tell the
+    /// whole change).
+    private static func readReloadedRows(
+        of change: RowChange?, from held: FeedRecord, to file: FeedRecord, _ window: RowWindow<Item>,
+        _ store: PageStore
+    ) throws -> [(offset: Int, row: StoredItem)]? {
+        let plan = WindowFollowRule.plan(
+            for: change, heldRows: held.rowCount, fileRows: file.rowCount, windowStart: window.start,
+            windowCount: window.rows.count, capacity: window.capacity,
+            handedOver: window.rows.keys.indices.filter { window.rows.keys[$0].decodedFrom == nil })
+        guard case .readRows(let offsets) = plan else { return nil }
+        let keys = offsets.map { window.rows.keys[$0] }
+        let found = try store.items(withIDs: keys.map(\.id), in: file)
+        var rows: [(offset: Int, row: StoredItem)] = []
+        for (offset, key) in zip(offsets, keys) {
+            guard let row = found[key.id], row.position == key.position, row.section == key.section else { return nil }
+            rows.append((offset, row))
+        }
+        return rows
+    }
+
+    /// `rows` with the `reloaded` ones decoded in place, or nil when one does not decode.
+    private static func patching(
+        _ rows: LoadedRows<Item>, with reloaded: [(offset: Int, row: StoredItem)], codec: ItemCodec<Item>
+    ) -> LoadedRows<Item>? {
+        var patched = rows
+        for (offset, row) in reloaded {
+            guard let item = try? codec.decode(row.payload) else { return nil }
+            patched.replace(
+                at: offset, item: item,
+                key: RowKey(id: row.itemID, position: row.position, section: row.section, decodedFrom: row.payload))
+        }
+        return patched
     }
 
     /// Re-applies the file's pending edits through this feed's writer, when a writer that does not
