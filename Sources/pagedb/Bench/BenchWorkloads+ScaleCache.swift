@@ -59,19 +59,22 @@ extension BenchWorkloads {
     /// Item numbers no seeded feed holds.
     private static let freshNumbers = 50_000_000
 
-    /// An update of a shared post made in one feed, timed while another feed holds the post 10 /
-    /// 10,000 / 100,000 rows deep, in pages of a server's size: the copy is written there and its
-    /// reload recorded.
+    /// An update of a shared post made in one feed, timed while another feed of 100,050 rows holds
+    /// the post at row 10 / 10,000 / 100,000, in pages of a server's size: the copy is written
+    /// there and its reload recorded. The other feed's open list shows its first rows in each case,
+    /// so only the copy's place differs.
     private func placingASharedCopyDeeper() async throws {
         var medians: [(size: Int, median: Double)] = []
+        let rows = 100_000 + Self.pageItems
         for depth in [10, 10_000, 100_000] {
             let path = dir + "/scale-shared.db"
             removeDatabase(path)
             let post = Self.freshNumbers
-            // The deep feed in pages of a server's size, the post last, as scrolling would leave it.
-            var pages = Array(items.pages(0..<depth, pageSize: Self.pageItems))
-            pages[pages.count - 1].items.append(
-                FixtureItem(id: items.itemID(post), section: nil, json: items.payload(post)))
+            // The deep feed in pages of a server's size, as scrolling would leave it.
+            var pages = Array(items.pages(0..<rows, pageSize: Self.pageItems))
+            pages[depth / Self.pageItems].items.insert(
+                FixtureItem(id: items.itemID(post), section: nil, json: items.payload(post)),
+                at: depth % Self.pageItems)
             let queue = try DatabaseQueue(path: path)
             _ = try queue.write { store in try store.seed(pages, into: "deep") }
             queue.close()
@@ -86,8 +89,8 @@ extension BenchWorkloads {
                 "writer", source: ScriptedSource { _ in Page(items: writerItems, olderCursor: nil) }, policy: policy,
                 codec: SharedBenchItem.codec)
             await writer.refresh()
-            guard await deep.snapshot.rows.count == depth + 1 else {
-                throw BenchFailure("SCALE shared: the deep feed did not take \(depth + 1) rows")
+            guard await deep.snapshot.rows.count == rows + 1 else {
+                throw BenchFailure("SCALE shared: the deep feed did not take \(rows + 1) rows")
             }
             var times: [Double] = []
             for revision in 1...41 {
