@@ -8,7 +8,9 @@ import Foundation
 /// wrote the file at all, the usual case; when someone did, the feed's row says whether it was this
 /// feed: its ``FeedRecord/changeCount`` is bumped by every write, also one that changed only an
 /// item's content. The change record then says what changed (``ChangeChain``): the list takes the
-/// exact change, or its rows whole when the record does not cover the way from the row it holds.
+/// exact change, or its rows whole when the record does not cover the way from the row it holds. It
+/// reads its window again to check the change against it, unless the change only reloads rows:
+/// then it reads those rows of its window (``WindowFollowRule``).
 ///
 /// Writes compare the row inside their own transaction (see ``FeedWriter``); reads call
 /// ``syncWithFile(mayWrite:)``; a nudge from ``LiveFeeds`` calls it to follow by reading only.
