@@ -49,7 +49,7 @@ extension Feed {
         }
     }
 
-    /// ``followFile(mayWrite:)`` for callers that cannot throw: a failed look is recorded.
+    /// ``followFile(mayWrite:wholeWindow:)`` for callers that cannot throw: a failed look is recorded.
     func followFileRecordingErrors() {
         do {
             _ = try followFile(mayWrite: true)
@@ -58,7 +58,7 @@ extension Feed {
         }
     }
 
-    /// What ``followFile(mayWrite:)`` did.
+    /// What ``followFile(mayWrite:wholeWindow:)`` did.
     enum Followed {
         /// The file's row is the one the feed holds.
         case unchanged

@@ -5,7 +5,7 @@ import Foundation
 /// ``FileChangeWatcher`` per file while any feed of it is observed) another process.
 ///
 /// A follower is only nudged: it then looks at the file, and the change record tells it what changed
-/// since the row it holds (see ``Feed/followFile(mayWrite:)``). Nudges do not queue up: a
+/// since the row it holds (see ``Feed/followFile(mayWrite:wholeWindow:)``). Nudges do not queue up: a
 /// follower that is nudged twice before it looks looks once, and takes both writes as one change.
 final class LiveFeeds: @unchecked Sendable {
     // @unchecked: every property is only touched with `lock` held.

@@ -23,7 +23,7 @@ extension Feed {
     ///
     /// Returns nil when nothing was written: the refresh no longer owns its activity, or another
     /// `Feed` committed a newer refresh (the generation is compared inside the transaction), in which
-    /// case this feed takes the file's rows and generation through ``followFile(mayWrite:)``. `continuing` is
+    /// case this feed takes the file's rows and generation through ``followFile(mayWrite:wholeWindow:)``. `continuing` is
     /// for a refresh's later writes, after it committed its generation itself.
     func refreshTransaction(
         task: FeedActivity.TaskID, generation: Int64, continuing: Bool = false,

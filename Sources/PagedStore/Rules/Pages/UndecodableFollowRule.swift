@@ -1,7 +1,7 @@
 /// The rule for rows the codec cannot decode that a follow of another writer's write finds in the
 /// window (see ``UndecodableRow``). A writable list never counts a row it cannot show, so it takes
 /// the write only without them; the follow itself only reads, so who removes them, and when, depends
-/// on who asked. Pure: ``Feed/followFile(mayWrite:)`` carries it out.
+/// on who asked. Pure: ``Feed/followFile(mayWrite:wholeWindow:)`` carries it out.
 enum UndecodableFollowRule {
     /// What a follow does with such rows.
     enum Plan: Equatable {
