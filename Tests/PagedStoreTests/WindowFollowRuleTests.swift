@@ -24,11 +24,11 @@ import Testing
         #expect(Self.plan(RowChange(reloaded: [999], reloadedIDs: ["deep"])) == .readRows([]))
     }
 
-    @Test func rowsHeldAsHandedOverAreReadToo() {
+    @Test func aWindowHoldingRowsAsHandedOverReadsTheWindow() {
         let plan = WindowFollowRule.plan(
             for: RowChange(reloaded: [999]), heldRows: 1_000, fileRows: 1_000, windowStart: 0, windowCount: 300,
-            capacity: 300, handedOver: [3, 1])
-        #expect(plan == .readRows([1, 3]))
+            capacity: 300, holdsHandedOver: true)
+        #expect(plan == .readWindow)
     }
 
     @Test func anyOtherChangeReadsTheWindow() {

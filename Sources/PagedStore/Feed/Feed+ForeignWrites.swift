@@ -158,7 +158,7 @@ extension Feed {
         let plan = WindowFollowRule.plan(
             for: change, heldRows: held.rowCount, fileRows: file.rowCount, windowStart: window.start,
             windowCount: window.rows.count, capacity: window.capacity,
-            handedOver: window.rows.keys.indices.filter { window.rows.keys[$0].decodedFrom == nil })
+            holdsHandedOver: window.rows.keys.contains { $0.decodedFrom == nil })
         guard case .readRows(let offsets) = plan else { return nil }
         let keys = offsets.map { window.rows.keys[$0] }
         let found = try store.items(withIDs: keys.map(\.id), in: file)

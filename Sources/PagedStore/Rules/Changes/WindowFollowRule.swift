@@ -4,8 +4,9 @@
 /// holds it: the list reads the reloaded rows of its window and nothing else (none at all when the
 /// change reloaded rows outside it, a shared copy placed deep in the feed). Any other change, or
 /// one the record cannot vouch for, reads the window again and checks the change against it
-/// (``RowChange/checked(from:to:)``). Rows the list holds as the server or the app handed them over
-/// are read too: what their stored bytes decode to may differ (see ``RowKey/decodedFrom``).
+/// (``RowChange/checked(from:to:)``), as does a window holding rows as the server or the app handed
+/// them over: what their stored bytes decode to may differ (see ``RowKey/decodedFrom``), and a read
+/// of the window decodes them, once.
 enum WindowFollowRule {
     /// What to read.
     enum Plan: Equatable {
@@ -18,13 +19,13 @@ enum WindowFollowRule {
 
     /// The plan for following `change` (nil: the record does not cover the way) from a window of
     /// `windowCount` rows at `windowStart`, holding at most `capacity`, in a feed of `heldRows`
-    /// rows that now has `fileRows`; `handedOver` are the window's offsets of rows not decoded
+    /// rows that now has `fileRows`; `holdsHandedOver`: whether a row of the window was not decoded
     /// from the file.
     static func plan(
         for change: RowChange?, heldRows: Int, fileRows: Int, windowStart: Int, windowCount: Int, capacity: Int,
-        handedOver: [Int] = []
+        holdsHandedOver: Bool = false
     ) -> Plan {
-        guard let change, !change.isFullReload, change.deleted.isEmpty, change.inserted.isEmpty,
+        guard let change, !holdsHandedOver, !change.isFullReload, change.deleted.isEmpty, change.inserted.isEmpty,
             change.moved.isEmpty, heldRows == fileRows,
             change.reloaded.allSatisfy({ 0 <= $0 && $0 < fileRows })
         else { return .readWindow }
@@ -32,7 +33,7 @@ enum WindowFollowRule {
         guard windowStart >= 0, windowStart == max(min(windowStart, fileRows - capacity), 0),
             windowCount == min(capacity, fileRows - windowStart)
         else { return .readWindow }
-        let offsets = change.reloaded.map { $0 - windowStart } + handedOver
-        return .readRows(Array(Set(offsets.filter { 0 <= $0 && $0 < windowCount })).sorted())
+        let offsets = change.reloaded.map { $0 - windowStart }.filter { 0 <= $0 && $0 < windowCount }
+        return .readRows(Array(Set(offsets)).sorted())
     }
 }
