@@ -7,6 +7,11 @@
 /// (``RowChange/checked(from:to:)``), as does a window holding rows as the server or the app handed
 /// them over: what their stored bytes decode to may differ (see ``RowKey/decodedFrom``), and a read
 /// of the window decodes them, once.
+///
+/// Reading only the reloaded rows trusts the record for the rows it does not name, as a list trusts
+/// an unchanged feed row: a row changed by a writer that does not record (`sqlite3` by hand) is
+/// shown when the window is next read (a scroll, a change that moves rows), not at the next
+/// reload-only write, as it was when every follow read the window.
 enum WindowFollowRule {
     /// What to read.
     enum Plan: Equatable {

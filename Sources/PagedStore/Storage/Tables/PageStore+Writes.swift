@@ -135,10 +135,7 @@ extension PageStore {
     package func replaceFeed(
         with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord
     ) throws -> [WrittenRow] {
-        try unindexRows(of: feed)
-        for table in ["item", "page", "gap"] {
-            try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
-        }
+        try deleteRowsPagesAndGaps(of: feed)
         feed.rowCount = 0
         feed.topPosition = nil
         feed.bottomPosition = nil

@@ -198,16 +198,22 @@ package final class PageStore {
         try connection.run("DELETE FROM feed WHERE id = ?", feed.id)
     }
 
+    /// Deletes every row, page and gap of the feed, and its rows of `tables`, with what is kept of
+    /// them elsewhere: their search documents and the feed's page groups.
+    func deleteRowsPagesAndGaps(of feed: FeedRecord, alsoFrom tables: [String] = []) throws(StorageError) {
+        try unindexRows(of: feed)
+        try forgetPageGroups(of: feed.id)
+        for table in ["item", "page", "gap"] + tables {
+            try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
+        }
+    }
+
     /// Empties a feed as if it had never been fetched: its rows, pages, gaps and reading position go,
     /// its cursors and states are reset. Its key, generation, policy and change count stay (the save
     /// counts this change too). Its pending edits stay: what becomes of them is the caller's rule.
     package func clearFeed(_ feed: inout FeedRecord) throws(StorageError) {
-        try unindexRows(of: feed)
         if feed.searchBacklog != nil { try setSearchBacklog(nil, of: &feed) }
-        try forgetPageGroups(of: feed.id)
-        for table in ["item", "page", "gap", "reading_position"] {
-            try connection.run("DELETE FROM \(table) WHERE feed_id = ?", feed.id)
-        }
+        try deleteRowsPagesAndGaps(of: feed, alsoFrom: ["reading_position"])
         feed = FeedRecord(
             id: feed.id, key: feed.key, newestCursor: nil, oldestCursor: nil, endReached: false, rowCount: 0,
             topPosition: nil, bottomPosition: nil, lastRefreshAt: nil, lastError: nil, generation: feed.generation,
