@@ -11,6 +11,15 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
+    /// Every change `recorder` saw `widget` take applies as a batch, and it shows the file's rows.
+    func expectFollowedExactly(
+        _ widget: Feed<Post>, _ recorder: SnapshotRecorder<Post>, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        SecondWriterChecks.everyChangeApplies(await recorder.snapshots(settlingOn: widget), context)
+        try SecondWriterChecks.rowsEqualTheFile(await widget.snapshot, test, context)
+    }
+
     func waitUntil(_ feed: Feed<Post>, _ condition: @escaping (FeedSnapshot<Post>) -> Bool) async {
         for await snapshot in await feed.snapshots where condition(snapshot) { return }
     }
@@ -30,9 +39,7 @@ import Testing
         // And one above the window.
         #expect(try await app.update(Post(id: "p\(loaded.lowerBound - 3)", revision: 3)), "\(loaded)")
         await waitUntil(widget) { $0.rows.loadedRange.contains(target) && $0.rows[target]?.revision == 3 }
-        let snapshots = await recorder.snapshots(settlingOn: widget)
-        SecondWriterChecks.everyChangeApplies(snapshots, "scrolled")
-        try SecondWriterChecks.rowsEqualTheFile(await widget.snapshot, test, "scrolled")
+        try await expectFollowedExactly(widget, recorder, "scrolled")
     }
 
     @Test func aReloadThatMovesARowToAnotherSectionIsFollowedExactly() async throws {
@@ -43,8 +50,6 @@ import Testing
         let recorder = await SnapshotRecorder(widget)
         #expect(try await app.update(Post(id: "p2", revision: 1, section: "S")))
         await waitUntil(widget) { $0.rows.count == 6 && $0.rows[2]?.section == "S" }
-        let snapshots = await recorder.snapshots(settlingOn: widget)
-        SecondWriterChecks.everyChangeApplies(snapshots, "section")
-        try SecondWriterChecks.rowsEqualTheFile(await widget.snapshot, test, "section")
+        try await expectFollowedExactly(widget, recorder, "section")
     }
 }
