@@ -8,7 +8,7 @@ import Testing
 /// Page groups where the store's features meet, deep in a feed: trims, budget cuts, gap fills,
 /// optimistic edits and their rollbacks, undecodable rows removed, shared copies: every row index
 /// stays the count of the rows above it, the groups their pages' sums, and verify clean.
-@Suite(.limit(minutes: 3)) struct PageGroupsWhereFeaturesMeetTests {
+@Suite(.limit(minutes: 3), .plainRunOnly) struct PageGroupsWhereFeaturesMeetTests {
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
@@ -29,7 +29,7 @@ import Testing
     }
 
     /// A feed of `rows` posts in pages of `pageSize`, loaded whole, with groups.
-    func deepFeed(rows: Int = 600, pageSize: Int = 2) async throws -> (ModelServer, Feed<Post>) {
+    func deepFeed(rows: Int = 600, pageSize: Int = 4) async throws -> (ModelServer, Feed<Post>) {
         let server = ModelServer(.posts("p", rows), pageSize: pageSize)
         let app = try test.feed(server.source)
         await app.refresh()
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func aBudgetCutOfTheLargestFeedKeepsTrueIndexes() async throws {
-        let (_, app) = try await deepFeed(rows: 800, pageSize: 2)
+        let (_, app) = try await deepFeed(rows: 800, pageSize: 4)
         let small = try test.feed(ModelServer(.posts("s", 5), pageSize: 5).source, key: "small")
         await small.refresh()
         _ = app
