@@ -1,11 +1,15 @@
 /// Primitives for pages left with no rows (the rule is ``EmptyPageRule``): noting the pages a write
 /// deletes rows from, reading a page with its neighbours, handing a page's cursors on, deleting it.
 extension PageStore {
-    /// Notes that the running write deletes rows of `feed` between `from` and `through` (positions),
-    /// for ``EmptyPages`` to look at their pages before the write commits.
-    func notePagesLosingRows(of feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) {
+    /// The pages holding the feed's rows with positions in `from...through`.
+    func pageNos(holdingRowsOf feed: FeedRecord, from: Int64, through: Int64) throws(StorageError) -> [Int64] {
         let sql = "SELECT DISTINCT page_no FROM item WHERE feed_id = ? AND position BETWEEN ? AND ?"
-        let pageNos = try connection.rows(sql, feed.id, from, through) { statement in statement.int64(0) }
+        return try connection.rows(sql, feed.id, from, through) { statement in statement.int64(0) }
+    }
+
+    /// Notes that the running write deletes rows of `feed` from the pages `pageNos`, for
+    /// ``EmptyPages`` to look at those pages before the write commits.
+    func notePagesLosingRows(of feed: FeedRecord, _ pageNos: [Int64]) {
         guard !pageNos.isEmpty else { return }
         pagesLosingRows[feed.id, default: []].formUnion(pageNos)
     }

@@ -90,14 +90,6 @@ extension PageStore {
         }
     }
 
-    /// The pages holding the feed's rows with positions in `from...through`, whose groups a write
-    /// deleting those rows counts again; none when the feed has no groups.
-    func pagesToRecountGroups(of feedID: Int64, from: Int64, through: Int64) throws(StorageError) -> [Int64] {
-        guard try hasPageGroups(feedID) else { return [] }
-        let sql = "SELECT DISTINCT page_no FROM item WHERE feed_id = ? AND position BETWEEN ? AND ?"
-        return try connection.rows(sql, feedID, from, through) { statement in statement.int64(0) }
-    }
-
     /// Forgets the feed's groups: its pages went.
     func forgetPageGroups(of feedID: Int64) throws(StorageError) {
         guard try hasPageGroups(feedID) else { return }

@@ -227,8 +227,10 @@ extension PageStore {
     func deleteRows(
         in feed: FeedRecord, from: Int64, through: Int64, notingPages: Bool = true
     ) throws(StorageError) -> Int {
-        if notingPages { try notePagesLosingRows(of: feed, from: from, through: through) }
-        let groupedPages = try pagesToRecountGroups(of: feed.id, from: from, through: through)
+        // One read of the pages losing rows serves both the empty-page check and the page groups.
+        let grouped = try hasPageGroups(feed.id)
+        let losing = notingPages || grouped ? try pageNos(holdingRowsOf: feed, from: from, through: through) : []
+        if notingPages { notePagesLosingRows(of: feed, losing) }
         try unindexRows(of: feed, from: from, through: through)
         let recount = """
             UPDATE page SET row_count = row_count - (SELECT count(*) FROM item WHERE item.feed_id = page.feed_id
@@ -236,7 +238,7 @@ extension PageStore {
             WHERE feed_id = ?1 AND page_no IN (SELECT page_no FROM item WHERE feed_id = ?1 AND position BETWEEN ?2 AND ?3)
             """
         try connection.run(recount, feed.id, from, through)
-        try recountPageGroups(of: feed.id, holding: groupedPages)
+        if grouped { try recountPageGroups(of: feed.id, holding: losing) }
         return try connection.run(
             "DELETE FROM item WHERE feed_id = ? AND position BETWEEN ? AND ?", feed.id, from, through)
     }
