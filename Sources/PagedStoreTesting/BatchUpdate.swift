@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import PagedStore
 
 /// Applies a ``FeedChange`` to the rows it was computed from the way `UITableView.performBatchUpdates`
@@ -38,19 +38,75 @@ public enum BatchUpdate {
     /// - Throws: ``Mismatch`` where UIKit would raise.
     /// - Complexity: O(*n*) in the rows of both.
     public static func apply<ID: Hashable>(_ change: FeedChange, to rows: [[ID]], new: [[ID]]) throws -> [[ID]] {
-        let old = rows
         if change.isFullReload { return new }
+        return try origins(of: change, from: rows, to: new).enumerated().map { target, origins in
+            origins.enumerated().map { row, origin in
+                switch origin {
+                case .inserted: new[target][row]
+                case .kept(let from), .moved(let from): rows[from[0]][from[1]]
+                }
+            }
+        }
+    }
+
+    /// The rows of the new snapshot that `change`, applied as a batch, would go on showing with the
+    /// previous snapshot's content although it changed: a row the batch keeps in its place without
+    /// reloading it (``FeedChange/reloadedRows``), or moves without its id among
+    /// ``FeedChange/reconfiguredIDs``. Empty when the change tells of every changed row (and for a
+    /// full reload, which shows every row again).
+    ///
+    /// ```swift
+    /// let stale = try BatchUpdate.staleRows(snapshot.change, from: previousItems, to: items, id: \.storedID)
+    /// #expect(stale.isEmpty)   // every edited cell is told to update
+    /// ```
+    /// - Parameter id: A row's id, as ``FeedItem/storedID`` gives it: the rows are matched by it.
+    /// - Throws: ``Mismatch`` where UIKit would raise.
+    public static func staleRows<Row: Equatable>(
+        _ change: FeedChange, from rows: [[Row]], to new: [[Row]], id: (Row) -> String
+    ) throws -> [IndexPath] {
+        if change.isFullReload { return [] }
+        let origins = try origins(of: change, from: rows.map { $0.map(id) }, to: new.map { $0.map(id) })
+        let reloaded = Set(change.reloadedRows)
+        let reconfigured = Set(change.reconfiguredIDs)
+        var stale: [IndexPath] = []
+        for (target, section) in origins.enumerated() {
+            for (row, origin) in section.enumerated() {
+                let now = new[target][row]
+                switch origin {
+                case .inserted:
+                    continue
+                case .kept(let from):
+                    if rows[from[0]][from[1]] != now, !reloaded.contains(from) { stale.append([target, row]) }
+                case .moved(let from):
+                    if rows[from[0]][from[1]] != now, !reconfigured.contains(id(now)) { stale.append([target, row]) }
+                }
+            }
+        }
+        return stale
+    }
+
+    /// Where a row of the new snapshot comes from in a batch.
+    private enum Origin {
+        /// The data source gives it: an inserted row, or a row of an inserted section.
+        case inserted
+        /// A previous row the batch kept, in order among the rows that stay in its section.
+        case kept(from: IndexPath)
+        /// A previous row the batch moved here.
+        case moved(from: IndexPath)
+    }
+
+    /// Each new row's origin, section by section, once the batch is checked as UIKit checks it.
+    private static func origins<ID: Hashable>(
+        of change: FeedChange, from old: [[ID]], to new: [[ID]]
+    ) throws -> [[Origin]] {
         let sections = try sectionMap(change, old: old, new: new)
         let edits = try RowEdits(change, old: old, new: new, sections: sections)
-        var result = [[ID]]()
-        for (target, rowsOfNew) in new.enumerated() {
+        return try new.indices.map { target in
             guard let source = sections.sourceOf[target] else {
-                result.append(rowsOfNew)  // an inserted section: the table asks the data source
-                continue
+                return Array(repeating: .inserted, count: new[target].count)  // the table asks the data source
             }
-            result.append(try edits.fill(section: target, from: source, old: old, new: new))
+            return try edits.fill(section: target, from: source, old: old, new: new)
         }
-        return result
     }
 
     /// Which previous section each new section continues (nil: inserted).
@@ -83,8 +139,8 @@ public enum BatchUpdate {
     private struct RowEdits<ID: Hashable> {
         /// Previous rows that leave their section: deletions and move sources, by previous section.
         var leaving: [Int: Set<Int>] = [:]
-        /// New rows that insertions and moves fill, by new section: the id each gets.
-        var arriving: [Int: [Int: ID]] = [:]
+        /// New rows that insertions and moves fill, by new section: where each comes from.
+        var arriving: [Int: [Int: Origin]] = [:]
 
         init(_ change: FeedChange, old: [[ID]], new: [[ID]], sections: SectionMap) throws {
             // A row of one snapshot that the batch may name: it exists there, and its section is not
@@ -115,7 +171,7 @@ public enum BatchUpdate {
             }
             for path in change.insertedRows {
                 let (section, row) = try newRow(path, "insertRows")
-                guard arriving[section, default: [:]].updateValue(new[section][row], forKey: row) == nil else {
+                guard arriving[section, default: [:]].updateValue(.inserted, forKey: row) == nil else {
                     throw Mismatch(description: "insertRows \(path): the row is inserted twice")
                 }
             }
@@ -125,8 +181,8 @@ public enum BatchUpdate {
                 guard leaving[from.section, default: []].insert(from.row).inserted else {
                     throw Mismatch(description: "moveRow from \(move.from): the row is deleted or moved twice")
                 }
-                let id = old[from.section][from.row]
-                guard arriving[to.section, default: [:]].updateValue(id, forKey: to.row) == nil else {
+                guard arriving[to.section, default: [:]].updateValue(.moved(from: move.from), forKey: to.row) == nil
+                else {
                     throw Mismatch(description: "moveRow to \(move.to): the row is inserted or moved to twice")
                 }
             }
@@ -139,8 +195,9 @@ public enum BatchUpdate {
             }
         }
 
-        /// New section `target`'s rows: arrivals in their slots, `source`'s survivors in order in the rest.
-        func fill(section target: Int, from source: Int, old: [[ID]], new: [[ID]]) throws -> [ID] {
+        /// New section `target`'s rows' origins: arrivals in their slots, `source`'s survivors in order
+        /// in the rest.
+        func fill(section target: Int, from source: Int, old: [[ID]], new: [[ID]]) throws -> [Origin] {
             let leavingRows = leaving[source] ?? []
             let arrivals = arriving[target] ?? [:]
             let survivors = old[source].indices.filter { !leavingRows.contains($0) }
@@ -152,8 +209,8 @@ public enum BatchUpdate {
             }
             var next = survivors.makeIterator()
             return new[target].indices.compactMap { row in
-                if let id = arrivals[row] { return id }
-                return next.next().map { old[source][$0] }
+                if let arrival = arrivals[row] { return arrival }
+                return next.next().map { .kept(from: [source, $0]) }
             }
         }
     }

@@ -32,6 +32,28 @@ import Testing
             try BatchUpdate.apply(move, to: [["a", "b"], ["c"]], new: [["b"], ["a", "c"]]) == [["b"], ["a", "c"]])
     }
 
+    @Test func aChangeThatForgetsAnEditedRowLeavesItStale() throws {
+        let id: (String) -> String = { String($0.prefix(1)) }  // "b2" is row "b" edited
+        let old = [["a1", "b1"], ["c1"]]
+        let edited = [["n1", "a1", "b2"], ["c2"]]
+        let insertion = FeedChange(insertedRows: [IndexPath(indexes: [0, 0])])
+        #expect(
+            try BatchUpdate.staleRows(insertion, from: old, to: edited, id: id) == [
+                IndexPath(indexes: [0, 2]), IndexPath(indexes: [1, 0]),
+            ])
+        var told = insertion
+        told.reloadedRows = [IndexPath(indexes: [0, 1]), IndexPath(indexes: [1, 0])]
+        #expect(try BatchUpdate.staleRows(told, from: old, to: edited, id: id).isEmpty)
+
+        let move = FeedChange(movedRows: [.init(from: IndexPath(indexes: [0, 0]), to: IndexPath(indexes: [1, 0]))])
+        let moved = [["b1"], ["a2", "c1"]]
+        #expect(try BatchUpdate.staleRows(move, from: old, to: moved, id: id) == [IndexPath(indexes: [1, 0])])
+        var reconfigured = move
+        reconfigured.reconfiguredIDs = ["a"]
+        #expect(try BatchUpdate.staleRows(reconfigured, from: old, to: moved, id: id).isEmpty)
+        #expect(try BatchUpdate.staleRows(.fullReload, from: old, to: moved, id: id).isEmpty)
+    }
+
     @Test func snapshotsCompareAndWaitUntilIdleSettlesAPrefetch() async throws {
         let directory = try TemporaryDirectory()
         let pages = [

@@ -1,11 +1,12 @@
-import Foundation
+public import Foundation
 public import PagedStore
-import PagedStoreTesting
+public import PagedStoreTesting
 
 /// A list on screen following a feed, as an app's would: it subscribes to the feed's snapshots and
 /// events, applies every snapshot's change to the rows before it as `performBatchUpdates` reads a
-/// batch (where both snapshots hold every row), and counts what a live-following test reports: full
-/// reloads and busy failures. It keeps only the newest snapshot, so a run of thousands of writes
+/// batch (where both snapshots hold every row), checks that it reloads every row whose content
+/// changed (for an `Equatable` item), and counts what a live-following test reports: full reloads
+/// and busy failures. It keeps only the newest snapshot, so a run of thousands of writes
 /// costs no more memory than one.
 public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
     // @unchecked: every stored property below `lock` is guarded by it; the tasks are set once in init.
@@ -15,6 +16,7 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
     private var problems: [String] = []
     private var waiters: [Waiter] = []
     private var tasks: [Task<Void, Never>] = []
+    private let staleRows: (@Sendable (FeedSnapshot<Item>, FeedSnapshot<Item>) throws -> [IndexPath])?
 
     private struct Waiter {
         let accepts: @Sendable (FeedSnapshot<Item>) -> Bool
@@ -42,7 +44,16 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
     }
 
     /// Starts following `feed` from its current snapshot.
-    public init(_ feed: Feed<Item>) async {
+    public convenience init(_ feed: Feed<Item>) async {
+        await self.init(feed, staleRows: nil)
+    }
+
+    /// Starts following `feed`; `staleRows` names the rows a change leaves showing old content.
+    private init(
+        _ feed: Feed<Item>,
+        staleRows: (@Sendable (FeedSnapshot<Item>, FeedSnapshot<Item>) throws -> [IndexPath])?
+    ) async {
+        self.staleRows = staleRows
         let snapshots = await feed.snapshots
         let events = await feed.events
         latest = await feed.snapshot
@@ -93,7 +104,7 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
             latest = snapshot
             counts.snapshots += 1
             if snapshot.change.isFullReload { counts.fullReloads += 1 }
-            if let problem = Self.problem(applying: snapshot, to: previous) { problems.append(problem) }
+            if let problem = problem(applying: snapshot, to: previous) { problems.append(problem) }
             let ready = waiters.filter { $0.accepts(snapshot) }
             waiters.removeAll { $0.accepts(snapshot) }
             return ready.map { ($0, snapshot) }
@@ -111,26 +122,56 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
 
     /// Why `next`'s change does not apply to `previous`'s rows, or nil when it does (or when either
     /// snapshot holds rows outside its window, whose ids are unknown).
-    private static func problem(applying next: FeedSnapshot<Item>, to previous: FeedSnapshot<Item>) -> String? {
+    private func problem(applying next: FeedSnapshot<Item>, to previous: FeedSnapshot<Item>) -> String? {
         guard previous.rows.loadedRange.count == previous.rows.count, next.rows.loadedRange.count == next.rows.count
         else { return nil }
         let old = previous.sectionedIDs
         let new = next.sectionedIDs
         do {
             let applied = try BatchUpdate.apply(next.change, to: old, new: new)
-            return applied == new
-                ? nil : "snapshot \(next.sequence): the change \(next.change) gives \(applied), not \(new)"
+            guard applied == new else {
+                return "snapshot \(next.sequence): the change \(next.change) gives \(applied), not \(new)"
+            }
+            guard let stale = try staleRows?(previous, next), !stale.isEmpty else { return nil }
+            return "snapshot \(next.sequence): the change \(next.change) leaves rows \(stale) of \(new) "
+                + "showing old content"
         } catch {
             return "snapshot \(next.sequence): UIKit would reject \(next.change) on \(old): \(error)"
         }
     }
 }
 
+extension ObservedList where Item: Equatable {
+    /// Starts following `feed` from its current snapshot, checking that every change also reloads
+    /// each row whose item changed.
+    public convenience init(_ feed: Feed<Item>) async {
+        await self.init(feed, staleRows: { try BatchUpdate.staleRows($1.change, from: $0.sectionedRows, to: $1) })
+    }
+}
+
+extension BatchUpdate {
+    /// The rows of `next` that its change, applied to `previous`'s rows, leaves showing their old
+    /// items (see ``BatchUpdate/staleRows(_:from:to:id:)``).
+    public static func staleRows<Item: FeedItem & Equatable>(
+        _ change: FeedChange, from previous: [[Item?]], to next: FeedSnapshot<Item>
+    ) throws -> [IndexPath] {
+        try staleRows(change, from: previous, to: next.sectionedRows) { $0?.storedID ?? notLoaded }
+    }
+}
+
+/// What a row outside a snapshot's window reads as, in the lists of ids tests compare.
+private let notLoaded = "<not loaded>"
+
 extension FeedSnapshot {
     /// The ids of every row, section by section (rows outside the window read `<not loaded>`).
     public var sectionedIDs: [[String]] {
         sections.map { section in
-            (section.firstRow..<(section.firstRow + section.rowCount)).map { rows.id(at: $0) ?? "<not loaded>" }
+            (section.firstRow..<(section.firstRow + section.rowCount)).map { rows.id(at: $0) ?? notLoaded }
         }
+    }
+
+    /// The items of every row, section by section (nil outside the window).
+    public var sectionedRows: [[Item?]] {
+        sections.map { section in (section.firstRow..<(section.firstRow + section.rowCount)).map { rows[$0] } }
     }
 }

@@ -7,9 +7,10 @@ import Testing
 /// The checks of one snapshot's change against the snapshot before it, shared by the reference
 /// models.
 enum SnapshotChangeChecks {
-    /// The change turns the previous rows into the next ones (as UIKit reads a batch), no id appears
-    /// twice, and an exact change names every item whose content changed: a diffable data source
-    /// keeps a cell while its id stays, whether its row moved or not.
+    /// The change turns the previous rows into the next ones (as UIKit reads a batch) and reloads
+    /// every row it keeps whose item changed, no id appears twice, and an exact change names every
+    /// item whose content changed: a diffable data source keeps a cell while its id stays, whether
+    /// its row moved or not.
     /// - Returns: Whether every check held.
     @discardableResult
     static func check<Item: FeedItem & Equatable>(
@@ -24,6 +25,8 @@ enum SnapshotChangeChecks {
         do {
             let applied = try BatchUpdate.apply(next.change, to: previous.sectionedIDs, new: next.sectionedIDs)
             expect(applied == next.sectionedIDs, "the change does not give the new rows")
+            let stale = try BatchUpdate.staleRows(next.change, from: previous.sectionedRows, to: next)
+            expect(stale.isEmpty, "rows \(stale) changed but \(next.change) does not reload them")
         } catch {
             expect(false, "UIKit would reject the change: \(error)")
         }
