@@ -15,15 +15,20 @@ extension Feed {
     }
 
     /// Replaces the item with the same id, in place (a reload of its row).
+    ///
+    /// Fields of the stored item that `Item` does not declare (the row was written by a larger model:
+    /// the app's, where this is a widget's) are kept.
     /// - Returns: Whether the feed had it.
     /// - Throws: ``FeedError`` when the item cannot be encoded or the cache cannot be written.
     @discardableResult
     public func update(_ item: Item) throws -> Bool {
-        let encoded = try encode([item]).encoded[0]
+        var encoded = try encode([item]).encoded[0]
         return try edit { store, feed in
-            guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID],
-                try store.updateItem(encoded, in: &feed)
-            else { return nil }
+            guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID] else { return nil }
+            if let original = try? codec.decode(stored.payload) {
+                encoded.payload = codec.keepingUnknownFields(of: stored.payload, readAs: original, in: encoded.payload)
+            }
+            guard try store.updateItem(encoded, in: &feed) else { return nil }
             let row = try store.rowIndex(ofPosition: stored.position, in: feed)
             return RowEdit(RowChange(reloaded: [row], reloadedIDs: [encoded.itemID]), copies: [encoded])
         }

@@ -17,9 +17,10 @@ extension Feed {
             let next = try Self.nextEdit(
                 of: storedID, .update, queued: queued, in: feed, store: store, now: clock.date())
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
-            var item = try decode(stored)
+            let original = try decode(stored)
+            var item = original
             change(&item)
-            let encoded = try self.encode([item]).encoded[0]
+            let encoded = try context.writer.encode(item, replacing: stored.payload, readAs: original)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .update, base: stored.payload, baseSection: stored.section,

@@ -120,9 +120,10 @@ extension FeedWriter {
     ) -> PendingEditStack.Carry {
         { [codec] edit, value in
             guard let change = changes[PendingEditKey(edit)] else { return nil }
-            guard var item = try? codec.decode(value) else { throw UndecodableUnderEdit() }
+            guard let original = try? codec.decode(value) else { throw UndecodableUnderEdit() }
+            var item = original
             change(&item)
-            let encoded = try encode(item)
+            let encoded = try encode(item, replacing: value, readAs: original)
             return (encoded.payload, encoded.section)
         }
     }
@@ -144,6 +145,14 @@ extension FeedWriter {
         } catch {
             throw FeedError(.codec, message: "The item \(item.storedID.debugDescription) cannot be encoded: \(error)")
         }
+    }
+
+    /// Encodes an edited item that replaces `stored`, which this codec decoded as `original`, keeping
+    /// the fields of `stored` that the model does not know (``ItemCodec/keepingUnknownFields(of:readAs:in:)``).
+    func encode(_ item: Item, replacing stored: Data, readAs original: Item) throws -> EncodedItem {
+        var encoded = try encode(item)
+        encoded.payload = codec.keepingUnknownFields(of: stored, readAs: original, in: encoded.payload)
+        return encoded
     }
 }
 

@@ -1,0 +1,135 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// A target whose model lacks fields the app's model has (a widget, an older version of the app)
+/// edits rows the app wrote: the fields it does not know stay in the file, the ones it changed or
+/// cleared are changed or cleared, and a model that knows every field writes what its codec gives.
+@Suite(.limit(minutes: 3)) struct EditsByASmallerModelTests {
+    /// The app's post.
+    struct AppPost: FeedItem, Codable, Equatable {
+        let id: String
+        var likes = 0
+        var note: String?
+        var media: Media? = Media(url: "https://example.com/a.jpg", alt: "a cat")
+        var author = Author(name: "Ada", bio: "writes")
+    }
+
+    struct Media: Codable, Equatable {
+        var url: String
+        var alt: String
+    }
+
+    struct Author: Codable, Equatable {
+        var name: String
+        var bio: String
+    }
+
+    /// The widget's post: no media, and of the author only the name.
+    struct WidgetPost: FeedItem, Codable, Equatable {
+        let id: String
+        var likes = 0
+        var note: String?
+        var author: WidgetAuthor
+    }
+
+    struct WidgetAuthor: Codable, Equatable {
+        var name: String
+    }
+
+    let test: FeedTestCase
+    let server: [AppPost] = [AppPost(id: "p0", note: "pinned"), AppPost(id: "p1"), AppPost(id: "p2")]
+
+    init() throws { test = try FeedTestCase() }
+
+    /// The app's feed of the server's posts, refreshed, and the widget's feed of the same key on
+    /// another store of the file.
+    func appAndWidget(
+        serving posts: @escaping @Sendable () -> [AppPost] = { [] }
+    ) async throws -> (Feed<AppPost>, Feed<WidgetPost>) {
+        let first = server
+        let app = try test.store().feed(
+            "home", source: ScriptedSource { _ in Page(items: posts().isEmpty ? first : posts(), olderCursor: nil) },
+            policy: FeedPolicy(refreshOnOpen: .never))
+        await app.refresh()
+        let widget = try test.store().feed(
+            "home", source: ScriptedSource<WidgetPost> { _ in Page(items: [], olderCursor: nil) },
+            policy: FeedPolicy(refreshOnOpen: .never))
+        return (app, widget)
+    }
+
+    func appPostsOnDisk() throws -> [AppPost] { try test.itemsOnDisk(of: AppPost.self, key: "home") }
+
+    @Test func anUpdateByTheWidgetKeepsTheFieldsItsModelLacks() async throws {
+        let (_, widget) = try await appAndWidget()
+        #expect(try await widget.update(WidgetPost(id: "p1", likes: 5, author: WidgetAuthor(name: "Ada L."))))
+        var expected = server
+        expected[1].likes = 5
+        expected[1].author.name = "Ada L."
+        #expect(try appPostsOnDisk() == expected)
+    }
+
+    @Test func anOptimisticEditByTheWidgetKeepsThemAndClearsWhatItCleared() async throws {
+        let (_, widget) = try await appAndWidget()
+        #expect(
+            try await widget.edit(
+                id: "p0",
+                {
+                    $0.note = nil; $0.likes += 1
+                }, commit: { _ in }))
+        var expected = server
+        expected[0].note = nil
+        expected[0].likes = 1
+        #expect(try appPostsOnDisk() == expected)
+    }
+
+    @Test func aQueuedEditByTheWidgetKeepsThemWhileQueuedAndOverTheServersNewValue() async throws {
+        let refreshed = Locked<[AppPost]>([])
+        let (app, widget) = try await appAndWidget(serving: { refreshed.value })
+        _ = try await widget.enqueue("like", id: "p2", argument: true) { $0.likes += 1 }
+        var expected = server
+        expected[2].likes = 1
+        #expect(try appPostsOnDisk() == expected)
+        // The server changes the fields the widget does not know: the edit is carried onto them.
+        var newer = server
+        newer[2].media = Media(url: "https://example.com/b.jpg", alt: "a dog")
+        newer[2].author.bio = "writes more"
+        refreshed.value = newer
+        await app.refresh()
+        _ = try await widget.update(WidgetPost(id: "p0", likes: 9, note: "pinned", author: WidgetAuthor(name: "Ada")))
+        newer[2].likes = 1
+        newer[0].likes = 9
+        #expect(try appPostsOnDisk() == newer)
+    }
+
+    @Test func aModelThatKnowsEveryFieldWritesItsCodecsBytes() async throws {
+        let (app, _) = try await appAndWidget()
+        var edited = server[1]
+        edited.likes = 3
+        edited.media = nil
+        #expect(try await app.update(edited))
+        let stored = try DatabaseQueue(path: test.path).read { store in
+            try store.feed(key: "home").flatMap { try store.items(withIDs: ["p1"], in: $0)["p1"] }
+        }
+        #expect(stored?.payload == (try ItemCodec<AppPost>.json.encode(edited)))
+    }
+
+    @Test func aPayloadTheModelReadsWhollyIsLeftAsTheEditWroteIt() throws {
+        let codec = ItemCodec<WidgetPost>.json
+        let original = WidgetPost(id: "p", author: WidgetAuthor(name: "Ada"))
+        let stored = try codec.encode(original)
+        var edited = original
+        edited.likes = 2
+        let payload = try codec.encode(edited)
+        #expect(codec.keepingUnknownFields(of: stored, readAs: original, in: payload) == payload)
+        // Bytes that are not a JSON object (a codec of the app's own): the edit's bytes.
+        let binary = ItemCodec<WidgetPost>(
+            storesText: false, encode: { Data($0.id.utf8) + Data([UInt8($0.likes)]) },
+            decode: { _ in original })
+        let odd = Data([0xFF, 0x00])
+        #expect(binary.keepingUnknownFields(of: odd, readAs: original, in: Data([1, 2])) == Data([1, 2]))
+    }
+}
