@@ -16,6 +16,9 @@ import Testing
         var note: String?
         var media: Media? = Media(url: "https://example.com/a.jpg", alt: "a cat")
         var author = Author(name: "Ada", bio: "writes")
+        var group: String? = "friends"
+
+        var sectionKey: String? { group }
     }
 
     struct Media: Codable, Equatable {
@@ -63,6 +66,14 @@ import Testing
 
     func appPostsOnDisk() throws -> [AppPost] { try test.itemsOnDisk(of: AppPost.self, key: "home") }
 
+    /// The section of each row, as the file has it.
+    func sectionsOnDisk() throws -> [String?] {
+        try DatabaseQueue(path: test.path).read { store in
+            guard let feed = try store.feed(key: "home") else { return [] }
+            return try store.window(of: feed, from: .top, limit: Int.max).map(\.section)
+        }
+    }
+
     @Test func anUpdateByTheWidgetKeepsTheFieldsItsModelLacks() async throws {
         let (_, widget) = try await appAndWidget()
         #expect(try await widget.update(WidgetPost(id: "p1", likes: 5, author: WidgetAuthor(name: "Ada L."))))
@@ -70,6 +81,7 @@ import Testing
         expected[1].likes = 5
         expected[1].author.name = "Ada L."
         #expect(try appPostsOnDisk() == expected)
+        #expect(try sectionsOnDisk() == ["friends", "friends", "friends"], "the widget's model has no sections")
     }
 
     @Test func anOptimisticEditByTheWidgetKeepsThemAndClearsWhatItCleared() async throws {
@@ -103,6 +115,7 @@ import Testing
         newer[2].likes = 1
         newer[0].likes = 9
         #expect(try appPostsOnDisk() == newer)
+        #expect(try sectionsOnDisk() == ["friends", "friends", "friends"])
     }
 
     @Test func aModelThatKnowsEveryFieldWritesItsCodecsBytes() async throws {

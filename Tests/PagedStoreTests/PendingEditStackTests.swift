@@ -73,7 +73,8 @@ import Testing
         // +1 to a counter: what it changed is "count is 2", its change is "one more".
         let rest = [edit(.update, step: 1, base: #"{"count":1}"#, edited: #"{"count":2}"#)]
         let rebased = PendingEditStack.rebased(rest, onto: Data(#"{"count":5}"#.utf8), section: nil) { _, value in
-            guard case .object(let object)? = JSONValue.decode(value), case .integer(let count)? = object["count"]
+            guard case .object(let object)? = JSONValue.decode(value.payload),
+                case .integer(let count)? = object["count"]
             else {
                 return nil
             }

@@ -26,7 +26,7 @@ extension Feed {
         return try edit { store, feed in
             guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID] else { return nil }
             if let original = try? codec.decode(stored.payload) {
-                encoded.payload = codec.keepingUnknownFields(of: stored.payload, readAs: original, in: encoded.payload)
+                encoded = try context.writer.encode(item, replacing: (stored.payload, stored.section), readAs: original)
             }
             guard try store.updateItem(encoded, in: &feed) else { return nil }
             let row = try store.rowIndex(ofPosition: stored.position, in: feed)

@@ -20,7 +20,8 @@ extension Feed {
             let original = try decode(stored)
             var item = original
             change(&item)
-            let encoded = try context.writer.encode(item, replacing: stored.payload, readAs: original)
+            let encoded = try context.writer.encode(
+                item, replacing: (stored.payload, stored.section), readAs: original)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .update, base: stored.payload, baseSection: stored.section,

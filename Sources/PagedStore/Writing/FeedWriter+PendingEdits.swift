@@ -120,7 +120,7 @@ extension FeedWriter {
     ) -> PendingEditStack.Carry {
         { [codec] edit, value in
             guard let change = changes[PendingEditKey(edit)] else { return nil }
-            guard let original = try? codec.decode(value) else { throw UndecodableUnderEdit() }
+            guard let original = try? codec.decode(value.payload) else { throw UndecodableUnderEdit() }
             var item = original
             change(&item)
             let encoded = try encode(item, replacing: value, readAs: original)
@@ -148,10 +148,13 @@ extension FeedWriter {
     }
 
     /// Encodes an edited item that replaces `stored`, which this codec decoded as `original`, keeping
-    /// the fields of `stored` that the model does not know (``ItemCodec/keepingUnknownFields(of:readAs:in:)``).
-    func encode(_ item: Item, replacing stored: Data, readAs original: Item) throws -> EncodedItem {
+    /// what the model does not know: the fields of the stored payload it does not declare
+    /// (``ItemCodec/keepingUnknownFields(of:readAs:in:)``), and the row's section unless the edit
+    /// changed the model's section key (a model without the feed's sections would clear it).
+    func encode(_ item: Item, replacing stored: PendingEditStack.Shown, readAs original: Item) throws -> EncodedItem {
         var encoded = try encode(item)
-        encoded.payload = codec.keepingUnknownFields(of: stored, readAs: original, in: encoded.payload)
+        encoded.payload = codec.keepingUnknownFields(of: stored.payload, readAs: original, in: encoded.payload)
+        if item.sectionKey == original.sectionKey { encoded.section = stored.section }
         return encoded
     }
 }

@@ -76,9 +76,9 @@ enum PendingEditStack {
     /// A value an edit shows: its payload and the section it puts the item in.
     typealias Shown = (payload: Data, section: String?)
 
-    /// How a feed carries an edit's change onto a value: its change run on the value (when the feed
-    /// that made it is open), or nil when it does not know the change.
-    typealias Carry = @Sendable (PendingEditRecord, Data) throws -> Shown?
+    /// How a feed carries an edit's change onto a value (its payload and section): its change run on
+    /// the value (when the feed that made it is open), or nil when it does not know the change.
+    typealias Carry = @Sendable (PendingEditRecord, Shown) throws -> Shown?
 
     /// Edits carried onto a new value before the first of them: `base` (a rejected edit's, or the
     /// server's new value of the row), each next onto the value the one before it now shows. An
@@ -95,7 +95,7 @@ enum PendingEditStack {
             if edit.kind == .update, let edited = edit.edited, let before = value {
                 let moved = edit.editedSection != edit.baseSection
                 let carried =
-                    try carry(edit, before.payload)
+                    try carry(edit, before)
                     ?? (
                         edit.base.map { PayloadRebase.rebase(edited, from: $0, onto: before.payload) } ?? edited,
                         moved ? edit.editedSection : before.section
