@@ -493,7 +493,12 @@ import Testing
         case 3:
             if let edited = theirs.ids.randomElement(using: &random) {
                 let section = theirs.sections.last { $0.firstRow <= row(of: edited, in: theirs) }?.key
-                try await other.update(Post(id: edited, revision: 2_000, section: section))
+                if Bool.random(using: &random) {
+                    try await other.update(Post(id: edited, revision: 2_000, section: section))
+                } else {
+                    try await updateWithoutSections(
+                        edited, revision: 2_000, keeping: section, test: test, policy: policy)
+                }
             }
         case 4:
             if let removed = theirs.ids.randomElement(using: &random) {
@@ -525,6 +530,22 @@ import Testing
                 _ = try await feed.identifiers()
             }
         }
+    }
+
+    /// A store whose model has no sections (a widget's) updates a post: the row keeps its section, in
+    /// its payload and in the feed.
+    static func updateWithoutSections(
+        _ id: String, revision: Int, keeping section: String?, test: FeedTestCase, policy: FeedPolicy
+    ) async throws {
+        let widget = try test.store().feed(
+            "home", source: ScriptedSource<PostWithoutSection>(), policy: policy, codec: .json)
+        guard try await widget.update(PostWithoutSection(id: id, revision: revision)) else { return }
+        let stored = try test.postsOnDisk().first { $0.id == id }
+        #expect(stored == Post(id: id, revision: revision, section: section), "a model without sections edited \(id)")
+        let sections = try DatabaseQueue(path: test.path).read { store in
+            try store.feed(key: "home").flatMap { try store.items(withIDs: [id], in: $0)[id]?.section }
+        }
+        #expect(sections == section, "a model without sections moved \(id) to section \(sections ?? "none")")
     }
 
     /// An extension opens the feed on a store of its own (after a feed with another policy, so the

@@ -219,16 +219,36 @@ private struct Refused: Error {}
         let items = Locked([SharedToot(id: "1", content: "otter")])
         _ = try await openShared(items)
         #expect(try searched("otter") == ["1"])
-        // The next build's type declares nothing: both feeds open with it.
+        // The next build's type declares nothing, with a new model: both feeds open with it.
         let relaunched = try test.store()
         let plain = Locked([SharedPlainToot(id: "1", content: "otter")])
-        let policy = FeedPolicy(refreshOnOpen: .never)
+        let policy = FeedPolicy(refreshOnOpen: .never, cacheVersion: 1)
         _ = try relaunched.feed("home", source: source(plain), policy: policy)
         _ = try relaunched.feed("profile", source: source(plain), policy: policy)
         let documents = try relaunched.queue.read { try $0.connection.integer("SELECT count(*) FROM search_doc") }
         #expect(documents == 0, "no feed is searchable any more")
         #expect(try relaunched.search("otter", as: SharedToot.self).isEmpty)
         try expectSearchIsTheRows(["otter"], in: relaunched)
+    }
+
+    /// A widget's model: the content only, neither shared nor searchable.
+    struct WidgetToot: FeedItem, Codable, Equatable {
+        let id: String
+        var content: String
+    }
+
+    @Test func anExtensionWhoseModelDeclaresNothingKeepsTheFeedSharedAndSearchable() async throws {
+        let items = Locked([SharedToot(id: "1", content: "otter")])
+        let (_, profile) = try await openShared(items)
+        let widget = try test.store().feed(
+            "home", source: ScriptedSource<WidgetToot>(), policy: FeedPolicy(refreshOnOpen: .never))
+        #expect(try await widget.update(WidgetToot(id: "1", content: "beaver")))
+        #expect(await profile.firstSnapshot { $0.rows[0]?.content == "beaver" } != nil, "the copy still spreads")
+        #expect(try searched("beaver") == ["1"])
+        #expect(try searched("otter").isEmpty)
+        try expectSearchIsTheRows(["otter", "beaver"])
+        let recorded = try store.queue.read { try $0.feed(key: "home") }
+        #expect(recorded?.sharedType == "toot" && recorded?.searchFields != nil)
     }
 
     @Test func aFeedThatStartsSharingItsItemsMovesItsDocuments() async throws {
@@ -353,9 +373,14 @@ private struct Refused: Error {}
         try expectSearchIsTheRows(["otter", "grace"], in: relaunched)
         #expect(try searched("otter", in: relaunched).isEmpty)
         #expect(try searched("grace", in: relaunched) == ["1"])
-        // Removed altogether.
+        // A type that declares nothing (an extension's) leaves the index as the app's type made it.
+        let widget = try test.store()
+        _ = try widget.feed("home", source: source(Locked([PlainToot(id: "1", content: "otter")])), policy: policy)
+        #expect(try searched("grace", in: widget) == ["1"])
+        // Removed altogether, by a build with a new model (a new cache version).
         let third = try test.store()
-        _ = try third.feed("home", source: source(Locked([PlainToot(id: "1", content: "otter")])), policy: policy)
+        let newModel = FeedPolicy(refreshOnOpen: .never, cacheVersion: 1)
+        _ = try third.feed("home", source: source(Locked([PlainToot(id: "1", content: "otter")])), policy: newModel)
         #expect(try third.queue.read { try $0.connection.integer("SELECT count(*) FROM search_doc") } == 0)
     }
 

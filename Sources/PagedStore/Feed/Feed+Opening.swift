@@ -29,9 +29,11 @@ extension Feed {
             return (opened, LoadedRows.decoding(opened.rows, codec: writer.codec).rows, [], [])
         }
         let (read, lastOpened) = try writer.queue.read { store -> (OpenedFeed?, Date?) in
-            guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy),
-                record.sharedType == writer.sharedItemType,
-                record.searchFields == (try PageStore.searchFieldsText(writer.searchableFields))
+            guard let record = try store.feed(key: key), PolicyJSON.shared.records(policy, as: record.policy)
+            else { return (nil, nil) }
+            let declared = writer.declarations(over: record, in: store)
+            guard record.sharedType == declared.shared,
+                record.searchFields == (try PageStore.searchFieldsText(declared.fields))
             else { return (nil, nil) }
             return (try open(record, in: store, policy: policy), try store.openedAt(record))
         }

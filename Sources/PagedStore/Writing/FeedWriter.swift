@@ -158,7 +158,9 @@ struct FeedWriter<Item: FeedItem>: Sendable {
             var change = RowChange()
             var dropped: [MalformedPendingEdit] = []
             var others: [RecordedWrite] = []
-            if let recorded = PolicyJSON.shared.cacheVersion(recordedIn: feed.policy), recorded != policy.cacheVersion {
+            let newModel =
+                PolicyJSON.shared.cacheVersion(recordedIn: feed.policy).map { $0 != policy.cacheVersion } ?? false
+            if newModel {
                 var restored: [EncodedItem] = []
                 dropped = try LeavingRowEdits.rowsLeave(
                     .modelChanged, in: feed, store: store, at: self.store.clock.date(), restoring: &restored)
@@ -171,11 +173,30 @@ struct FeedWriter<Item: FeedItem>: Sendable {
                 ).written
             }
             if !keepsRecordedPolicy || feed.policy == nil { feed.policy = PolicyJSON.shared.text(of: policy) }
-            _ = try store.setSharedType(sharedItemType, of: &feed)
-            _ = try store.setSearchFields(searchableFields, of: &feed)
+            try recordDeclarations(of: &feed, in: store, newModel: newModel)
             try store.save(&feed)
             return ((try read(store, feed), dropped), [recorded(before, feed, change)] + others)
         }
+    }
+
+    /// Records the item type's shared name and searchable fields in the feed's row, as
+    /// ``RecordedDeclarations`` says.
+    private func recordDeclarations(of feed: inout FeedRecord, in store: PageStore, newModel: Bool) throws {
+        let (shared, fields) = declarations(over: feed, in: store, newModel: newModel)
+        _ = try store.setSharedType(shared, of: &feed)
+        _ = try store.setSearchFields(fields, of: &feed)
+    }
+
+    /// The shared name and searchable fields `feed`'s row records once this writer's type opens it
+    /// (``RecordedDeclarations``).
+    func declarations(
+        over feed: FeedRecord, in store: PageStore, newModel: Bool = false
+    ) -> (shared: String?, fields: [String]) {
+        (
+            RecordedDeclarations.recorded(sharedItemType, over: feed.sharedType, newModel: newModel),
+            RecordedDeclarations.recordedFields(
+                searchableFields, over: feed.searchFields.map(store.searchFieldList) ?? [], newModel: newModel)
+        )
     }
 
     /// Removes `rows` (rows the codec cannot decode) where they still are, their pending edits going

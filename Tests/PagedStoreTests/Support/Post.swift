@@ -15,6 +15,13 @@ struct Post: FeedItem, Codable, Equatable, Hashable {
     var sectionKey: String? { section }
 }
 
+/// A post as a smaller model reads it (a widget's, an older version of the app's): no section. Its
+/// edits must keep the section of the rows it edits, in the payload and in the feed.
+struct PostWithoutSection: FeedItem, Codable, Equatable {
+    let id: String
+    var revision: Int = 0
+}
+
 extension Array where Element == Post {
     /// Posts `prefix0`, `prefix1`, ….
     static func posts(_ prefix: String, _ count: Int, section: String? = nil) -> [Post] {
