@@ -51,8 +51,8 @@ public enum BatchUpdate {
 
     /// The rows of the new snapshot that `change`, applied as a batch, would go on showing with the
     /// previous snapshot's content although it changed: a row the batch keeps in its place without
-    /// reloading it (``FeedChange/reloadedRows``), or moves without its id among
-    /// ``FeedChange/reconfiguredIDs``. Empty when the change tells of every changed row (and for a
+    /// reloading it (``FeedChange/reloadedRows``), or moves (with a move, or deleted and inserted
+    /// again) without its id among ``FeedChange/reconfiguredIDs``. Empty when the change tells of every changed row (and for a
     /// full reload, which shows every row again).
     ///
     /// ```swift
@@ -68,13 +68,18 @@ public enum BatchUpdate {
         let origins = try origins(of: change, from: rows.map { $0.map(id) }, to: new.map { $0.map(id) })
         let reloaded = Set(change.reloadedRows)
         let reconfigured = Set(change.reconfiguredIDs)
+        // A row deleted and inserted again (a move a batch cannot make) keeps its cell in a diffable
+        // data source, which updates it only by its id among the reconfigured ones.
+        let previousByID = Dictionary(rows.joined().map { (id($0), $0) }, uniquingKeysWith: { first, _ in first })
         var stale: [IndexPath] = []
         for (target, section) in origins.enumerated() {
             for (row, origin) in section.enumerated() {
                 let now = new[target][row]
                 switch origin {
                 case .inserted:
-                    continue
+                    if let before = previousByID[id(now)], before != now, !reconfigured.contains(id(now)) {
+                        stale.append([target, row])
+                    }
                 case .kept(let from):
                     if rows[from[0]][from[1]] != now, !reloaded.contains(from) { stale.append([target, row]) }
                 case .moved(let from):

@@ -16,6 +16,8 @@ import Testing
         var note: String?
         var media: Media? = Media(url: "https://example.com/a.jpg", alt: "a cat")
         var author = Author(name: "Ada", bio: "writes")
+        var attachments = [Attachment(url: "https://example.com/1.jpg", alt: "one")]
+        var price = Decimal(string: "12.5") ?? 0
         var group: String? = "friends"
 
         var sectionKey: String? { group }
@@ -31,13 +33,26 @@ import Testing
         var bio: String
     }
 
+    struct Attachment: Codable, Equatable {
+        var url: String
+        var alt: String?
+    }
+
     /// The widget's post: no media, and of the author only the name.
     struct WidgetPost: FeedItem, Codable, Equatable {
         let id: String
         var likes = 0
         var note: String?
         var author: WidgetAuthor
+        var attachments: [WidgetAttachment] = []
     }
+
+    struct WidgetAttachment: Codable, Equatable {
+        var url: String
+    }
+
+    /// The attachment every post starts with, as the widget's model reads it.
+    static let firstAttachment = WidgetAttachment(url: "https://example.com/1.jpg")
 
     struct WidgetAuthor: Codable, Equatable {
         var name: String
@@ -76,7 +91,10 @@ import Testing
 
     @Test func anUpdateByTheWidgetKeepsTheFieldsItsModelLacks() async throws {
         let (_, widget) = try await appAndWidget()
-        #expect(try await widget.update(WidgetPost(id: "p1", likes: 5, author: WidgetAuthor(name: "Ada L."))))
+        #expect(
+            try await widget.update(
+                WidgetPost(
+                    id: "p1", likes: 5, author: WidgetAuthor(name: "Ada L."), attachments: [Self.firstAttachment])))
         var expected = server
         expected[1].likes = 5
         expected[1].author.name = "Ada L."
@@ -111,11 +129,40 @@ import Testing
         newer[2].author.bio = "writes more"
         refreshed.value = newer
         await app.refresh()
-        _ = try await widget.update(WidgetPost(id: "p0", likes: 9, note: "pinned", author: WidgetAuthor(name: "Ada")))
+        let pinned = WidgetPost(
+            id: "p0", likes: 9, note: "pinned", author: WidgetAuthor(name: "Ada"), attachments: [Self.firstAttachment])
+        _ = try await widget.update(pinned)
         newer[2].likes = 1
         newer[0].likes = 9
         #expect(try appPostsOnDisk() == newer)
         #expect(try sectionsOnDisk() == ["friends", "friends", "friends"])
+    }
+
+    @Test func anEditOfAnArrayKeepsTheFieldsOfItsElementsThatTheModelLacks() async throws {
+        let (_, widget) = try await appAndWidget()
+        let url = "https://example.com/2.jpg"
+        #expect(
+            try await widget.edit(id: "p1", { $0.attachments.append(WidgetAttachment(url: url)) }, commit: { _ in }))
+        #expect(try await widget.edit(id: "p2", { $0.attachments[0].url = url }, commit: { _ in }))
+        var expected = server
+        expected[1].attachments.append(Attachment(url: url))
+        expected[2].attachments[0].url = url
+        #expect(try appPostsOnDisk() == expected)
+    }
+
+    @Test func aModelThatKnowsEveryFieldWritesItsCodecsBytesOverBytesWrittenByHand() async throws {
+        let (app, _) = try await appAndWidget()
+        var edited = server[1]
+        edited.price = Decimal(string: "12345678901234567890.123") ?? 0  // more digits than a Double's
+        let json = String(decoding: try ItemCodec<AppPost>.json.encode(edited), as: UTF8.self)
+        let spaced = json.replacingOccurrences(of: ",", with: ", ").replacingOccurrences(of: "'", with: "''")
+        try ForeignWriter.execute("UPDATE item SET payload = '\(spaced)' WHERE item_id = 'p1'", on: test.path)
+        edited.likes = 1
+        #expect(try await app.update(edited))
+        let stored = try DatabaseQueue(path: test.path).read { store in
+            try store.feed(key: "home").flatMap { try store.items(withIDs: ["p1"], in: $0)["p1"] }
+        }
+        #expect(stored?.payload == (try ItemCodec<AppPost>.json.encode(edited)), "the price keeps every digit")
     }
 
     @Test func aModelThatKnowsEveryFieldWritesItsCodecsBytes() async throws {

@@ -17,6 +17,18 @@ import Testing
         #expect(checked.deleted == [0] && checked.inserted == [0, 3])
     }
 
+    @Test func aRowReplacedByAnotherCopyOfItsItemInOneWriteIsReconfigured() {
+        // A write of this feed's own (a confirmed insert taking the server's copy's place): no record
+        // to check, but the id the write deleted and inserted again is named all the same.
+        let replaced = RowChange(deleted: [0], inserted: [0]).namingReinserted(
+            from: Rows(ids: ["posted", "a"], start: 0, count: 2), to: Rows(ids: ["posted", "a"], start: 0, count: 2))
+        #expect(replaced.reloadedIDs == ["posted"])
+        let unchanged = RowChange(inserted: [0])
+        #expect(
+            unchanged.namingReinserted(
+                from: Rows(ids: ["a"], start: 0, count: 1), to: Rows(ids: ["n", "a"], start: 0, count: 2)) == unchanged)
+    }
+
     @Test func anItemDeletedForGoodIsNotNamed() {
         let checked = RowChange(deleted: [0]).checked(
             from: Rows(ids: ["x", "a"], start: 0, count: 2), to: Rows(ids: ["a"], start: 0, count: 1))

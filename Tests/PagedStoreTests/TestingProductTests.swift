@@ -52,6 +52,24 @@ import Testing
         reconfigured.reconfiguredIDs = ["a"]
         #expect(try BatchUpdate.staleRows(reconfigured, from: old, to: moved, id: id).isEmpty)
         #expect(try BatchUpdate.staleRows(.fullReload, from: old, to: moved, id: id).isEmpty)
+
+        // Moved by a deletion and an insertion: a diffable data source keeps the cell, so the id must
+        // be reconfigured; and a move to another section.
+        let deletedAndInserted = FeedChange(
+            deletedRows: [IndexPath(indexes: [0, 0])], insertedRows: [IndexPath(indexes: [0, 1])])
+        let swapped = [["b1", "a2"], ["c1"]]
+        #expect(
+            try BatchUpdate.staleRows(deletedAndInserted, from: old, to: swapped, id: id) == [
+                IndexPath(indexes: [0, 1])
+            ])
+        var namedByID = deletedAndInserted
+        namedByID.reconfiguredIDs = ["a"]
+        #expect(try BatchUpdate.staleRows(namedByID, from: old, to: swapped, id: id).isEmpty)
+        let acrossSections = FeedChange(
+            movedRows: [.init(from: IndexPath(indexes: [1, 0]), to: IndexPath(indexes: [0, 2]))])
+        let gathered = [["a1", "b1", "c2"], []]
+        #expect(
+            try BatchUpdate.staleRows(acrossSections, from: old, to: gathered, id: id) == [IndexPath(indexes: [0, 2])])
     }
 
     @Test func snapshotsCompareAndWaitUntilIdleSettlesAPrefetch() async throws {

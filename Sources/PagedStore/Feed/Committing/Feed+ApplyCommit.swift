@@ -30,14 +30,19 @@ extension Feed {
         let undecodable = try updateWindow(commit.window, meeting: commit.undecodable, applying: &applied)
         let removedAny = try removeUndecodableRows(undecodable, applying: &applied)
         try readLayoutAndGaps(hadGaps: hadGaps, removedAny: removedAny, change: applied.change)
-        if applied.takesRecordedChanges {
+        // Most commits (a page, a refresh's merge) delete no row: they pay for neither list of ids.
+        if applied.takesRecordedChanges || !applied.change.deleted.isEmpty {
             let before = RowChange.ShownRows(
                 ids: windowBefore.rows.keys.map(\.id), start: windowBefore.start, count: rowCountBefore)
-            let checked = applied.change.checked(from: before, to: shownRows)
-            // A record that contradicts the rows (edited in the file) is no change to emit, nor to
-            // report: the list took the rows whole.
-            if checked.isFullReload && !applied.change.isFullReload { applied.followed = [.whole] }
-            applied.change = checked
+            if applied.takesRecordedChanges {
+                let checked = applied.change.checked(from: before, to: shownRows)
+                // A record that contradicts the rows (edited in the file) is no change to emit, nor
+                // to report: the list took the rows whole.
+                if checked.isFullReload && !applied.change.isFullReload { applied.followed = [.whole] }
+                applied.change = checked
+            } else {
+                applied.change = applied.change.namingReinserted(from: before, to: shownRows)
+            }
         }
         emit(applied.change, previousLayout: previousLayout)
         for write in applied.followed { reportFollowed(write) }

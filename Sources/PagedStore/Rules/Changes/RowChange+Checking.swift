@@ -21,7 +21,18 @@ extension RowChange {
         let shownAfter = Set(after.ids)
         var change = self
         change.reloadedIDs = reloadedIDs.filter { shownBefore.contains($0) && shownAfter.contains($0) }
-        // Only the deleted rows are looked at: most changes delete none.
+        return change.namingReinserted(from: before, to: after)
+    }
+
+    /// This change with every id it deletes and inserts again among its ``reloadedIDs``: a write
+    /// that replaces a row by another copy of its item (a confirmed insert taking the server's
+    /// place), or one composed of a deletion and a later insertion, may not name it, and a diffable
+    /// data source keeps the cell of an id it still has. Only the deleted rows are looked at: most
+    /// changes delete none.
+    func namingReinserted(from before: ShownRows, to after: ShownRows) -> RowChange {
+        guard !deleted.isEmpty else { return self }
+        let shownAfter = Set(after.ids)
+        var change = self
         for row in deleted where before.ids.indices.contains(row - before.start) {
             let id = before.ids[row - before.start]
             if shownAfter.contains(id), !change.reloadedIDs.contains(id) { change.reloadedIDs.append(id) }

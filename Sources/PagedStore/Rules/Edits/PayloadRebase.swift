@@ -22,19 +22,40 @@ enum PayloadRebase {
     }
 
     /// `target` with every field that differs between `old` and `new` set as `new` has it (removed
-    /// when `new` lacks it); fields that are objects on every side are merged field by field.
+    /// when `new` lacks it); fields that are objects on every side are merged field by field, and
+    /// arrays element by element where an element can be told apart by its place: when the three
+    /// have as many, or when `new` is `old` with elements added at the end (which `target` then
+    /// gains), so that an element's fields the edit did not change stay as `target` has them.
     static func merge(
         changesFrom old: [String: JSONValue], to new: [String: JSONValue], onto target: [String: JSONValue]
     ) -> [String: JSONValue] {
         var result = target
         for key in Set(old.keys).union(new.keys) where old[key] != new[key] {
             switch (old[key], new[key], target[key]) {
-            case (.object(let oldField)?, .object(let newField)?, .object(let targetField)?):
-                result[key] = .object(merge(changesFrom: oldField, to: newField, onto: targetField))
+            case (.some(let oldField), .some(let newField), .some(let targetField)):
+                result[key] = merge(changesFrom: oldField, to: newField, onto: targetField)
             default:
                 result[key] = new[key]
             }
         }
         return result
+    }
+
+    /// `target` with the change from `old` to `new` (three values of one field): objects field by
+    /// field, arrays element by element where their places match, anything else `new`.
+    private static func merge(changesFrom old: JSONValue, to new: JSONValue, onto target: JSONValue) -> JSONValue {
+        switch (old, new, target) {
+        case (.object(let oldFields), .object(let newFields), .object(let targetFields)):
+            return .object(merge(changesFrom: oldFields, to: newFields, onto: targetFields))
+        case (.array(let oldElements), .array(let newElements), .array(let targetElements))
+        where oldElements.count == targetElements.count
+            && (newElements.count == oldElements.count || newElements.starts(with: oldElements)):
+            let kept = zip(zip(oldElements, newElements), targetElements).map { pair, target in
+                pair.0 == pair.1 ? target : merge(changesFrom: pair.0, to: pair.1, onto: target)
+            }
+            return .array(kept + newElements.dropFirst(oldElements.count))
+        default:
+            return old == new ? target : new
+        }
     }
 }
