@@ -22,12 +22,13 @@ extension Feed {
     /// - Throws: ``FeedError`` when the item cannot be encoded or the cache cannot be written.
     @discardableResult
     public func update(_ item: Item) throws -> Bool {
-        var encoded = try encode([item]).encoded[0]
+        let plain = try encode([item]).encoded[0]
         return try edit { store, feed in
-            guard let stored = try store.items(withIDs: [encoded.itemID], in: feed)[encoded.itemID] else { return nil }
-            if let original = try? codec.decode(stored.payload) {
-                encoded = try context.writer.encode(item, replacing: (stored.payload, stored.section), readAs: original)
-            }
+            guard let stored = try store.items(withIDs: [plain.itemID], in: feed)[plain.itemID] else { return nil }
+            let encoded =
+                (try? codec.decode(stored.payload)).map {
+                    context.writer.keeping(plain, of: item, replacing: (stored.payload, stored.section), readAs: $0)
+                } ?? plain
             guard try store.updateItem(encoded, in: &feed) else { return nil }
             let row = try store.rowIndex(ofPosition: stored.position, in: feed)
             return RowEdit(RowChange(reloaded: [row], reloadedIDs: [encoded.itemID]), copies: [encoded])

@@ -152,10 +152,18 @@ extension FeedWriter {
     /// (``ItemCodec/keepingUnknownFields(of:readAs:in:)``), and the row's section unless the edit
     /// changed the model's section key (a model without the feed's sections would clear it).
     func encode(_ item: Item, replacing stored: PendingEditStack.Shown, readAs original: Item) throws -> EncodedItem {
-        var encoded = try encode(item)
-        encoded.payload = codec.keepingUnknownFields(of: stored.payload, readAs: original, in: encoded.payload)
-        if item.sectionKey == original.sectionKey { encoded.section = stored.section }
-        return encoded
+        keeping(try encode(item), of: item, replacing: stored, readAs: original)
+    }
+
+    /// `encoded` (`item` encoded) as ``encode(_:replacing:readAs:)`` gives it, for a caller that
+    /// encoded the item already.
+    func keeping(
+        _ encoded: EncodedItem, of item: Item, replacing stored: PendingEditStack.Shown, readAs original: Item
+    ) -> EncodedItem {
+        var kept = encoded
+        kept.payload = codec.keepingUnknownFields(of: stored.payload, readAs: original, in: encoded.payload)
+        if item.sectionKey == original.sectionKey { kept.section = stored.section }
+        return kept
     }
 }
 
