@@ -176,20 +176,4 @@ import Testing
         }
         #expect(stored?.payload == (try ItemCodec<AppPost>.json.encode(edited)))
     }
-
-    @Test func aPayloadTheModelReadsWhollyIsLeftAsTheEditWroteIt() throws {
-        let codec = ItemCodec<WidgetPost>.json
-        let original = WidgetPost(id: "p", author: WidgetAuthor(name: "Ada"))
-        let stored = try codec.encode(original)
-        var edited = original
-        edited.likes = 2
-        let payload = try codec.encode(edited)
-        #expect(codec.keepingUnknownFields(of: stored, readAs: original, in: payload) == payload)
-        // Bytes that are not a JSON object (a codec of the app's own): the edit's bytes.
-        let binary = ItemCodec<WidgetPost>(
-            storesText: false, encode: { Data($0.id.utf8) + Data([UInt8($0.likes)]) },
-            decode: { _ in original })
-        let odd = Data([0xFF, 0x00])
-        #expect(binary.keepingUnknownFields(of: odd, readAs: original, in: Data([1, 2])) == Data([1, 2]))
-    }
 }

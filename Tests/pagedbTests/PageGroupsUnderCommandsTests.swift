@@ -27,12 +27,19 @@ import Testing
         (0..<count).map { #"{"id":"\#(prefix)\#($0)"}"# }.joined(separator: "\n") + "\n"
     }
 
-    @Test func seedApplyAndTrimOnADeepFeedKeepTrueIndexes() async throws {
+    /// A file whose feed "home" holds 600 rows in pages of two, with its page groups made.
+    func seedDeepFeed() async throws -> String {
         let db = scratch.path("cache.sqlite")
         let first = try scratch.file("first.ndjson", lines("a", 600))
-        var result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", first, "--page-size", "2"])
+        let result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", first, "--page-size", "2"])
         #expect(result.status == 0, "\(result.stderr)")
         try makeGroups(db)
+        return db
+    }
+
+    @Test func seedApplyAndTrimOnADeepFeedKeepTrueIndexes() async throws {
+        let db = try await seedDeepFeed()
+        var result: PagedDBBinary.Result
         let more = try scratch.file("more.ndjson", lines("b", 300))
         result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", more, "--page-size", "2"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -48,11 +55,8 @@ import Testing
     }
 
     @Test func aBulkSeedIntoADeepFeedTrimmedEmptyKeepsTrueIndexes() async throws {
-        let db = scratch.path("cache.sqlite")
-        let first = try scratch.file("first.ndjson", lines("a", 600))
-        var result = try await PagedDBBinary.run(["seed", "home", "--db", db, "--file", first, "--page-size", "2"])
-        #expect(result.status == 0, "\(result.stderr)")
-        try makeGroups(db)
+        let db = try await seedDeepFeed()
+        var result: PagedDBBinary.Result
         result = try await PagedDBBinary.run(["trim", "home", "--db", db, "--max-rows", "0"])
         #expect(result.status == 0, "\(result.stderr)")
         let big = try scratch.file("big.ndjson", lines("b", 60_000))
