@@ -68,6 +68,25 @@ import Testing
         #expect(try test.violations().isEmpty)
     }
 
+    @Test func theOnlyPageEmptiedGoesWhenANextPageComesUnderItAndHandsItTheTop() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source)
+        await feed.refresh()
+        let newest = try test.recordOnDisk()?.newestCursor
+        for id in (0..<10).map({ "p\($0)" }) { try await feed.remove(id: id) }
+        #expect(try pageRows() == [0], "the only page stays, with the cursors the feed resumes from")
+        await feed.loadNextPage()
+        #expect(await feed.snapshot.ids == (10..<20).map { "p\($0)" })
+        #expect(try pageRows() == [10])
+        let violations = try test.violations()
+        #expect(violations.isEmpty, "\(violations)")
+        #expect(try test.recordOnDisk()?.newestCursor == newest, "the top is still where the emptied page said")
+        let top = try DatabaseQueue(path: test.path).read { store in
+            try store.pages(of: #require(try store.feed(key: "home"))).first
+        }
+        #expect(top?.request == .first && top?.newerCursor == newest, "\(String(describing: top))")
+    }
+
     @Test func verifyNamesAPageRowWithoutRows() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let feed = try test.feed(server.source)

@@ -14,6 +14,15 @@ extension PageStore {
         pagesLosingRows[feed.id, default: []].formUnion(pageNos)
     }
 
+    /// Notes every page of `feed`, which has no rows, for ``EmptyPages``: the running write adds a
+    /// page, so the one emptied page the rule kept is no longer the feed's only page.
+    func notePagesOfAFeedWithoutRows(_ feed: FeedRecord) throws(StorageError) {
+        let pageNos = try connection.rows("SELECT page_no FROM page WHERE feed_id = ?", feed.id) { statement in
+            statement.int64(0)
+        }
+        notePagesLosingRows(of: feed, pageNos)
+    }
+
     /// The page `pageNo` of the feed with id `feedID`, with the pages right above and below it;
     /// nil when the feed has no such page.
     func page(

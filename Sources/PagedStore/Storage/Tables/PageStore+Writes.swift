@@ -20,7 +20,8 @@ extension PageStore {
     package func appendPage(
         _ items: [EncodedItem], page: PageWrite, to feed: inout FeedRecord, storingEmptyPage: Bool = true
     ) throws -> [WrittenRow] {
-        let pageNo = try Self.sum(lastPageNo(of: feed) ?? -1, 1)
+        let lastPage = try lastPageNo(of: feed)
+        let pageNo = try Self.sum(lastPage ?? -1, 1)
         var position = feed.bottomPosition ?? -Self.positionStep
         var inserted: [WrittenRow] = []
         inserted.reserveCapacity(items.count)
@@ -35,12 +36,16 @@ extension PageStore {
             try advanceOlderCursor(to: page.olderCursor, in: &feed)
             return []
         }
+        // A feed without rows keeps its one emptied page (``EmptyPageRule``), which this page ends
+        // being alone: the rule then hands its start, the feed's newer cursor, on to this page.
+        if feed.rowCount == 0, lastPage != nil { try notePagesOfAFeedWithoutRows(feed) }
         try insertPage(page, pageNo: pageNo, rowCount: inserted.count, into: feed)
         if let first = inserted.first {
             if feed.rowCount == 0 {
-                // The feed was empty: this page is also its top.
+                // The feed was empty: this page is also its top, asked from the top unless an emptied
+                // page said where the top is.
                 feed.topPosition = first.position
-                feed.newestCursor = page.newerCursor
+                if lastPage == nil { feed.newestCursor = page.newerCursor }
             }
             feed.bottomPosition = position
             feed.rowCount = try Self.count(feed.rowCount, adding: inserted.count)
