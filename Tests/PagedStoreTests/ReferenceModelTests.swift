@@ -605,7 +605,9 @@ import Testing
     /// records its changes, and no sequence writes more than the change record keeps.
     static func checkFollowedExactly(_ events: EventRecorder, _ feed: Feed<Post>, _ context: String) async {
         let reloads = await events.events(settlingOn: feed).filter { $0.kind == .reloadedFromFile }
-        #expect(reloads.isEmpty, "\(context): another store's write, recorded, was taken as a full reload")
+        #expect(
+            reloads.isEmpty,
+            "\(context): another store's write, recorded, was taken as a full reload: \(reloads.compactMap(\.reason))")
     }
 
     /// The checks after every step.

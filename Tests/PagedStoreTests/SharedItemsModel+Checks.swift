@@ -74,7 +74,9 @@ extension SharedItemsModel {
         lists[index].checked = snapshots.count
         let reloads = await list.events.events(settlingOn: list.feed).filter { $0.kind == .reloadedFromFile }
         if reloads.count > list.reloads {
-            fail("\(context): a recorded write was taken as a full reload from the file")
+            fail(
+                "\(context): a recorded write was taken as a full reload from the file: \(reloads.compactMap(\.reason))"
+            )
             lists[index].reloads = reloads.count
         }
         let snapshot = await list.feed.snapshot

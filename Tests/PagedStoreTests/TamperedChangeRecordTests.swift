@@ -91,5 +91,6 @@ import Testing
         }
         #expect(following.map(\.kind) == [.reloadedFromFile], "\(lie)")
         #expect(following.map(\.rowsChanged) == [6], "\(lie)")
+        #expect(following.allSatisfy { $0.reason != nil }, "\(lie): a reload says why")
     }
 }

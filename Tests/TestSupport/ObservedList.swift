@@ -33,13 +33,16 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
         /// cover another writer's changes (``FeedEvent/Kind/reloadedFromFile``); the others are
         /// writes that replace the list (a refresh that met no cached row).
         public var reloadsFromFile = 0
+        /// Why each of those reloads was taken (``FeedEvent/reason``).
+        public var reloadReasons: [String] = []
         /// `failed` events whose error is SQLite's busy error.
         public var busyFailures = 0
 
         /// The counts in words, for a test's output.
         public var description: String {
             "\(snapshots) snapshots, \(fullReloads) full reloads (\(reloadsFromFile) not covered by the change "
-                + "record), \(busyFailures) busy failures"
+                + "record\(reloadReasons.isEmpty ? "" : ": " + reloadReasons.joined(separator: "; "))), "
+                + "\(busyFailures) busy failures"
         }
     }
 
@@ -67,7 +70,10 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
                     if event.kind == .failed && event.error?.storageKind == .busy {
                         self?.lock.withLock { self?.counts.busyFailures += 1 }
                     } else if event.kind == .reloadedFromFile {
-                        self?.lock.withLock { self?.counts.reloadsFromFile += 1 }
+                        self?.lock.withLock {
+                            self?.counts.reloadsFromFile += 1
+                            self?.counts.reloadReasons.append(event.reason ?? "no reason given")
+                        }
                     }
                 }
             },

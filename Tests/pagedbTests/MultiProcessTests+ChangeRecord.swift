@@ -97,6 +97,8 @@ extension MultiProcessTests {
         let reported = await events.events(settlingOn: feed)
         #expect(reported.map(\.kind).contains(.reloadedFromFile))
         #expect(!reported.map(\.kind).contains(.followedOtherWriter))
+        let reasons = reported.filter { $0.kind == .reloadedFromFile }.compactMap(\.reason)
+        #expect(reasons.count == 1 && reasons[0].hasPrefix("the change record does not hold every write"), "\(reasons)")
         let recordSize = try DatabaseQueue(path: db).read { store in
             try store.connection.integer("SELECT count(*) FROM feed_change") ?? -1
         }

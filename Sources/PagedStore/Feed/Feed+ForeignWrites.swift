@@ -114,7 +114,12 @@ extension Feed {
         } else {
             decoded = LoadedRows.decoding(state.rows, codec: codec, keeping: window)
         }
-        if state.change == nil, mayWrite, try reapplyPendingEdits(after: state.record) { return .followed }
+        if state.change == nil, mayWrite,
+            try reapplyPendingEdits(
+                after: state.record, reason: Commit.FollowedWrite.notRecorded(from: held, to: state.record))
+        {
+            return .followed
+        }
         if !decoded.undecodable.isEmpty {
             switch UndecodableFollowRule.plan(
                 readOnly: queue.isReadOnly, callerMayWrite: mayWrite, observed: isObserved)
@@ -133,7 +138,7 @@ extension Feed {
             // the store is writable.
             var commit = Commit(record: state.record, change: state.change ?? .fullReload, window: .reload)
             commit.adoptsFile = true
-            commit.followed = Commit.FollowedWrite(state.change)
+            commit.followed = Commit.FollowedWrite(state.change, from: held, to: state.record)
             try apply(commit)
             return .followed
         }
@@ -142,7 +147,7 @@ extension Feed {
         var commit = Commit(record: state.record, change: change, window: .read(decoded.rows, start: state.start))
         // The writer's generation and pending edits are the file's now.
         commit.adoptsFile = true
-        commit.followed = Commit.FollowedWrite(state.change)
+        commit.followed = Commit.FollowedWrite(state.change, from: held, to: state.record)
         try apply(commit)
         return .followed
     }
@@ -187,13 +192,14 @@ extension Feed {
     /// Re-applies the file's pending edits through this feed's writer, when a writer that does not
     /// record its changes (`pagedb`, an older version of the app) may have left rows under pending
     /// edits without them. Returns whether it wrote (the write's commit took the file's rows).
-    private func reapplyPendingEdits(after file: FeedRecord) throws -> Bool {
+    /// - Parameter reason: Why the record did not cover the way to `file`, for the event.
+    private func reapplyPendingEdits(after file: FeedRecord, reason: String) throws -> Bool {
         let pending = try queue.read { store in try store.pendingEditRows(of: file) }
         guard !pending.edits.isEmpty || !pending.malformed.isEmpty, !queue.isReadOnly,
             let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
         else { return false }
         try apply(commit)
-        reportFollowed(.whole)
+        reportFollowed(.whole(reason: reason))
         return true
     }
 
@@ -202,8 +208,10 @@ extension Feed {
         switch write {
         case .recorded(let change):
             report(.followedOtherWriter, nil, generation: loaded.record.generation, rows: change.touchedRows)
-        case .whole:
-            report(.reloadedFromFile, nil, generation: loaded.record.generation, rows: loaded.record.rowCount)
+        case .whole(let reason):
+            report(
+                .reloadedFromFile, nil, generation: loaded.record.generation, rows: loaded.record.rowCount,
+                reason: reason)
         }
     }
 }

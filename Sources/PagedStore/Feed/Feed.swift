@@ -190,12 +190,13 @@ public actor Feed<Item: FeedItem> {
     /// Sends an event to every subscriber.
     func report(
         _ kind: FeedEvent.Kind, _ request: PageRequest?, generation: Int64, rows: Int = 0,
-        since start: ContinuousClock.Instant? = nil, error: FeedError? = nil, itemIDs: [String] = []
+        since start: ContinuousClock.Instant? = nil, error: FeedError? = nil, itemIDs: [String] = [],
+        reason: String? = nil
     ) {
         guard subscribers.hearEvents else { return }
         let event = FeedEvent(
             kind: kind, request: request, generation: generation, rowsChanged: rows,
-            duration: start.map { clock.now() - $0 }, error: error, itemIDs: itemIDs)
+            duration: start.map { clock.now() - $0 }, error: error, itemIDs: itemIDs, reason: reason)
         subscribers.send(event)
     }
 

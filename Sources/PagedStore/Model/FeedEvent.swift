@@ -56,4 +56,7 @@ public struct FeedEvent: Sendable, Equatable {
     public let error: FeedError?
     /// The items concerned, for ``Kind/undecodableRowsRemoved``; empty otherwise.
     public var itemIDs: [String] = []
+    /// Why the list took the feed's rows whole, for ``Kind/reloadedFromFile``: which writes the
+    /// change record did not hold, or that it contradicted the rows. Nil for other kinds.
+    public var reason: String? = nil
 }

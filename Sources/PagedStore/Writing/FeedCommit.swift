@@ -57,13 +57,31 @@ struct FeedCommit<Item: FeedItem> {
     enum FollowedWrite {
         /// The exact change the file's change record holds for it.
         case recorded(RowChange)
-        /// The feed's rows whole: the record does not cover the write, or contradicts the rows.
-        case whole
+        /// The feed's rows whole: the record does not cover the write, or contradicts the rows;
+        /// `reason` says which, for the event (``FeedEvent/reason``).
+        case whole(reason: String)
 
-        /// The write for a change from ``ChangeChain``: nil when the record does not cover it.
-        init(_ change: RowChange?) {
-            self = change.map(Self.recorded) ?? .whole
+        /// The write for a change from ``ChangeChain`` from the row `held` to the row `file`: nil
+        /// when the record does not cover it.
+        init(_ change: RowChange?, from held: FeedRecord, to file: FeedRecord) {
+            self = change.map(Self.recorded) ?? .whole(reason: Self.notRecorded(from: held, to: file))
         }
+
+        /// Why the record did not cover the way from `held` to `file`, in words.
+        static func notRecorded(from held: FeedRecord, to file: FeedRecord) -> String {
+            if held.changeCount == file.changeCount {
+                return "the feed's row changed without its change count (\(held.changeCount)): "
+                    + "a writer that does not record"
+            }
+            return "the change record does not hold every write from change \(held.changeCount) "
+                + "(\(held.rowCount) rows) to change \(file.changeCount) (\(file.rowCount) rows)"
+        }
+
+        /// Why a recorded change was not taken: it does not turn the rows shown into the file's.
+        static var contradictsRows: String { "the recorded change does not turn the rows shown into the file's rows" }
+
+        /// Why a recorded change was not taken: it does not follow on from the feed's own write.
+        static var notComposed: String { "the recorded change does not follow on from this feed's own write" }
     }
 
     /// A commit that changed the feed's row and no row of its list.

@@ -38,7 +38,9 @@ extension Feed {
                 let checked = applied.change.checked(from: before, to: shownRows)
                 // A record that contradicts the rows (edited in the file) is no change to emit, nor
                 // to report: the list took the rows whole.
-                if checked.isFullReload && !applied.change.isFullReload { applied.followed = [.whole] }
+                if checked.isFullReload && !applied.change.isFullReload {
+                    applied.followed = [.whole(reason: Commit.FollowedWrite.contradictsRows)]
+                }
                 applied.change = checked
             } else {
                 applied.change = applied.change.namingReinserted(from: before, to: shownRows)
@@ -111,7 +113,10 @@ extension Feed {
         }
         applied.change = composed ?? .fullReload
         applied.takesRecordedChanges = true
-        applied.followed.append(Commit.FollowedWrite(later))
+        applied.followed.append(
+            later != nil && composed == nil
+                ? .whole(reason: Commit.FollowedWrite.notComposed)
+                : Commit.FollowedWrite(later, from: held, to: loaded.record))
         return read.undecodable
     }
 
