@@ -12,10 +12,7 @@ extension SharedItemsModel {
     mutating func check(_ effect: Effect, before: [String: [SharedPost]], _ context: String) async throws {
         for list in lists { await list.feed.waitUntilIdle() }
         let after = try files()
-        for list in lists {
-            let file = after[list.key, default: []]
-            _ = await list.feed.firstSnapshot { $0.showsAll(of: file) }
-        }
+        await waitUntilEveryListShows(after, context)
         var written = effect.writers.sorted().flatMap {
             SharedValues.writes(from: before[$0, default: []], to: after[$0, default: []])
         }
@@ -87,6 +84,18 @@ extension SharedItemsModel {
         expect(!snapshot.gaps.contains { $0.state == .loading }, "\(context): a gap loading with nothing in flight")
         let wrong = values.check(rows, of: list.key)
         expect(wrong.isEmpty, "\(context): \(wrong)")
+    }
+
+    /// Waits until every list shows its feed's rows of `files` (through its snapshots, never a
+    /// timer); a list that does not within two minutes fails the sequence, named with what it shows.
+    mutating func waitUntilEveryListShows(_ files: [String: [SharedPost]], _ context: String) async {
+        for list in lists {
+            let (feed, rows) = (list.feed, files[list.key, default: []])
+            if await waitingAtMost({ await feed.firstSnapshot { $0.showsAll(of: rows) } }) == nil {
+                let shown = await feed.snapshot.rows.loadedItems
+                fail("\(context): \(list.name) never showed the file's rows \(rows), it shows \(shown)")
+            }
+        }
     }
 
     /// Records an issue when `condition` does not hold; the sequence ends after the step.

@@ -165,7 +165,7 @@ extension SharedItemsModel {
         }
         let fromServer = meanwhile == .refresh || meanwhile == .nextPage || meanwhile == .serverEditThenRefresh
         let localMeanwhile = meanwhile == .localUpdate && otherHolds ? local.revision : nil
-        let pending = try await followedFiles()
+        let pending = try await followedFiles(context)
 
         // While pending: the update everywhere on one base, or the insert or removal the feed's own.
         let row = { (files: [String: [SharedPost]], key: String) in
@@ -228,7 +228,7 @@ extension SharedItemsModel {
                 let next = await answers.nextSend()
                 if trace { print("  stacked edit sent by store \(next.store)") }
                 expect(next.key == keys[1], "\(context): the outbox sent another edit than the stacked one")
-                let firstSettled = try await followedFiles()
+                let firstSettled = try await followedFiles(context)
                 joined = checkFirstSettled(
                     shape, confirmed: plans[0].confirms, base: base, inserted: inserted, id: id, list.key,
                     firstSettled, othersPending, context)
@@ -236,7 +236,10 @@ extension SharedItemsModel {
                 confirmed.append(plans[1].confirms)
             }
         }
-        await stores[0].outbox.waitUntilEmpty()
+        let outbox = stores[0].outbox
+        if await waitingAtMost({ await outbox.waitUntilEmpty() }) == nil {
+            fail("\(context): store 0's outbox never emptied: \(await outbox.status.edits)")
+        }
         for list in lists { await list.feed.waitUntilIdle() }
 
         // Each edit sent once by one store (twice after a retryable send), none lost.
@@ -295,8 +298,12 @@ extension SharedItemsModel {
                 "\(context): no send of \(key) to answer")
             for (index, store) in stores.prefix(bothStoresSend ? stores.count : 1).enumerated() {
                 if trace { print("  waiting for store \(index) to show it retrying later") }
-                await store.outbox.waitFor {
-                    $0.edits.first { $0.idempotencyKey == key }?.phase == .retryingLater
+                let outbox = store.outbox
+                let retrying = await waitingAtMost {
+                    await outbox.waitFor { $0.edits.first { $0.idempotencyKey == key }?.phase == .retryingLater }
+                }
+                if retrying == nil {
+                    fail("\(context): store \(index) never showed \(key) retrying later: \(await outbox.status.edits)")
                 }
             }
             if trace { print("  every store shows it retrying later") }
@@ -319,14 +326,11 @@ extension SharedItemsModel {
         }
     }
 
-    /// The file's rows once every list followed them (through its snapshots, never a timer).
-    func followedFiles() async throws -> [String: [SharedPost]] {
+    /// The file's rows once every list followed them (see ``waitUntilEveryListShows(_:_:)``).
+    mutating func followedFiles(_ context: String) async throws -> [String: [SharedPost]] {
         for list in lists { await list.feed.waitUntilIdle() }
         let files = try files()
-        for list in lists {
-            let rows = files[list.key, default: []]
-            _ = await list.feed.firstSnapshot { $0.showsAll(of: rows) }
-        }
+        await waitUntilEveryListShows(files, context)
         return files
     }
 
