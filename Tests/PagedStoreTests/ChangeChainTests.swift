@@ -103,3 +103,34 @@ import Testing
         #expect(ChangeRecordRetention.forgetThrough(after: 128, limit: 10) == 118)
     }
 }
+
+/// What a list's `reloadedFromFile` event says when the chain breaks (``FeedEvent/reason``).
+@Suite struct ReloadReasonTests {
+    typealias Followed = FeedCommit<Post>.FollowedWrite
+
+    @Test func aBrokenChainNamesTheWritesTheRecordLacks() {
+        let reason = Followed.notRecorded(
+            from: ChangeChainTests.record(count: 3, rows: 3), to: ChangeChainTests.record(count: 7, rows: 6))
+        #expect(reason == "the change record does not hold every write from change 3 (3 rows) to change 7 (6 rows)")
+    }
+
+    @Test func aRowChangedWithoutItsCountIsAWriterThatDoesNotRecord() {
+        let reason = Followed.notRecorded(
+            from: ChangeChainTests.record(count: 3, rows: 3), to: ChangeChainTests.record(count: 3, rows: 4))
+        #expect(reason.hasSuffix("a writer that does not record"), "\(reason)")
+    }
+
+    @Test func aFeedMadeAgainIsNamedSo() {
+        let reason = Followed.notRecorded(
+            from: ChangeChainTests.record(count: 3, rows: 3), to: ChangeChainTests.record(id: 2, count: 1, rows: 1))
+        #expect(reason == "the feed was deleted and made again")
+    }
+
+    @Test func anExactChangeIsNoReload() {
+        let held = ChangeChainTests.record(count: 4, rows: 3)
+        guard case .recorded = Followed(RowChange(inserted: [0]), from: held, to: held) else {
+            Issue.record("an exact change was taken whole")
+            return
+        }
+    }
+}

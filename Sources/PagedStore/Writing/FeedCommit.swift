@@ -69,6 +69,7 @@ struct FeedCommit<Item: FeedItem> {
 
         /// Why the record did not cover the way from `held` to `file`, in words.
         static func notRecorded(from held: FeedRecord, to file: FeedRecord) -> String {
+            if held.id != file.id { return "the feed was deleted and made again" }
             if held.changeCount == file.changeCount {
                 return "the feed's row changed without its change count (\(held.changeCount)): "
                     + "a writer that does not record"
