@@ -32,8 +32,8 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
         /// Of those, the ones that took the file's rows whole because the change record did not
         /// cover another writer's changes (``FeedEvent/Kind/reloadedFromFile``); the others are
         /// writes that replace the list (a refresh that met no cached row).
-        public var reloadsFromFile = 0
-        /// Why each of those reloads was taken (``FeedEvent/reason``).
+        public var reloadsFromFile: Int { reloadReasons.count }
+        /// Why each of those reloads was taken (``FeedEvent/reason``), in order.
         public var reloadReasons: [String] = []
         /// `failed` events whose error is SQLite's busy error.
         public var busyFailures = 0
@@ -70,10 +70,7 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
                     if event.kind == .failed && event.error?.storageKind == .busy {
                         self?.lock.withLock { self?.counts.busyFailures += 1 }
                     } else if event.kind == .reloadedFromFile {
-                        self?.lock.withLock {
-                            self?.counts.reloadsFromFile += 1
-                            self?.counts.reloadReasons.append(event.reason ?? "no reason given")
-                        }
+                        self?.lock.withLock { self?.counts.reloadReasons.append(event.reason ?? "no reason given") }
                     }
                 }
             },

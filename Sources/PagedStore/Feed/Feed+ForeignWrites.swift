@@ -114,10 +114,7 @@ extension Feed {
         } else {
             decoded = LoadedRows.decoding(state.rows, codec: codec, keeping: window)
         }
-        if state.change == nil, mayWrite,
-            try reapplyPendingEdits(
-                after: state.record, reason: Commit.FollowedWrite.notRecorded(from: held, to: state.record))
-        {
+        if state.change == nil, mayWrite, try reapplyPendingEdits(from: held, after: state.record) {
             return .followed
         }
         if !decoded.undecodable.isEmpty {
@@ -192,14 +189,14 @@ extension Feed {
     /// Re-applies the file's pending edits through this feed's writer, when a writer that does not
     /// record its changes (`pagedb`, an older version of the app) may have left rows under pending
     /// edits without them. Returns whether it wrote (the write's commit took the file's rows).
-    /// - Parameter reason: Why the record did not cover the way to `file`, for the event.
-    private func reapplyPendingEdits(after file: FeedRecord, reason: String) throws -> Bool {
+    /// - Parameter held: The row the feed held, which the record did not lead from to `file`.
+    private func reapplyPendingEdits(from held: FeedRecord, after file: FeedRecord) throws -> Bool {
         let pending = try queue.read { store in try store.pendingEditRows(of: file) }
         guard !pending.edits.isEmpty || !pending.malformed.isEmpty, !queue.isReadOnly,
             let commit = try write(creatingFeed: false, { _, feed in .unchangedRows(feed) })
         else { return false }
         try apply(commit)
-        reportFollowed(.whole(reason: reason))
+        reportFollowed(.whole(reason: Commit.FollowedWrite.notRecorded(from: held, to: file)))
         return true
     }
 

@@ -1,5 +1,6 @@
 /// Carries out ``EmptyPageRule`` before a write commits, in its transaction: every page the write's
-/// removals left with no rows goes, and its cursors pass on (see ``PageStore/pagesLosingRows``).
+/// removals left with no rows goes, and so does a feed's kept empty page once the write added
+/// another; its cursors pass on (see ``PageStore/pagesLosingRows``).
 enum EmptyPages {
     /// Removes the pages the running write left with no rows, and forgets which pages lost rows.
     static func remove(in store: PageStore) throws {

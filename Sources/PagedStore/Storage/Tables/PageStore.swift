@@ -17,8 +17,9 @@ package final class PageStore {
     package let statusAtOpen: SchemaStatus
     /// Whether payloads are bound as TEXT (the JSON codec, readable with `sqlite3`) or as BLOB.
     package var textPayloads = true
-    /// The pages the running write deleted rows from, by feed id: before the write commits, the
-    /// ones it left with no rows go (see ``EmptyPages``), so that page rows never pile up.
+    /// The pages the running write deleted rows from, by feed id, and the one empty page of a feed
+    /// without rows that it added a page to: before the write commits, the ones with no rows go as
+    /// ``EmptyPageRule`` says (see ``EmptyPages``), so that page rows never pile up.
     var pagesLosingRows: [Int64: Set<Int64>] = [:]
     /// The searchable fields of each recorded declaration, decoded once per store.
     var searchFieldCache: [String: [String]] = [:]
