@@ -129,7 +129,9 @@ extension ReferenceModelTests {
         // The send is held: whatever lands meanwhile, the feed and the file show the edit.
         let sent = await answers.nextCall()
         #expect(sent == key, "\(context): the outbox sent another edit")
-        await badge.waitFor { $0.edits.contains { $0.idempotencyKey == key } }
+        await badge.expectStatus("\(context): the widget's badge showing the edit") {
+            $0.edits.contains { $0.idempotencyKey == key }
+        }
         await land(meanwhile, on: feed, server: server, publishing: publish, context)
         try await check.holds(in: feed, test, context)
         switch plan {
@@ -141,7 +143,9 @@ extension ReferenceModelTests {
             return QueuedStep(committed: plan == .confirmed ? committed : nil)
         case .retriedThenConfirmed:
             answers.answer(.retryable(reason: "HTTP 503", retryAfter: nil))
-            await store.outbox.waitFor { $0.edits.first?.phase == .retryingLater }
+            await store.outbox.expectStatus("\(context): the edit retrying later") {
+                $0.edits.first?.phase == .retryingLater
+            }
             try await check.holds(in: feed, test, "\(context) retrying")
             await store.outbox.resume()
             #expect(await answers.nextCall() == key, "\(context): resume sent another edit")
@@ -152,7 +156,9 @@ extension ReferenceModelTests {
             return QueuedStep(committed: committed)
         case .replayedThenConfirmed, .replayedThenRejected:
             answers.answer(.retryable(reason: "offline", retryAfter: nil))
-            await store.outbox.waitFor { $0.edits.first?.phase == .retryingLater }
+            await store.outbox.expectStatus("\(context): the edit retrying later") {
+                $0.edits.first?.phase == .retryingLater
+            }
             let confirms = plan == .replayedThenConfirmed
             return QueuedStep(
                 committed: confirms ? committed : nil,
@@ -167,7 +173,7 @@ extension ReferenceModelTests {
         _ feed: Feed<Post>, _ store: FeedStore, key: UUID, sends: Int, confirmed: Bool, check: PendingCheck,
         edited: Int?, answers: QueuedEditAnswers, test: FeedTestCase, _ context: String
     ) async throws {
-        await store.outbox.waitUntilEmpty()
+        await store.outbox.expectEmpty(context)
         await feed.waitUntilIdle()
         #expect(
             answers.server.sendsByKey[key] == sends, "\(context): sent \(answers.server.sendsByKey[key] ?? 0) times")

@@ -45,7 +45,7 @@ extension ReferenceModelTests {
             shown: firstConfirms ? [2, 3] : [2], over: earlier, of: id, in: feed, "\(context) first settled")
 
         answers.answer(secondConfirms ? .confirmed : .rejected(reason: "HTTP 403"))
-        await store.outbox.waitUntilEmpty()
+        await store.outbox.expectEmpty(context)
         await feed.waitUntilIdle()
         let confirmed = (firstConfirms ? 1 : 0) | (secondConfirms ? 2 : 0)
         let shown = Set((0...3).filter { $0 & ~confirmed == 0 })

@@ -249,7 +249,9 @@ import Testing
                     try await relaunch(step, rowsLeaving: leaving)
                     try await replay.answer(in: feed, store, answers, test, "\(context) step \(step) replayed")
                 }
-                await badge.waitFor { $0.count == 0 }
+                await badge.expectStatus("\(context) step \(step): the widget's badge showing no edit") {
+                    $0.count == 0
+                }
                 switch queued.committed {
                 case .insert(let id): locals.insert(id)
                 case .remove(let id): removedLocally.insert(id)

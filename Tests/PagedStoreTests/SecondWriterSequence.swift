@@ -127,7 +127,7 @@ struct SecondWriterSequence {
             }
             for other in feeds { await other.waitUntilIdle() }
             for (index, other) in feeds.enumerated() {
-                await Self.settle(lists[index], on: other)
+                await Self.settle(lists[index], on: other, "\(context), store \(index)")
                 #expect(
                     lists[index].rejectedChanges.isEmpty, "\(context), store \(index): \(lists[index].rejectedChanges)")
                 if !lists[index].rejectedChanges.isEmpty { return lists.map(\.seen) }
@@ -138,21 +138,27 @@ struct SecondWriterSequence {
         for (index, feed) in feeds.enumerated() {
             if followsLive {
                 let file = try test.postsOnDisk()
-                _ = await lists[index].firstSnapshot { $0.showsAll(of: file) }
+                let shown = await lists[index].firstSnapshot(within: .seconds(120)) { $0.showsAll(of: file) }
+                #expect(shown != nil, "seed \(seed) end, store \(index): the list never showed the file's rows \(file)")
             } else {
                 _ = try await feed.identifiers()
             }
-            await Self.settle(lists[index], on: feed)
+            await Self.settle(lists[index], on: feed, "seed \(seed) end, store \(index)")
             #expect(lists[index].rejectedChanges.isEmpty, "seed \(seed) end, store \(index)")
             try SecondWriterChecks.rowsEqualTheFile(await feed.snapshot, test, "seed \(seed) end, store \(index)")
         }
         return lists.map(\.seen)
     }
 
-    /// Waits until `list` has received `feed`'s current snapshot.
-    private static func settle(_ list: ObservedList<Post>, on feed: Feed<Post>) async {
+    /// Waits until `list` has received `feed`'s current snapshot, for at most two minutes.
+    private static func settle(
+        _ list: ObservedList<Post>, on feed: Feed<Post>, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let sequence = await feed.snapshot.sequence
-        _ = await list.firstSnapshot { $0.sequence >= sequence }
+        let received = await list.firstSnapshot(within: .seconds(120)) { $0.sequence >= sequence }
+        #expect(
+            received != nil, "\(context): the list never received snapshot \(sequence)", sourceLocation: sourceLocation)
     }
 }
 

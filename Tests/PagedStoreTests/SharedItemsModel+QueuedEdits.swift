@@ -236,10 +236,7 @@ extension SharedItemsModel {
                 confirmed.append(plans[1].confirms)
             }
         }
-        let outbox = stores[0].outbox
-        if await waitingAtMost({ await outbox.waitUntilEmpty() }) == nil {
-            fail("\(context): store 0's outbox never emptied: \(await outbox.status.edits)")
-        }
+        if await !stores[0].outbox.expectEmpty("\(context): store 0's outbox") { failed = true }
         for list in lists { await list.feed.waitUntilIdle() }
 
         // Each edit sent once by one store (twice after a retryable send), none lost.
@@ -298,13 +295,12 @@ extension SharedItemsModel {
                 "\(context): no send of \(key) to answer")
             for (index, store) in stores.prefix(bothStoresSend ? stores.count : 1).enumerated() {
                 if trace { print("  waiting for store \(index) to show it retrying later") }
-                let outbox = store.outbox
-                let retrying = await waitingAtMost {
-                    await outbox.waitFor { $0.edits.first { $0.idempotencyKey == key }?.phase == .retryingLater }
+                let retrying = await store.outbox.expectStatus(
+                    "\(context): store \(index) showing \(key) retrying later"
+                ) {
+                    $0.edits.first { $0.idempotencyKey == key }?.phase == .retryingLater
                 }
-                if retrying == nil {
-                    fail("\(context): store \(index) never showed \(key) retrying later: \(await outbox.status.edits)")
-                }
+                if !retrying { failed = true }
             }
             if trace { print("  every store shows it retrying later") }
             try await expectQueued([key], context: "\(context) retrying")

@@ -18,7 +18,10 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
     private var tasks: [Task<Void, Never>] = []
     private let staleRows: (@Sendable (FeedSnapshot<Item>, FeedSnapshot<Item>) throws -> [IndexPath])?
 
+    private var nextWaiter = 0
+
     private struct Waiter {
+        let id: Int
         let accepts: @Sendable (FeedSnapshot<Item>) -> Bool
         let continuation: CheckedContinuation<FeedSnapshot<Item>?, Never>
     }
@@ -86,19 +89,42 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
     public var rejectedChanges: [String] { lock.withLock { problems } }
 
     /// Waits until the list shows a snapshot that `accepts` (the current one included) and returns
-    /// it; nil if the feed's stream ended first. Ordered by the feed's own snapshots: a test bounds
-    /// it with a time limit, never with a sleep.
+    /// it; nil if the feed's stream ended first or the waiting task was cancelled. Ordered by the
+    /// feed's own snapshots: a test bounds it with a time limit (``firstSnapshot(within:where:)``),
+    /// never with a sleep.
     public func firstSnapshot(
         where accepts: @escaping @Sendable (FeedSnapshot<Item>) -> Bool
     ) async -> FeedSnapshot<Item>? {
-        await withCheckedContinuation { continuation in
-            let current: FeedSnapshot<Item>? = lock.withLock {
-                if accepts(latest) { return latest }
-                waiters.append(Waiter(accepts: accepts, continuation: continuation))
-                return nil
-            }
-            if let current { continuation.resume(returning: current) }
+        let id = lock.withLock {
+            nextWaiter &+= 1
+            return nextWaiter
         }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: FeedSnapshot<Item>?? = lock.withLock {
+                    if accepts(latest) { return .some(latest) }
+                    // A cancellation that came before the waiter was added has nothing to remove.
+                    if Task.isCancelled { return .some(nil) }
+                    waiters.append(Waiter(id: id, accepts: accepts, continuation: continuation))
+                    return .none
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = lock.withLock {
+                waiters.firstIndex { $0.id == id }.map { waiters.remove(at: $0) }
+            }
+            waiter?.continuation.resume(returning: nil)
+        }
+    }
+
+    /// ``firstSnapshot(where:)`` for at most `limit`: nil when no snapshot `accepts` came in time,
+    /// for the caller to fail naming what it waited for (a hang then fails the step, not the suite's
+    /// time limit, which names nothing).
+    public func firstSnapshot(
+        within limit: Duration, where accepts: @escaping @Sendable (FeedSnapshot<Item>) -> Bool
+    ) async -> FeedSnapshot<Item>? {
+        await waitingAtMost({ await self.firstSnapshot(where: accepts) }, limit: limit) ?? nil
     }
 
     private func receive(_ snapshot: FeedSnapshot<Item>) {

@@ -1,6 +1,7 @@
 import Foundation
 import PagedStore
 import PagedStoreTesting
+import TestSupport
 import Testing
 
 extension Outbox {
@@ -14,6 +15,29 @@ extension Outbox {
     /// Waits until every queued edit settled.
     func waitUntilEmpty() async {
         await waitFor { $0.count == 0 }
+    }
+
+    /// ``waitFor(_:)`` for at most `limit`. When no status meets `condition` in time, records an
+    /// issue naming `waitedFor` and the edits the outbox holds, and returns false: a hang fails the
+    /// step that waited (a model names its seed and step in `waitedFor`), not the suite's time limit.
+    @discardableResult
+    func expectStatus(
+        _ waitedFor: String, within limit: Duration = .seconds(120),
+        sourceLocation: SourceLocation = #_sourceLocation,
+        where condition: @escaping @Sendable (OutboxStatus) -> Bool
+    ) async -> Bool {
+        if await waitingAtMost({ await self.waitFor(condition) != nil }, limit: limit) == true { return true }
+        Issue.record("\(waitedFor) never came: the outbox holds \(status.edits)", sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// ``waitUntilEmpty()`` for at most `limit`, failing as ``expectStatus(_:within:sourceLocation:where:)``.
+    @discardableResult
+    func expectEmpty(
+        _ context: String, within limit: Duration = .seconds(120), sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> Bool {
+        await expectStatus(
+            "\(context): an empty outbox", within: limit, sourceLocation: sourceLocation, where: { $0.count == 0 })
     }
 
     /// Confirms the queued inserts ("fave") at once and holds the first send of the updates
