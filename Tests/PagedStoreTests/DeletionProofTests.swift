@@ -91,4 +91,13 @@ import Testing
             removals: [removal])
         #expect(outside.settled.isEmpty, "a neighbour outside the stretch proves nothing")
     }
+
+    @Test func aQueuedRemovalIsNeverSettledByAPage() {
+        let queued = DeletionProof.PendingRemoval(itemID: "gone", above: ("a", 10), below: ("b", 20), queued: true)
+        let plan = DeletionProof.plan(
+            rows: rows(["b"], from: 20), in: (after: 10, through: 20), listed: ["a", "b"], limit: 2,
+            removals: [queued])
+        #expect(plan.settled.isEmpty, "the server has not had the user's removal yet: the item may have moved")
+        #expect(plan == DeletionProof.Plan(), "the page proves nothing else either")
+    }
 }

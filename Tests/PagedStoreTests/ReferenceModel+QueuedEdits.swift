@@ -101,6 +101,7 @@ extension ReferenceModelTests {
         let committed: Committed?
         let key: UUID?
         var edited: Int?
+        var nearTheTop = false
         switch Int.random(in: 0..<4, using: &random) {
         case 3:
             return try await stackedUpdates(
@@ -119,9 +120,13 @@ extension ReferenceModelTests {
                 queuedKind, inserting: Post(id: step, section: server.sectioned ? "local" : nil), at: row,
                 argument: argument)
         default:
-            guard let id else { return QueuedStep() }
+            // Half the removals take the second row, where a page that fills a gap above the top
+            // lists the rows around it (see ``provedDeletedBeforeItIsSent(_:on:server:)``).
+            let second = Bool.random(using: &random) ? snapshot.ids.dropFirst().first : nil
+            guard let id = second ?? id else { return QueuedStep() }
             check = .remove(id)
             committed = .remove(id)
+            nearTheTop = second != nil
             key = try await feed.enqueue(queuedKind, removing: id, argument: argument)
         }
         guard let key else { return QueuedStep() }
@@ -159,11 +164,25 @@ extension ReferenceModelTests {
             await store.outbox.expectStatus("\(context): the edit retrying later") {
                 $0.edits.first?.phase == .retryingLater
             }
+            if case .remove(let id) = check, nearTheTop {
+                await provedDeletedBeforeItIsSent(id, on: feed, server: server)
+            }
             let confirms = plan == .replayedThenConfirmed
             return QueuedStep(
                 committed: confirms ? committed : nil,
                 replay: QueuedReplay(check: check, key: key, edited: edited, confirms: confirms))
         }
+    }
+
+    /// The server deletes the item of a queued removal that waits, and publishes more than a page:
+    /// a refresh leaves a gap above the old rows (when the policy keeps gaps), and the gap's fill
+    /// lists the rows around the item and proves it deleted. The user's removal, never sent, must
+    /// still go at the relaunch.
+    static func provedDeletedBeforeItIsSent(_ id: String, on feed: Feed<Post>, server: TimelineModel) async {
+        server.delete([id])
+        server.publish(server.pageSize + 1)
+        await feed.refresh()
+        if let gap = await feed.snapshot.gaps.first { await feed.loadGap(gap) }
     }
 
     /// Waits until the queued edit with `key` settled, and checks what it left: sent `sends` times

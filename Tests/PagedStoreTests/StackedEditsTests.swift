@@ -72,10 +72,11 @@ import Testing
         #expect(await relaunched.snapshot.rows[0] == Note(id: "n0", liked: true, starred: true, revision: 8))
     }
 
-    @Test func aRejectedInsertTakesTheEditsMadeOnItWithItUnsent() async throws {
+    @Test func aRejectedInsertTakesTheEditsMadeOnItWithItUnsentKeptInTheHistoryAndReported() async throws {
         let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
+        let events = await EventRecorder(feed)
         try await feed.enqueue("post", inserting: Note(id: "draft"), at: 0, argument: Liked(liked: false))
-        try await feed.enqueue("like", id: "draft", argument: Liked(liked: true)) { $0.liked = true }
+        let like = try await feed.enqueue("like", id: "draft", argument: Liked(liked: true)) { $0.liked = true }
         #expect(await feed.snapshot.rows[0] == Note(id: "draft", liked: true))
         let sent = Locked<[String]>([])
         await store.outbox.register("like", as: Liked.self) { _ in
@@ -90,6 +91,10 @@ import Testing
         #expect(sent.value == ["post"])
         #expect(await feed.snapshot.ids == ["n0", "n1", "n2", "n3"])
         #expect(await feed.snapshot.change.deletedRows == [IndexPath(indexes: [0, 0])])
+        let history = try DatabaseQueue(path: test.path).read { try $0.droppedQueuedEdits() }
+        #expect(history.map(\.idempotencyKey) == [like?.uuidString], "the like went unsent: its history says so")
+        let dropped = await events.events(settlingOn: feed).filter { $0.kind == .pendingEditDropped }
+        #expect(dropped.map(\.itemIDs) == [["draft"]])
     }
 
     @Test func aRemovalAfterAnUpdateIsSentLastAndKeepsTheItemRemovedWhenTheUpdateIsRejected() async throws {

@@ -129,6 +129,8 @@ public final class ObservedList<Item: FeedItem>: @unchecked Sendable {
 
     private func receive(_ snapshot: FeedSnapshot<Item>) {
         let ready: [(Waiter, FeedSnapshot<Item>)] = lock.withLock {
+            // The stream starts with the snapshot the list already shows: its change is from before.
+            guard snapshot.sequence != latest.sequence else { return [] }
             let previous = latest
             latest = snapshot
             counts.snapshots += 1

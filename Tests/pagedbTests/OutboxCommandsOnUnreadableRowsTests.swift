@@ -23,8 +23,12 @@ import Testing
         let connection = try Connection(path: db, mode: .readWrite)
         try connection.execute("DELETE FROM pending_edit WHERE item_id = 'p2'")
         try connection.execute("UPDATE pending_edit SET idempotency_key = 'not-a-uuid' WHERE item_id = 'p1'")
+        let refused = try await PagedDBBinary.run(["delete", "home", "--db", db])
+        #expect(refused.status == 7, "a queued row is the user's intent, read or not: \(refused.stdout)")
+        #expect(refused.stderr.contains("1 queued edit"), "\(refused.stderr)")
         let deleted = try await PagedDBBinary.run(["delete", "home", "--db", db, "--drop-queued-edits"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout.contains("1 queued edit dropped unsent"), "\(deleted.stdout)")
         let history = try await PagedDBBinary.run(["outbox", "--db", db, "--dropped", "--json"])
         let dropped = try #require(try PagedDBBinary.json(history) as? [[String: Any]])
         #expect(

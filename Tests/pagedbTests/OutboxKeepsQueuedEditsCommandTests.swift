@@ -40,6 +40,37 @@ import Testing
         #expect(
             try await PagedDBBinary.run(["outbox", "--db", db, "--dropped"]).stdout.contains("2 edits dropped unsent."))
     }
+
+    /// A next page written by another process lists the rows around the app's queued removal and
+    /// not its item: the removal stays queued, and the app sends it.
+    @Test func aNextPageAppliedByAnotherProcessKeepsTheAppsQueuedRemoval() async throws {
+        let scratch = try TemporaryDirectory(prefix: "pagedbTests")
+        let db = scratch.path("cache.sqlite")
+        let source = ScriptedSource<MultiProcessTests.Revised> { request in
+            guard request == .first else { return Page(items: [], olderCursor: nil) }
+            return Page(items: (0..<5).map { MultiProcessTests.Revised(id: "p\($0)", revision: 0) }, olderCursor: "c1")
+        }
+        let app = try FeedStore(path: db)
+        defer { app.close() }
+        let feed = try app.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        let key = try await feed.enqueue("hide", removing: "p3", argument: OutboxCommandTests.Like(on: false))
+        let page = try scratch.file(
+            "page.json", #"{"items":[{"id":"p2","revision":0},{"id":"p4","revision":0},{"id":"p5","revision":0}]}"#)
+        let applied = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "next"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(await app.outbox.status.edits.map(\.idempotencyKey) == [key].compactMap { $0 })
+
+        let sent = Locked<[UUID]>([])
+        await app.outbox.register("hide", as: OutboxCommandTests.Like.self) { edit in
+            sent.append(edit.idempotencyKey)
+            return .confirmed
+        }
+        for await status in await app.outbox.states where status.count == 0 { break }
+        #expect(sent.value == [key].compactMap { $0 })
+        let history = try await PagedDBBinary.run(["outbox", "--db", db, "--dropped"])
+        #expect(history.stdout.contains("No queued edits were dropped"), "\(history.stdout)")
+    }
 }
 
 /// The outbox's state is part of the file: what another process writes of the queued edits reaches

@@ -123,12 +123,14 @@ extension Feed {
                     of: feed, item: storedID, in: store, codec: codec, dropped: &dropped, restoring: &restored, at: now)
                 let stack = PendingEditStack.stacks(applicable).first ?? []
                 settled = try EditSettlement.settle(
-                    storedID, key: key, confirmed: committed, stack: stack, in: store, feed: &feed, carry: carry)
+                    storedID, key: key, confirmed: committed, stack: stack, in: store, feed: &feed, at: now,
+                    carry: carry)
                 // Updates of shared items dropped unreadable: the other feeds show the server's copy again.
                 var commit = Commit(
                     record: feed, change: RowChange(), window: .reload, copies: restored, onlyItem: storedID)
                 switch settled {
                 case .onItsRow(let outcome, _):
+                    dropped += outcome.dropped
                     commit.change = outcome.change ?? RowChange()
                     commit.copies += outcome.copies
                     if outcome.change == nil && commit.copies.isEmpty { return nil }

@@ -36,7 +36,8 @@ struct OutboxWriter: Sendable {
             // process knows it (in another store), else by what they changed.
             let carry = LiveFeeds.shared.carries(in: queue.file)(feedKey) ?? { _, _ in nil }
             let settled = try EditSettlement.settle(
-                itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed, carry: carry)
+                itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed,
+                at: self.store.clock.date(), carry: carry)
             guard case .onItsRow(let outcome, _) = settled else {
                 if case .detached(let written) = settled { return ((), written) }
                 return ((), [])

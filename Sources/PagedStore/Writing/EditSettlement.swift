@@ -22,18 +22,20 @@ enum EditSettlement {
     }
 
     /// Settles the item's first edit when `key` is nil or names it, else the queued edit with `key`
-    /// when it shows on no row.
+    /// when it shows on no row. The later edits a rejected insert takes with it are kept in the
+    /// outbox's history, dropped at `now`.
     /// - Parameters:
     ///   - stack: The item's pending edits as the caller can read them, oldest first (a feed leaves
     ///     out the edits its codec cannot read, which it drops or detaches first).
     ///   - carry: How a later edit's change goes on a value, when the feed that made it knows.
     static func settle(
         _ itemID: String, key: UUID?, confirmed: Bool, stack: [PendingEditRecord], in store: PageStore,
-        feed: inout FeedRecord, carry: PendingEditStack.Carry = { _, _ in nil }
+        feed: inout FeedRecord, at now: Date, carry: PendingEditStack.Carry = { _, _ in nil }
     ) throws -> Settled {
         if let first = stack.first, key == nil || first.queued?.idempotencyKey == key {
             let outcome = try PendingEditSettlement.settle(
                 first, confirmed: confirmed, in: store, feed: &feed, carry: carry)
+            try LeavingRowEdits.keepInHistory(outcome.dropped, of: feed, in: store, at: now)
             let left = Set(try store.pendingEdits(ofItem: itemID, in: feed).map(PendingEditKey.init))
             return .onItsRow(outcome, gone: stack.map(PendingEditKey.init).filter { !left.contains($0) })
         }

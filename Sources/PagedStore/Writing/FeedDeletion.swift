@@ -9,7 +9,8 @@ package enum FeedDeletion {
     package struct Holding: Sendable {
         /// The feed's row before the deletion.
         package var record: FeedRecord
-        /// Its queued edits not yet sent (made by kind), detached ones too.
+        /// Its queued edits not yet sent (made by kind), detached ones too, and its queued rows the
+        /// outbox cannot read (a file edited by hand): the user's intent all the same.
         package var queued: Int
         /// Its edits an app is saving now (made with a closure).
         package var saving: Int
@@ -29,14 +30,16 @@ package enum FeedDeletion {
             // refresh, and a rejection of it would restore them as well.
             let edits = try store.pendingEditRows(of: record, detachedColumn: false).edits
             let queued = edits.filter { $0.queued != nil }
-            let holding = Holding(record: record, queued: queued.count, saving: edits.count - queued.count)
-            try allow(holding)
             // Rows no edit can be read from go too, kept in the history as a feed keeps them.
             let unreadable = try store.unreadableQueuedEdits().filter { $0.feedKey == key }.map { _, edit in
                 var dropped = edit
                 dropped.problem = "\(reason): it is \(edit.problem)"
                 return dropped
             }
+            let unreadableQueued = unreadable.filter { $0.outboxKind != nil }.count
+            let holding = Holding(
+                record: record, queued: queued.count + unreadableQueued, saving: edits.count - queued.count)
+            try allow(holding)
             try LeavingRowEdits.keepInHistory(
                 queued.map { MalformedPendingEdit($0, problem: reason) } + unreadable, of: record, in: store,
                 at: writer.clock.date())

@@ -17,6 +17,9 @@ enum PendingEditSettlement {
         /// with edits stacked on it, the other feeds' copy those edits now stand on; none for a
         /// removal, or an insert alone, which stayed this feed's own.
         var copies: [EncodedItem] = []
+        /// The later edits a rejected insert took with it, never sent: each is kept in the outbox's
+        /// history when it was queued, and reported as dropped.
+        var dropped: [MalformedPendingEdit] = []
     }
 
     /// Deletes `pending` and, unless it was `confirmed`, rolls its row back to the server's value.
@@ -110,7 +113,11 @@ enum PendingEditSettlement {
         guard pending.kind == .update else {
             try store.deletePendingEdits(itemID: itemID, in: feed)
             let removal = rest.last { $0.kind == .remove }
-            return Outcome(change: try removeInserted(itemID, removedAt: removal, in: store, feed: &feed))
+            return Outcome(
+                change: try removeInserted(itemID, removedAt: removal, in: store, feed: &feed),
+                dropped: rest.map {
+                    MalformedPendingEdit($0, problem: "an edit of an item whose insert the server rejected")
+                })
         }
         guard let base = pending.base else { return Outcome() }
         let rebased = try PendingEditStack.rebased(rest, onto: base, section: pending.baseSection, carry: carry)

@@ -5,7 +5,7 @@ import Foundation
 enum ProvenDeletions {
     /// Deletes the rows a page skipped between the rows it lists that the feed has and the edge the
     /// page is attached to (a gap's place, the bottom row before a next page, the place above the
-    /// top), publishes the local rows it lists, and settles the pending removals it proves.
+    /// top), publishes the local rows it lists, and settles the pending removals made with a closure that it proves.
     /// - Parameter known: The page offsets and positions of the page's items that the feed has, in
     ///   page order.
     /// - Returns: The deleted rows' indices before the deletion, ascending.
@@ -54,7 +54,7 @@ enum ProvenDeletions {
         return removals.map { edit in
             DeletionProof.PendingRemoval(
                 itemID: edit.itemID, above: edit.above.map { ($0, around[$0]?.position) },
-                below: edit.below.map { ($0, around[$0]?.position) })
+                below: edit.below.map { ($0, around[$0]?.position) }, queued: edit.queued != nil)
         }
     }
 }

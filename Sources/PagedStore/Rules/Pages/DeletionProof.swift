@@ -39,10 +39,13 @@ enum DeletionProof {
         var itemID: String
         var above: (id: String, position: Int64?)?
         var below: (id: String, position: Int64?)?
+        /// Whether it was queued by kind for the outbox to send, rather than made with a closure.
+        var queued = false
 
         static func == (lhs: PendingRemoval, rhs: PendingRemoval) -> Bool {
             lhs.itemID == rhs.itemID && lhs.above?.id == rhs.above?.id && lhs.above?.position == rhs.above?.position
                 && lhs.below?.id == rhs.below?.id && lhs.below?.position == rhs.below?.position
+                && lhs.queued == rhs.queued
         }
     }
 
@@ -52,8 +55,13 @@ enum DeletionProof {
         var deleted: [Row] = []
         /// Positions of local rows the page lists: published, server rows from now on.
         var published: [Int64] = []
-        /// Pending removals the page settles: it lists both rows the item was removed from, and not
-        /// the item (the server deleted it too), so a rollback must not bring it back.
+        /// Pending removals made with a closure that the page settles: it lists both rows the item
+        /// was removed from, and not the item (the server deleted it too), so a rollback of the
+        /// running call must not bring it back. A queued removal is never settled by a page: it is
+        /// the user's intent for the server, which has not had it yet, and the page only says the
+        /// server's list no longer has the item there (it may have moved). It stays queued, keeps
+        /// the item hidden wherever a page lists it, and is sent; rejected, it puts the server's row
+        /// back, which the next page over that place proves deleted.
         var settled: [String] = []
     }
 
@@ -124,7 +132,9 @@ enum DeletionProof {
             position.map { $0 >= stretch.after && $0 <= stretch.through } ?? false
         }
         let settled = removals.filter { removal in
-            guard !listed.contains(removal.itemID), let above = removal.above, let below = removal.below else {
+            guard !removal.queued, !listed.contains(removal.itemID), let above = removal.above,
+                let below = removal.below
+            else {
                 return false
             }
             return listed.contains(above.id) && listed.contains(below.id) && inStretch(above.position)
