@@ -97,6 +97,38 @@ import Testing
         #expect(dropped.map(\.itemIDs) == [["draft"]])
     }
 
+    @Test func aRejectedInsertWhoseRowsLeftTakesItsDetachedEditsWithItUnsent() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        let like: UUID?
+        do {
+            let (_, feed) = try await test.openNotes(server)
+            try await feed.enqueue("post", inserting: Note(id: "draft"), at: 0, argument: Liked(liked: false))
+            like = try await feed.enqueue("like", id: "draft", argument: Liked(liked: true)) { $0.liked = true }
+        }
+        // The app's next model: a new cache version clears the feed, and both edits stay queued, detached.
+        let store = try test.store()
+        let feed = try store.feed(
+            "notes", source: server.noteSource, policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: 1))
+        let events = await EventRecorder(feed)
+        await feed.refresh()
+        #expect(await store.outbox.status.count == 2)
+        let sent = Locked<[String]>([])
+        await store.outbox.register("like", as: Liked.self) { _ in
+            sent.append("like")
+            return .confirmed
+        }
+        await store.outbox.register("post", as: Liked.self) { _ in
+            sent.append("post")
+            return .rejected(reason: "HTTP 422")
+        }
+        await store.outbox.waitUntilEmpty()
+        #expect(sent.value == ["post"], "the like of a post the server rejected is never sent")
+        let history = try DatabaseQueue(path: test.path).read { try $0.droppedQueuedEdits() }
+        #expect(history.map(\.idempotencyKey) == [like?.uuidString])
+        let dropped = await events.events(settlingOn: feed).filter { $0.kind == .pendingEditDropped }
+        #expect(dropped.map(\.itemIDs) == [["draft"]])
+    }
+
     @Test func aRemovalAfterAnUpdateIsSentLastAndKeepsTheItemRemovedWhenTheUpdateIsRejected() async throws {
         let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }

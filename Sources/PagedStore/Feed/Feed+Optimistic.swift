@@ -134,7 +134,8 @@ extension Feed {
                     commit.change = outcome.change ?? RowChange()
                     commit.copies += outcome.copies
                     if outcome.change == nil && commit.copies.isEmpty { return nil }
-                case .detached(let otherFeeds):
+                case .detached(let otherFeeds, let droppedWithIt):
+                    dropped += droppedWithIt
                     commit.otherFeeds = otherFeeds
                     if otherFeeds.isEmpty && commit.copies.isEmpty { return nil }
                 case .nothing:

@@ -39,7 +39,7 @@ struct OutboxWriter: Sendable {
                 itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed,
                 at: self.store.clock.date(), carry: carry)
             guard case .onItsRow(let outcome, _) = settled else {
-                if case .detached(let written) = settled { return ((), written) }
+                if case .detached(let written, _) = settled { return ((), written) }
                 return ((), [])
             }
             // As the feed's own settlement does: a rollback's server copy is spread to every feed

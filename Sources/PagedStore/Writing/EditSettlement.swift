@@ -14,8 +14,9 @@ enum EditSettlement {
         /// The item's first edit settled on its row: what it wrote (the change to the feed's rows and
         /// the copies for the feeds sharing the item), and the item's edits that went with it.
         case onItsRow(PendingEditSettlement.Outcome, gone: [PendingEditKey])
-        /// The edit showed on no row, and went: what it wrote of the other feeds sharing the item.
-        case detached(otherFeeds: [RecordedWrite])
+        /// The edit showed on no row, and went: what it wrote of the other feeds sharing the item,
+        /// and the item's later edits a rejected insert took with it.
+        case detached(otherFeeds: [RecordedWrite], dropped: [MalformedPendingEdit])
         /// Nothing settled: the edit with the key is not the item's first (one made since the one
         /// sent), or no edit of the item is pending and no key names one.
         case nothing
@@ -40,9 +41,10 @@ enum EditSettlement {
             return .onItsRow(outcome, gone: stack.map(PendingEditKey.init).filter { !left.contains($0) })
         }
         guard let key,
-            let written = try DetachedEditSettlement.settle(
+            let settled = try DetachedEditSettlement.settle(
                 itemID, key: key, confirmed: confirmed, in: feed, store: store)
         else { return .nothing }
-        return .detached(otherFeeds: written)
+        try LeavingRowEdits.keepInHistory(settled.dropped, of: feed, in: store, at: now)
+        return .detached(otherFeeds: settled.otherFeeds, dropped: settled.dropped)
     }
 }

@@ -115,9 +115,7 @@ enum PendingEditSettlement {
             let removal = rest.last { $0.kind == .remove }
             return Outcome(
                 change: try removeInserted(itemID, removedAt: removal, in: store, feed: &feed),
-                dropped: rest.map {
-                    MalformedPendingEdit($0, problem: "an edit of an item whose insert the server rejected")
-                })
+                dropped: PendingEditStack.goingWithRejected(pending, later: rest))
         }
         guard let base = pending.base else { return Outcome() }
         let rebased = try PendingEditStack.rebased(rest, onto: base, section: pending.baseSection, carry: carry)

@@ -35,6 +35,17 @@ enum PendingEditStack {
         return nil
     }
 
+    /// The later edits of an item that its rejected first edit takes with it, never sent, as
+    /// dropped edits (kept in the outbox's history when queued, and reported): all of an insert's,
+    /// which edit an item the server never had, shown on its row or detached from it; none of an
+    /// update's, which go again on the value it restores.
+    static func goingWithRejected(
+        _ first: PendingEditRecord, later: [PendingEditRecord]
+    ) -> [MalformedPendingEdit] {
+        guard first.kind == .insert else { return [] }
+        return later.map { MalformedPendingEdit($0, problem: "an edit of an item whose insert the server rejected") }
+    }
+
     /// What is wrong with an item's edits as a file holds them (edited by hand, a faulty writer), or
     /// nil when edits made one after another can leave them so: an edit made with a closure is
     /// alone, an insert only first, a removal only last.
