@@ -78,6 +78,8 @@ extension Feed {
         var rows: [StoredItem]
         var start: Int
         var reloaded: [(offset: Int, row: StoredItem)]?
+        /// The outbox history's drops recorded since the feed last looked (``DroppedEditsSeen``).
+        var drops: [(seq: Int64, feedKey: String, edit: MalformedPendingEdit)] = []
     }
 
     /// Takes the file's state of the feed when its row is not the one the feed holds.
@@ -90,21 +92,26 @@ extension Feed {
         let held = loaded.record
         let key = self.key
         let (window, start) = (loaded.window, loaded.window.start)
+        let dropsMark = dropsSeen.mark
         let state = try queue.read { store -> FileState? in
+            // Another writer's write may have dropped queued edits of this feed: the history says.
+            let drops = try dropsMark.map { try store.droppedEdits(after: $0) } ?? []
             guard let file = try store.feed(key: key) else {
                 // Another writer deleted the feed (`pagedb delete`): every row it held is gone.
                 let emptied = RowChange(deleted: Array(0..<max(held.rowCount, 0)))
-                return FileState(record: held.deleted, change: emptied, rows: [], start: 0)
+                return FileState(record: held.deleted, change: emptied, rows: [], start: 0, drops: drops)
             }
             guard file != held else { return nil }
             let change = try ChangeChain.change(from: held, to: file, in: store)
             if !wholeWindow, let reloaded = try Self.readReloadedRows(of: change, from: held, to: file, window, store) {
-                return FileState(record: file, change: change, rows: [], start: start, reloaded: reloaded)
+                return FileState(
+                    record: file, change: change, rows: [], start: start, reloaded: reloaded, drops: drops)
             }
             let rows = try window.read(of: file, from: start, in: store)
-            return FileState(record: file, change: change, rows: rows.stored, start: rows.start)
+            return FileState(record: file, change: change, rows: rows.stored, start: rows.start, drops: drops)
         }
         guard let state else { return .unchanged }
+        reportDroppedByOthers(dropsSeen.toReport(state.drops, feedKey: key))
         let decoded: (rows: LoadedRows<Item>, undecodable: [UndecodableRow])
         if let reloaded = state.reloaded {
             guard let rows = Self.patching(window.rows, with: reloaded, codec: codec) else {

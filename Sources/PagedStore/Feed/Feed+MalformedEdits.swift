@@ -61,8 +61,16 @@ extension Feed {
         return applicable.filter { !unusableItems.contains($0.itemID) }
     }
 
-    /// Reports each dropped pending edit as a ``FeedEvent/Kind/pendingEditDropped`` event.
+    /// Reports each pending edit this feed's write dropped as a ``FeedEvent/Kind/pendingEditDropped``
+    /// event (and notes the queued ones, which the followed history holds too).
     func reportDropped(_ dropped: [MalformedPendingEdit]) {
+        dropsSeen.reported(dropped)
+        reportDroppedByOthers(dropped)
+    }
+
+    /// Reports each pending edit another writer dropped (see ``DroppedEditsSeen``) as a
+    /// ``FeedEvent/Kind/pendingEditDropped`` event.
+    func reportDroppedByOthers(_ dropped: [MalformedPendingEdit]) {
         for event in Self.droppedEvents(dropped, generation: activity.generation) {
             report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
         }

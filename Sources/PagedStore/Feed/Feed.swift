@@ -39,6 +39,8 @@ public actor Feed<Item: FeedItem> {
     }
     /// The rows on screen as the app last reported them, and the saves of the reading position.
     var reader = ReaderPlace()
+    /// How far the feed has looked at the outbox's history of drops (see ``DroppedEditsSeen``).
+    var dropsSeen: DroppedEditsSeen
     /// The streams of snapshots, events and saved positions, and the newest snapshot.
     private var subscribers: FeedSubscribers<Item>
 
@@ -84,7 +86,10 @@ public actor Feed<Item: FeedItem> {
         context = FeedContext(
             key: key, policy: policy, source: source, writer: writer, appearances: RowAppearances<Item>(),
             outbox: WeakOutbox(outbox: outbox))
+        // Read before the feed: a drop recorded meanwhile is reported by the next follow, not lost.
+        dropsSeen = DroppedEditsSeen(mark: try writer.queue.read { store in try store.droppedEditsMark() })
         let (opened, rows, removed, droppedEdits) = try Self.openFeed(policy: policy, writer: writer)
+        dropsSeen.reported(droppedEdits)
         var window = RowWindow<Item>(capacity: policy.windowSize)
         window.start = opened.windowStart
         window.rows = rows

@@ -16,9 +16,12 @@ public struct FeedEvent: Sendable, Equatable {
         case edited
         /// Pages were trimmed to the feed's limits.
         case trimmed
-        /// A pending optimistic edit the cache held could not be applied (a file edited by hand, or
-        /// written by a faulty writer: no payload, a payload the codec cannot decode, an unknown
-        /// kind). It was deleted unapplied, and its row keeps the server's value; `error` says why.
+        /// A pending edit was deleted unsent, and `error` says why: the cache held it in a form that
+        /// cannot be applied (a file edited by hand, a faulty writer: no payload, a payload the codec
+        /// cannot decode, an unknown kind), its rows left under it while it was made with a closure,
+        /// or it was queued on an insert the server rejected. Its row keeps the server's value. A
+        /// queued edit dropped by another store or process is reported when the feed follows that
+        /// write.
         case pendingEditDropped
         /// Cached rows whose payload the item codec cannot decode (written by an earlier version of
         /// the app's model, or edited in the file) were removed from the cache and left out of the

@@ -87,6 +87,30 @@ extension PageStore {
         }
     }
 
+    /// The number of the history's newest drop (0 when it holds none), or nil in a file that
+    /// predates the history: where a feed starts looking for drops other writers record
+    /// (``DroppedEditsSeen``).
+    package func droppedEditsMark() throws(StorageError) -> Int64? {
+        guard try hasDroppedEditsTable() else { return nil }
+        return try connection.int64("SELECT coalesce(max(seq), 0) FROM outbox_dropped")
+    }
+
+    /// The history's drops numbered after `mark`, every feed's, oldest first, as the edits they were.
+    package func droppedEdits(
+        after mark: Int64
+    ) throws(StorageError) -> [(seq: Int64, feedKey: String, edit: MalformedPendingEdit)] {
+        let sql = """
+            SELECT seq, feed_key, item_id, outbox_kind, argument, idempotency_key, reason FROM outbox_dropped
+            WHERE seq > ? ORDER BY seq
+            """
+        return try connection.rows(sql, mark) { statement in
+            let edit = MalformedPendingEdit(
+                itemID: statement.string(2) ?? "", problem: statement.string(6) ?? "", outboxKind: statement.string(3),
+                argument: statement.string(4), idempotencyKey: statement.string(5))
+            return (statement.int64(0), statement.string(1) ?? "", edit)
+        }
+    }
+
     /// The queued rows of the file that the outbox cannot read as edits (a file edited by hand): what
     /// `verify` and `pagedb outbox` name, detached ones too. None in a file that predates the outbox.
     package func unreadableQueuedEdits() throws(StorageError) -> [(feedKey: String, edit: MalformedPendingEdit)] {
