@@ -94,14 +94,16 @@ extension Feed {
         let (window, start) = (loaded.window, loaded.window.start)
         let dropsMark = dropsSeen.mark
         let state = try queue.read { store -> FileState? in
-            // Another writer's write may have dropped queued edits of this feed: the history says.
+            // Another writer's write of this feed may have dropped queued edits of it: the history
+            // says; read only when the feed changed, never for writes of other feeds.
+            let file = try store.feed(key: key)
+            guard file != held else { return nil }
             let drops = try dropsMark.map { try store.droppedEdits(after: $0) } ?? []
-            guard let file = try store.feed(key: key) else {
+            guard let file else {
                 // Another writer deleted the feed (`pagedb delete`): every row it held is gone.
                 let emptied = RowChange(deleted: Array(0..<max(held.rowCount, 0)))
                 return FileState(record: held.deleted, change: emptied, rows: [], start: 0, drops: drops)
             }
-            guard file != held else { return nil }
             let change = try ChangeChain.change(from: held, to: file, in: store)
             if !wholeWindow, let reloaded = try Self.readReloadedRows(of: change, from: held, to: file, window, store) {
                 return FileState(
@@ -111,7 +113,7 @@ extension Feed {
             return FileState(record: file, change: change, rows: rows.stored, start: rows.start, drops: drops)
         }
         guard let state else { return .unchanged }
-        reportDroppedByOthers(dropsSeen.toReport(state.drops, feedKey: key))
+        reportDropEvents(dropsSeen.toReport(state.drops, feedKey: key))
         let decoded: (rows: LoadedRows<Item>, undecodable: [UndecodableRow])
         if let reloaded = state.reloaded {
             guard let rows = Self.patching(window.rows, with: reloaded, codec: codec) else {

@@ -65,12 +65,12 @@ extension Feed {
     /// event (and notes the queued ones, which the followed history holds too).
     func reportDropped(_ dropped: [MalformedPendingEdit]) {
         dropsSeen.reported(dropped)
-        reportDroppedByOthers(dropped)
+        reportDropEvents(dropped)
     }
 
-    /// Reports each pending edit another writer dropped (see ``DroppedEditsSeen``) as a
-    /// ``FeedEvent/Kind/pendingEditDropped`` event.
-    func reportDroppedByOthers(_ dropped: [MalformedPendingEdit]) {
+    /// Reports each dropped pending edit as a ``FeedEvent/Kind/pendingEditDropped`` event: this
+    /// feed's, or another writer's the feed found in the history (see ``DroppedEditsSeen``).
+    func reportDropEvents(_ dropped: [MalformedPendingEdit]) {
         for event in Self.droppedEvents(dropped, generation: activity.generation) {
             report(event.kind, nil, generation: event.generation, error: event.error, itemIDs: event.itemIDs)
         }

@@ -8,7 +8,7 @@ import Foundation
 /// its outbox, `pagedb delete --drop-pending-edits`) reaches every open list of the feed as a
 /// ``FeedEvent/Kind/pendingEditDropped``, by the file's record of it, as the rows do.
 /// Pure: ``Feed`` reads the history and reports what it returns.
-struct DroppedEditsSeen: Sendable, Equatable {
+struct DroppedEditsSeen: Sendable {
     /// One drop, as the feed reported it and as the history keeps it.
     struct Drop: Hashable, Sendable {
         var itemID: String
