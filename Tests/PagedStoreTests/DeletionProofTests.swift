@@ -98,6 +98,39 @@ import Testing
             rows: rows(["b"], from: 20), in: (after: 10, through: 20), listed: ["a", "b"], limit: 2,
             removals: [queued])
         #expect(plan.settled.isEmpty, "the server has not had the user's removal yet: the item may have moved")
-        #expect(plan == DeletionProof.Plan(), "the page proves nothing else either")
+        #expect(plan.displaced == ["gone"], "its place is wrong all the same")
+        #expect(plan.deleted.isEmpty)
+    }
+
+    @Test func aRemovalWhoseItemThePageListsElsewhereIsDisplacedNeverSettled() {
+        for queued in [false, true] {
+            let removal = DeletionProof.PendingRemoval(
+                itemID: "moved", above: ("a", 10), below: ("b", 20), queued: queued)
+            let plan = DeletionProof.plan(
+                rows: rows(["b", "c", "moved"], from: 20), in: (after: 10, through: 40),
+                listed: ["a", "b", "c", "moved"], limit: 4, removals: [removal])
+            #expect(plan.displaced == ["moved"], "listed below the row it was above: it moved")
+            #expect(plan.settled.isEmpty, "the server still has it")
+        }
+    }
+
+    @Test func aRemovalWhoseItemThePageListsBetweenItsRowsKeepsItsPlace() {
+        let removal = DeletionProof.PendingRemoval(itemID: "back", above: ("a", 10), below: ("b", 25), queued: true)
+        let plan = DeletionProof.plan(
+            rows: rows(["back", "b"], from: 15), in: (after: 10, through: 25), listed: ["a", "back", "b"], limit: 3,
+            removals: [removal])
+        #expect(plan == DeletionProof.Plan())
+    }
+
+    @Test func aRemovalWhoseRowsThePageDoesNotBothListKeepsItsPlace() {
+        let removal = DeletionProof.PendingRemoval(itemID: "gone", above: ("a", 10), below: ("b", 20), queued: true)
+        let oneSide = DeletionProof.plan(
+            rows: rows(["b"], from: 20), in: (after: 10, through: 20), listed: ["b", "c"], limit: 2,
+            removals: [removal])
+        #expect(oneSide.displaced.isEmpty, "a page that starts at the row below says nothing of what was above it")
+        let outside = DeletionProof.plan(
+            rows: rows(["b"], from: 20), in: (after: 15, through: 20), listed: ["a", "b"], limit: 2,
+            removals: [removal])
+        #expect(outside.displaced.isEmpty, "a neighbour outside the stretch proves nothing")
     }
 }

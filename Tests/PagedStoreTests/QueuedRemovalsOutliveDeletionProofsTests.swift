@@ -83,16 +83,32 @@ import Testing
         #expect(try droppedKeys().isEmpty)
     }
 
-    @Test func aRejectedQueuedRemovalOfAnItemAPageProvedDeletedPutsTheServersRowBack() async throws {
+    @Test func aRejectedQueuedRemovalOfAnItemAPageProvedDeletedLeavesItToThePages() async throws {
         let (feed, server, _) = try await timelineWithQueuedEdits(hiding: ["p1"])
         server.items.removeAll { $0.id == "p1" }
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        #expect(try await sendAll(answering: .rejected(reason: "HTTP 403")).count == 1)
+        #expect(try await test.store().outbox.status.edits.isEmpty)
+        #expect(try !test.idsOnDisk().contains("p1"), "not put back where the server's list no longer has it")
+    }
+
+    /// The item moves below the next page's first rows: the gap's fill lists the rows it was removed
+    /// from without it, and the next page lists it lower down.
+    @Test func aRejectedQueuedRemovalOfAnItemThatMovedDownGoesBackWhereThePagesListIt() async throws {
+        let (feed, server, _) = try await timelineWithQueuedEdits(hiding: ["p1"])
+        let moved = try #require(server.items.first { $0.id == "p1" })
+        server.items.removeAll { $0.id == "p1" }
+        let p15 = try #require(server.items.firstIndex { $0.id == "p15" })
+        server.items.insert(moved, at: p15 + 1)
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // …, n24, p0, p2, p3…
+        await feed.loadNextPage()  // p10…p15, p1, p16…
+        #expect(await !feed.snapshot.ids.contains("p1"), "the user's removal still hides it")
         let list = await ObservedList(feed)
         #expect(try await sendAll(answering: .rejected(reason: "HTTP 403")).count == 1)
         let restored = await list.firstSnapshot(within: .seconds(60)) { $0.ids.contains("p1") }
         let ids = try #require(restored, "the list never showed the row back").ids
-        let p0 = try #require(ids.firstIndex(of: "p0"))
-        #expect(Array(ids[p0...].prefix(3)) == ["p0", "p1", "p2"], "the rejection restores the row where it was")
+        let p15Row = try #require(ids.firstIndex(of: "p15"))
+        #expect(Array(ids[p15Row...].prefix(3)) == ["p15", "p1", "p16"], "back where the server's list has it")
         #expect(list.rejectedChanges.isEmpty)
     }
 

@@ -5,7 +5,8 @@ import Foundation
 enum ProvenDeletions {
     /// Deletes the rows a page skipped between the rows it lists that the feed has and the edge the
     /// page is attached to (a gap's place, the bottom row before a next page, the place above the
-    /// top), publishes the local rows it lists, and settles the pending removals made with a closure that it proves.
+    /// top), publishes the local rows it lists, settles the pending removals made with a closure
+    /// that it proves deleted, and forgets the place of those it proves out of place.
     /// - Parameter known: The page offsets and positions of the page's items that the feed has, in
     ///   page order.
     /// - Returns: The deleted rows' indices before the deletion, ascending.
@@ -26,12 +27,17 @@ enum ProvenDeletions {
         guard rows.count <= longest else { return [] }
         let removals = try pendingRemovals(listedAround: listed, in: feed, store: store)
         let plan = DeletionProof.plan(
-            rows: rows, in: stretch, listed: listed, limit: items.count, removals: removals)
+            rows: rows, in: stretch, listed: items.map(\.itemID), limit: items.count, removals: removals)
         if !plan.published.isEmpty { try store.markServerRows(at: plan.published, in: feed) }
         for removal in removals where plan.settled.contains(removal.itemID) {
             // Proved deleted: the removals that named the item take its place.
             try store.deletePendingRemoval(itemID: removal.itemID, in: feed)
             try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
+        }
+        for removal in removals where plan.displaced.contains(removal.itemID) {
+            // Its place is wrong: the removals that named the item take it, and it has none.
+            try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
+            try store.forgetPendingRemovalPlace(of: removal.itemID, in: feed)
         }
         guard !plan.deleted.isEmpty else { return [] }
         let firstRow = try store.rowCount(throughPosition: stretch.after, in: feed)

@@ -60,9 +60,15 @@ enum DeletionProof {
         /// running call must not bring it back. A queued removal is never settled by a page: it is
         /// the user's intent for the server, which has not had it yet, and the page only says the
         /// server's list no longer has the item there (it may have moved). It stays queued, keeps
-        /// the item hidden wherever a page lists it, and is sent; rejected, it puts the server's row
-        /// back, which the next page over that place proves deleted.
+        /// the item hidden wherever a page lists it, and is sent; its place is forgotten
+        /// (``displaced``).
         var settled: [String] = []
+        /// Pending removals whose place the page proves wrong: it lists both rows the item was
+        /// removed from and does not list the item between them (the item moved, or a queued
+        /// removal's item was deleted on the server). Their place is forgotten: an item that comes
+        /// back takes its new place, and a rollback leaves the item to the pages that list it,
+        /// rather than put it back where the server's list no longer has it.
+        var displaced: [String] = []
     }
 
     /// The positions `after+1...through` that a page's known rows say it covers, before other gaps
@@ -116,34 +122,60 @@ enum DeletionProof {
         listed + limit + 64
     }
 
-    /// What a page with the ids `listed` proves about the stretch's `rows` (top first, at most
-    /// ``longestStretch(listed:limit:)`` of them), and about the feed's pending `removals`; nil when
-    /// it proves nothing (nothing missing, or more missing than the page can prove: at most `limit`).
-    /// Local rows the page lists are published whatever else it proves.
+    /// What a page listing `page` (its ids, in its order) proves about the stretch's `rows` (top
+    /// first, at most ``longestStretch(listed:limit:)`` of them), and about the feed's pending
+    /// `removals`: no deletion when nothing is missing or more is missing than the page can prove
+    /// (at most `limit`). Local rows the page lists are published, and removals it proves out of
+    /// place are displaced, whatever else it proves.
     static func plan(
-        rows: [Row], in stretch: (after: Int64, through: Int64), listed: Set<String>, limit: Int,
+        rows: [Row], in stretch: (after: Int64, through: Int64), listed page: [String], limit: Int,
         removals: [PendingRemoval]
     ) -> Plan {
+        var offsets: [String: Int] = [:]
+        for (offset, id) in page.enumerated() where offsets[id] == nil { offsets[id] = offset }
         var plan = Plan()
-        plan.published = rows.filter { $0.local && listed.contains($0.itemID) }.map(\.position)
+        plan.published = rows.filter { $0.local && offsets[$0.itemID] != nil }.map(\.position)
         guard limit > 0 else { return plan }
-        // A removed item's neighbour may be the row the stretch starts below (a repeated row).
-        let inStretch = { (position: Int64?) in
-            position.map { $0 >= stretch.after && $0 <= stretch.through } ?? false
-        }
-        let settled = removals.filter { removal in
-            guard !removal.queued, !listed.contains(removal.itemID), let above = removal.above,
-                let below = removal.below
-            else {
-                return false
+        var settled: [String] = []
+        for removal in removals {
+            guard case .disproved(let listedElsewhere) = placeProof(of: removal, in: stretch, offsets: offsets) else {
+                continue
             }
-            return listed.contains(above.id) && listed.contains(below.id) && inStretch(above.position)
-                && inStretch(below.position)
-        }.map(\.itemID)
-        let missing = rows.filter { !$0.local && !listed.contains($0.itemID) }
+            if listedElsewhere || removal.queued {
+                plan.displaced.append(removal.itemID)
+            } else {
+                settled.append(removal.itemID)
+            }
+        }
+        let missing = rows.filter { !$0.local && offsets[$0.itemID] == nil }
         guard !missing.isEmpty || !settled.isEmpty, missing.count + settled.count <= limit else { return plan }
         plan.deleted = missing
         plan.settled = settled
         return plan
+    }
+
+    /// What a page says of the place a pending removal named.
+    private enum PlaceProof {
+        /// Nothing: it does not list both rows the item was removed from inside its stretch.
+        case none
+        /// It lists the item between them: the place is right.
+        case holds
+        /// It lists both rows and not the item between them; `listedElsewhere` when it lists the
+        /// item in another place (it moved), not when it does not list it (deleted, or moved away).
+        case disproved(listedElsewhere: Bool)
+    }
+
+    private static func placeProof(
+        of removal: PendingRemoval, in stretch: (after: Int64, through: Int64), offsets: [String: Int]
+    ) -> PlaceProof {
+        // A removed item's neighbour may be the row the stretch starts below (a repeated row).
+        let inStretch = { (position: Int64?) in
+            position.map { $0 >= stretch.after && $0 <= stretch.through } ?? false
+        }
+        guard let above = removal.above, let below = removal.below, let top = offsets[above.id],
+            let bottom = offsets[below.id], inStretch(above.position), inStretch(below.position)
+        else { return .none }
+        guard let item = offsets[removal.itemID] else { return .disproved(listedElsewhere: false) }
+        return top < item && item < bottom ? .holds : .disproved(listedElsewhere: true)
     }
 }

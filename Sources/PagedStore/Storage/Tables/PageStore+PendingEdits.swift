@@ -269,7 +269,18 @@ extension PageStore {
             "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
     }
 
-    /// Forgets every pending edit that shows on the item's row (its detached edits stay queued).
+    /// Leaves the item's pending removal no place to put it back: a page proved the item is no
+    /// longer between the rows it names. It names the item itself on both sides, as
+    /// ``forgetPendingRemovalPlaces(of:sharedAs:)`` does: a rollback leaves the item to the pages
+    /// that list it, and an item that comes back takes its new place.
+    package func forgetPendingRemovalPlace(of itemID: String, in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET above_id = item_id, below_id = item_id
+            WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND detached = 0
+            """, feed.id, itemID)
+    }
+
     /// Whether the feed has a pending edit that shows on its rows: one look at the table's key, no
     /// edit read.
     package func hasPendingEdits(in feed: FeedRecord) throws(StorageError) -> Bool {
@@ -281,6 +292,7 @@ extension PageStore {
         }
     }
 
+    /// Forgets every pending edit that shows on the item's row (its detached edits stay queued).
     package func deletePendingEdits(itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run(
             "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0", feed.id, itemID)
