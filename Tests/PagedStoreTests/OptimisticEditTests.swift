@@ -170,6 +170,26 @@ import Testing
         #expect(await feed.snapshot.ids == ["n0", "n1", "n2", "n3", "n4", "n5", "p0", "p1", "p2"])
     }
 
+    @Test func aRemovedItemThatAPageListsAboveItsOldNeighboursIsRolledBackToThatPlace() async throws {
+        let (feed, server, _) = try await test.timelineWithAGap()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // n10…n19, a gap above p0
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await #expect(throws: Refused.self) {
+            try await feed.remove(id: "p1") { _ in
+                let moved = server.items.remove(at: try #require(server.items.firstIndex { $0.id == "p1" }))
+                server.items.insert(moved, at: try #require(server.items.firstIndex { $0.id == "n22" }))
+                // One page lists n21, p1, n22, …, p0, p2: the item is no longer between p0 and p2.
+                await feed.loadGap(gap)
+                #expect(await !feed.snapshot.ids.contains("p1"))
+                throw Refused()
+            }
+        }
+        let ids = await feed.snapshot.ids
+        let n21 = try #require(ids.firstIndex(of: "n21"))
+        #expect(Array(ids[n21...].prefix(3)) == ["n21", "p1", "n22"], "back where the page listed it")
+        #expect(try test.idsOnDisk() == ids)
+    }
+
     @Test func pendingEditsSurviveARelaunchUntilTheAppSettlesThem() async throws {
         let server = ModelServer(.posts("p", 3), pageSize: 10)
         let feed = try test.feed(server.source)

@@ -31,13 +31,24 @@ import Testing
     }
 
     @Test func anItemThatCameBackBetweenItsOldNeighboursTakesItsNewPlace() {
-        #expect(PendingEditReplay.takesNewPlace(cameBackAt: 150, removedBetween: 100, and: 300))
-        #expect(PendingEditReplay.takesNewPlace(cameBackAt: 150, removedBetween: nil, and: 300))
-        #expect(PendingEditReplay.takesNewPlace(cameBackAt: 150, removedBetween: nil, and: nil), "the only place known")
-        #expect(
-            !PendingEditReplay.takesNewPlace(cameBackAt: 400, removedBetween: 100, and: 300),
-            "appended below the row it was above: its place is still between them")
-        #expect(!PendingEditReplay.takesNewPlace(cameBackAt: 50, removedBetween: 100, and: nil))
+        func takesNewPlace(_ position: Int64, _ above: Int64?, _ below: Int64?, disproved: Bool = false) -> Bool {
+            PendingEditReplay.takesNewPlace(
+                cameBackAt: position, removedBetween: above, and: below, placeDisproved: disproved)
+        }
+        #expect(takesNewPlace(150, 100, 300))
+        #expect(takesNewPlace(150, nil, 300))
+        #expect(takesNewPlace(150, nil, nil), "the only place known")
+        #expect(!takesNewPlace(400, 100, 300), "appended below the row it was above: its place is still between them")
+        #expect(!takesNewPlace(50, 100, nil))
+    }
+
+    @Test func anItemWhosePlaceAPageDisprovedTakesItsNewPlaceWherever() {
+        for (position, above, below) in [(400, 100, 300), (50, 100, 300), (50, 100, nil)] as [(Int64, Int64, Int64?)] {
+            #expect(
+                PendingEditReplay.takesNewPlace(
+                    cameBackAt: position, removedBetween: above, and: below, placeDisproved: true),
+                "a page listed \(above) and \(String(describing: below)) without it: it moved")
+        }
     }
 
     @Test func aServerRowGoesBackRightAboveTheRowBelowItAndALocalOneRightBelowTheRowAboveIt() {

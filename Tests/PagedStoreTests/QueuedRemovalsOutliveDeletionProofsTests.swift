@@ -35,20 +35,6 @@ import Testing
         return (feed, server, keys)
     }
 
-    /// Sends every queued edit from a second store, answering `outcome`, and returns the keys sent.
-    func sendAll(answering outcome: OutboxOutcome = .confirmed) async throws -> [UUID] {
-        let sent = Locked<[UUID]>([])
-        let sender = try test.store()
-        for kind in ["revise", "hide"] {
-            await sender.outbox.register(kind, as: Revision.self) { edit in
-                sent.append(edit.idempotencyKey)
-                return outcome
-            }
-        }
-        await sender.outbox.waitUntilEmpty()
-        return sent.value
-    }
-
     func droppedKeys() throws -> [String?] {
         try DatabaseQueue(path: test.path).read { try $0.droppedQueuedEdits() }.map(\.idempotencyKey)
     }
@@ -60,7 +46,7 @@ import Testing
         #expect(try await test.store().outbox.status.edits.map(\.idempotencyKey) == keys)
         #expect(await !feed.snapshot.ids.contains("p1"))
 
-        #expect(try await sendAll() == keys)
+        #expect(try await test.sendAllQueued() == keys)
         #expect(try droppedKeys().isEmpty, "nothing was dropped unsent")
         #expect(await !feed.snapshot.ids.contains("p1"))
     }
@@ -79,17 +65,21 @@ import Testing
         let (feed, server, keys) = try await timelineWithQueuedEdits(revising: ["p1"], hiding: ["p1"])
         server.items.removeAll { $0.id == "p1" }
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
-        #expect(try await sendAll() == keys)
+        #expect(try await test.sendAllQueued() == keys)
         #expect(try droppedKeys().isEmpty)
     }
 
-    @Test func aRejectedQueuedRemovalOfAnItemAPageProvedDeletedLeavesItToThePages() async throws {
+    @Test func aRejectedQueuedRemovalOfAnItemAPageProvedDeletedPutsTheServersRowBack() async throws {
         let (feed, server, _) = try await timelineWithQueuedEdits(hiding: ["p1"])
         server.items.removeAll { $0.id == "p1" }
         await feed.loadGap(try #require(await feed.snapshot.gaps.first))
-        #expect(try await sendAll(answering: .rejected(reason: "HTTP 403")).count == 1)
-        #expect(try await test.store().outbox.status.edits.isEmpty)
-        #expect(try !test.idsOnDisk().contains("p1"), "not put back where the server's list no longer has it")
+        let list = await ObservedList(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        let restored = await list.firstSnapshot(within: .seconds(60)) { $0.ids.contains("p1") }
+        let ids = try #require(restored, "the list never showed the row back").ids
+        let p0 = try #require(ids.firstIndex(of: "p0"))
+        #expect(Array(ids[p0...].prefix(3)) == ["p0", "p1", "p2"], "the rejection restores the row where it was")
+        #expect(list.rejectedChanges.isEmpty)
     }
 
     /// The item moves below the next page's first rows: the gap's fill lists the rows it was removed
@@ -104,7 +94,7 @@ import Testing
         await feed.loadNextPage()  // p10…p15, p1, p16…
         #expect(await !feed.snapshot.ids.contains("p1"), "the user's removal still hides it")
         let list = await ObservedList(feed)
-        #expect(try await sendAll(answering: .rejected(reason: "HTTP 403")).count == 1)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
         let restored = await list.firstSnapshot(within: .seconds(60)) { $0.ids.contains("p1") }
         let ids = try #require(restored, "the list never showed the row back").ids
         let p15Row = try #require(ids.firstIndex(of: "p15"))

@@ -62,7 +62,8 @@ extension FeedWriter {
                 let named = try store.items(withIDs: [removal.above, removal.below].compactMap { $0 }, in: feed)
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },
-                    and: removal.below.flatMap { named[$0]?.position })
+                    and: removal.below.flatMap { named[$0]?.position },
+                    placeDisproved: try store.pendingRemovalPlaceDisproved(of: combined.itemID, in: feed))
                 guard let removed = try store.removeItem(combined.itemID, from: &feed) else { continue }
                 (removal.base, removal.baseSection) = (before.payload, before.section)
                 if takesNewPlace { (removal.above, removal.below) = around }

@@ -6,7 +6,7 @@ enum ProvenDeletions {
     /// Deletes the rows a page skipped between the rows it lists that the feed has and the edge the
     /// page is attached to (a gap's place, the bottom row before a next page, the place above the
     /// top), publishes the local rows it lists, settles the pending removals made with a closure
-    /// that it proves deleted, and forgets the place of those it proves out of place.
+    /// that it proves deleted, and marks the place of those it proves out of place as wrong.
     /// - Parameter known: The page offsets and positions of the page's items that the feed has, in
     ///   page order.
     /// - Returns: The deleted rows' indices before the deletion, ascending.
@@ -34,11 +34,7 @@ enum ProvenDeletions {
             try store.deletePendingRemoval(itemID: removal.itemID, in: feed)
             try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
         }
-        for removal in removals where plan.displaced.contains(removal.itemID) {
-            // Its place is wrong: the removals that named the item take it, and it has none.
-            try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
-            try store.forgetPendingRemovalPlace(of: removal.itemID, in: feed)
-        }
+        for itemID in plan.displaced { try store.disprovePendingRemovalPlace(of: itemID, in: feed) }
         guard !plan.deleted.isEmpty else { return [] }
         let firstRow = try store.rowCount(throughPosition: stretch.after, in: feed)
         let offsets = Dictionary(rows.enumerated().map { ($1.position, $0) }, uniquingKeysWith: { first, _ in first })

@@ -84,3 +84,20 @@ extension FeedTestCase {
         return keys
     }
 }
+
+extension FeedTestCase {
+    /// Sends every queued "revise" and "hide" edit of the file from a second store, answering
+    /// `outcome`, and returns the keys sent, in order.
+    func sendAllQueued(answering outcome: OutboxOutcome = .confirmed) async throws -> [UUID] {
+        let sent = Locked<[UUID]>([])
+        let sender = try store()
+        for kind in ["revise", "hide"] {
+            await sender.outbox.register(kind, as: Revision.self) { edit in
+                sent.append(edit.idempotencyKey)
+                return outcome
+            }
+        }
+        await sender.outbox.waitUntilEmpty()
+        return sent.value
+    }
+}

@@ -36,10 +36,15 @@ enum PendingEditReplay {
     ///
     /// It does when it came back between those rows: the server's list showed it there, with rows
     /// in between that the feed lacked when it was removed (a refresh brought back an item removed
-    /// locally). It does not when it came back outside them (a next page that appended it below rows
-    /// it was above): its place in the server's order is still between them. With both gone, the
-    /// new place is the only one known.
-    static func takesNewPlace(cameBackAt position: Int64, removedBetween above: Int64?, and below: Int64?) -> Bool {
+    /// locally). It does not when it came back outside them (a page-numbered list whose next page
+    /// starts with it after items came on top): its place in the server's order is still between
+    /// them, unless a page `placeDisproved`, listing both rows without the item between them
+    /// (``DeletionProof/Plan/displaced``): the item moved. With both gone, the new place is the
+    /// only one known.
+    static func takesNewPlace(
+        cameBackAt position: Int64, removedBetween above: Int64?, and below: Int64?, placeDisproved: Bool
+    ) -> Bool {
+        if placeDisproved { return true }
         if let above, position < above { return false }
         if let below, position > below { return false }
         return true

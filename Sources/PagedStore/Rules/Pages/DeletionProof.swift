@@ -60,14 +60,14 @@ enum DeletionProof {
         /// running call must not bring it back. A queued removal is never settled by a page: it is
         /// the user's intent for the server, which has not had it yet, and the page only says the
         /// server's list no longer has the item there (it may have moved). It stays queued, keeps
-        /// the item hidden wherever a page lists it, and is sent; its place is forgotten
+        /// the item hidden wherever a page lists it, and is sent; its place is proved wrong
         /// (``displaced``).
         var settled: [String] = []
         /// Pending removals whose place the page proves wrong: it lists both rows the item was
         /// removed from and does not list the item between them (the item moved, or a queued
-        /// removal's item was deleted on the server). Their place is forgotten: an item that comes
-        /// back takes its new place, and a rollback leaves the item to the pages that list it,
-        /// rather than put it back where the server's list no longer has it.
+        /// removal's item was deleted on the server). They keep it, the best place known for a
+        /// rollback to show the item again, but an item that comes back takes its new place
+        /// (``PendingEditReplay/takesNewPlace(cameBackAt:removedBetween:and:placeDisproved:)``).
         var displaced: [String] = []
     }
 

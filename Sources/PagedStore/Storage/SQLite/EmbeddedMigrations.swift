@@ -66,5 +66,9 @@ enum EmbeddedMigrations {
             version: 15, name: "0015_page_groups.sql",
             sql: "-- Row counts per group of pages, so that a row deep in a feed finds its index without summing one\n-- count per page above it (PageStore+PageGroups.swift).\n--\n-- A feed has groups once a write needed a row index far down it; until then it has none and its\n-- page writes add nothing. PagedStore keeps a feed's groups in the transaction of every write that\n-- changes a page's rows. Writers that bypass it (sqlite3 by hand) drop the feed's groups through\n-- triggers made with the first groups (their text is parsed on every open, which a file of short\n-- feeds does not pay), and the next write that needs them counts them again.\n--\n-- page_group: the rows of a feed's pages whose page_no >> 6 is grp (pages of 64 numbers).\nCREATE TABLE page_group (\n    feed_id INTEGER NOT NULL,\n    grp INTEGER NOT NULL,\n    row_count INTEGER NOT NULL,\n    PRIMARY KEY (feed_id, grp)\n) STRICT, WITHOUT ROWID;\n"
         ),
+        Migration(
+            version: 16, name: "0016_disproved_removal_places.sql",
+            sql: "-- A page can prove a pending removal's place wrong: it lists the rows the item was removed from and\n-- not the item between them (the item moved, or the server deleted it). The removal keeps naming\n-- those rows, the best place known for a rollback to show the item again, but an item that comes\n-- back anywhere takes its new place instead (a row that comes back outside its old neighbours is\n-- otherwise taken to be still between them: a page-numbered list shifts items onto the next page).\n--\n-- pending_edit, new column:\n--   place_disproved   1 once a page proved the item is no longer between above_id and below_id; 0\n--                     again when the edit names other rows\nALTER TABLE pending_edit ADD COLUMN place_disproved INTEGER NOT NULL DEFAULT 0;\n"
+        ),
     ]
 }

@@ -202,7 +202,8 @@ extension PageStore {
     }
 
     /// Writes a pending edit, replacing the one at its item's step; a send lease the row holds stays
-    /// (an edit rebased while it is sent is still being sent).
+    /// (an edit rebased while it is sent is still being sent), and so does a removal's place proved
+    /// wrong while it names the same rows.
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
             INSERT INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited,
@@ -218,7 +219,10 @@ extension PageStore {
                 next_attempt_at = excluded.next_attempt_at,
                 sending_by = iif(pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_by, NULL),
                 sending_until = iif(
-                    pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_until, NULL)
+                    pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_until, NULL),
+                place_disproved = iif(
+                    pending_edit.above_id IS excluded.above_id AND pending_edit.below_id IS excluded.below_id,
+                    pending_edit.place_disproved, 0)
             """
         let queued = edit.queued
         try connection.run(
@@ -269,16 +273,26 @@ extension PageStore {
             "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
     }
 
-    /// Leaves the item's pending removal no place to put it back: a page proved the item is no
-    /// longer between the rows it names. It names the item itself on both sides, as
-    /// ``forgetPendingRemovalPlaces(of:sharedAs:)`` does: a rollback leaves the item to the pages
-    /// that list it, and an item that comes back takes its new place.
-    package func forgetPendingRemovalPlace(of itemID: String, in feed: FeedRecord) throws(StorageError) {
+    /// Marks the place the item's pending removal names as proved wrong: a page listed those rows
+    /// and not the item between them. The removal keeps naming them (see
+    /// ``PendingEditReplay/takesNewPlace(cameBackAt:removedBetween:and:placeDisproved:)``); the mark
+    /// goes when the removal names other rows (``savePendingEdit(_:in:)``).
+    package func disprovePendingRemovalPlace(of itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run(
-            """
-            UPDATE pending_edit SET above_id = item_id, below_id = item_id
-            WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND detached = 0
-            """, feed.id, itemID)
+            "UPDATE pending_edit SET place_disproved = 1 WHERE feed_id = ? AND item_id = ? AND kind = 'remove'",
+            feed.id, itemID)
+    }
+
+    /// Whether a page proved the place the item's pending removal names wrong.
+    package func pendingRemovalPlaceDisproved(of itemID: String, in feed: FeedRecord) throws(StorageError) -> Bool {
+        try connection.withStatement(
+            "SELECT EXISTS (SELECT 1 FROM pending_edit WHERE feed_id = ? AND item_id = ? AND kind = 'remove' "
+                + "AND place_disproved = 1)"
+        ) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, itemID)
+            return try statement.step() && statement.int64(0) == 1
+        }
     }
 
     /// Whether the feed has a pending edit that shows on its rows: one look at the table's key, no
