@@ -129,6 +129,30 @@ import Testing
         #expect(dropped.map(\.itemIDs) == [["draft"]])
     }
 
+    @Test func aRejectedInsertWhoseRowsLeftLeavesTheItemInsertedAgainSinceToBeSent() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        do {
+            let (_, feed) = try await test.openNotes(server)
+            try await feed.enqueue("post", inserting: Note(id: "draft"), at: 0, argument: Liked(liked: false))
+        }
+        // The app's next model clears the feed (the insert stays queued, detached), and the user
+        // posts the item again: a new insert, shown on its row.
+        let store = try test.store()
+        let feed = try store.feed(
+            "notes", source: server.noteSource, policy: FeedPolicy(refreshOnOpen: .never, cacheVersion: 1))
+        await feed.refresh()
+        try await feed.enqueue("post", inserting: Note(id: "draft"), at: 0, argument: Liked(liked: true))
+        let sent = Locked<[Bool]>([])
+        await store.outbox.register("post", as: Liked.self) { edit in
+            sent.append(edit.argument.liked)
+            return edit.argument.liked ? .confirmed : .rejected(reason: "HTTP 422")
+        }
+        await store.outbox.waitUntilEmpty()
+        #expect(sent.value == [false, true], "the second post is the user's own, sent after the first")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.droppedQueuedEdits() }.isEmpty)
+        #expect(try test.idsOnDisk(key: "notes").first == "draft", "its row stays: the server has it now")
+    }
+
     @Test func aRemovalAfterAnUpdateIsSentLastAndKeepsTheItemRemovedWhenTheUpdateIsRejected() async throws {
         let (store, feed) = try await test.openNotes(ModelServer(.posts("p", 4), pageSize: 10))
         try await feed.enqueue("like", id: "n1", argument: Liked(liked: true)) { $0.liked = true }

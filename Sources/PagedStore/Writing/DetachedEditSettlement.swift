@@ -25,13 +25,15 @@ enum DetachedEditSettlement {
             try store.deleteQueuedEdit(itemID: itemID, key: key, in: feed)
             return Settled()
         }
-        if try store.pendingEdits(ofItem: itemID, in: feed).contains(where: { $0.queued?.idempotencyKey == key }) {
-            return nil
-        }
+        let shown = try store.pendingEdits(ofItem: itemID, in: feed)
+        if shown.contains(where: { $0.queued?.idempotencyKey == key }) { return nil }
         try store.deleteQueuedEdit(itemID: itemID, key: key, in: feed)
         guard !confirmed else { return Settled() }
+        // Only the edits made on its row before the row left go with it: one made since stands on a
+        // row the feed shows (the item inserted again, or the server's), a stack of its own.
+        let shownSteps = Set(shown.map(\.step))
         let later = try store.pendingEditRows(of: feed, item: itemID, detachedColumn: false).edits
-            .filter { $0.step > edit.step }
+            .filter { $0.step > edit.step && !shownSteps.contains($0.step) }
         let dropped = PendingEditStack.goingWithRejected(edit, later: later)
         for gone in dropped { try store.deletePendingEdit(itemID: gone.itemID, step: gone.step, in: feed) }
         return Settled(otherFeeds: try SharedItemSpread.undo(detached: [edit], from: feed, in: store), dropped: dropped)
