@@ -114,6 +114,23 @@ import Testing
         }
     }
 
+    @Test func aDisplacedRemovalMovesBetweenTheRowsThePageListsItsItemBetween() {
+        let removal = DeletionProof.PendingRemoval(itemID: "moved", above: ("a", 10), below: ("b", 20), queued: true)
+        let between = DeletionProof.plan(
+            rows: rows(["b", "c", "d"], from: 20), in: (after: 10, through: 40),
+            listed: ["a", "b", "c", "moved", "d"], limit: 5, removals: [removal])
+        #expect(between.movedTo == ["moved": DeletionProof.Place(above: "c", below: "d")])
+        let last = DeletionProof.plan(
+            rows: rows(["b", "c"], from: 20), in: (after: 10, through: 30), listed: ["a", "b", "c", "moved"],
+            limit: 4, removals: [removal])
+        #expect(last.displaced == ["moved"])
+        #expect(last.movedTo.isEmpty, "listed last: the row below it is not known")
+        let nextToANewItem = DeletionProof.plan(
+            rows: rows(["b", "c"], from: 20), in: (after: 10, through: 30), listed: ["a", "b", "new", "moved", "c"],
+            limit: 5, removals: [removal])
+        #expect(nextToANewItem.movedTo.isEmpty, "a row the feed does not have is no place to name")
+    }
+
     @Test func aRemovalWhoseItemThePageListsBetweenItsRowsKeepsItsPlace() {
         let removal = DeletionProof.PendingRemoval(itemID: "back", above: ("a", 10), below: ("b", 25), queued: true)
         let plan = DeletionProof.plan(

@@ -38,7 +38,7 @@ import Testing
 
     /// The gap's fill reaches p0 (the far side) and lists p1 below p3: the fill inserts only the
     /// items above p0, so p1 is listed by the page but never written. The call fails: p1 shows
-    /// again, at the place it was removed from, the best one known.
+    /// again where the page listed it, between p3 and p4.
     @Test func closureRemovalDisplacedByAGapFillThatDoesNotInsertTheItemThenRolledBack() async throws {
         let (feed, server) = try await gapTimeline()
         #expect(await feed.snapshot.ids == (0..<10).map { "n\($0)" } + (0..<10).map { "p\($0)" })
@@ -50,6 +50,7 @@ import Testing
         let ids = await feed.snapshot.ids
         expectSound(ids, "after rollback")
         #expect(ids.contains("p1"), "the failed removal's item must show again: the server lists it")
+        #expect(ids.firstIndex(of: "p1") == ids.firstIndex(of: "p3").map { $0 + 1 }, "where the page listed it")
         await feed.refresh()
         try await scrollToTheEnd(feed)
         let end = await feed.snapshot.ids
@@ -69,6 +70,7 @@ import Testing
         let ids = await feed.snapshot.ids
         expectSound(ids, "after reject")
         #expect(ids.contains("p1"), "the rejected removal's item must show again: the server lists it")
+        #expect(ids.firstIndex(of: "p1") == ids.firstIndex(of: "p3").map { $0 + 1 }, "where the page listed it")
         await feed.refresh()
         try await scrollToTheEnd(feed)
         let end = await feed.snapshot.ids

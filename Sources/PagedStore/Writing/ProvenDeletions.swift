@@ -6,7 +6,8 @@ enum ProvenDeletions {
     /// Deletes the rows a page skipped between the rows it lists that the feed has and the edge the
     /// page is attached to (a gap's place, the bottom row before a next page, the place above the
     /// top), publishes the local rows it lists, settles the pending removals made with a closure
-    /// that it proves deleted, and marks the place of those it proves out of place as wrong.
+    /// that it proves deleted, and moves those it proves out of place to where it lists their item,
+    /// or marks their place as wrong when it does not list it between rows the feed has.
     /// - Parameter known: The page offsets and positions of the page's items that the feed has, in
     ///   page order.
     /// - Returns: The deleted rows' indices before the deletion, ascending.
@@ -34,7 +35,15 @@ enum ProvenDeletions {
             try store.deletePendingRemoval(itemID: removal.itemID, in: feed)
             try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
         }
-        for itemID in plan.displaced { try store.disprovePendingRemovalPlace(of: itemID, in: feed) }
+        for removal in removals where plan.displaced.contains(removal.itemID) {
+            guard let place = plan.movedTo[removal.itemID] else {
+                try store.disprovePendingRemovalPlace(of: removal.itemID, in: feed)
+                continue
+            }
+            // The removals that named the item keep the place it had; it takes the one the page lists.
+            try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
+            try store.movePendingRemoval(of: removal.itemID, between: place.above, and: place.below, in: feed)
+        }
         guard !plan.deleted.isEmpty else { return [] }
         let firstRow = try store.rowCount(throughPosition: stretch.after, in: feed)
         let offsets = Dictionary(rows.enumerated().map { ($1.position, $0) }, uniquingKeysWith: { first, _ in first })

@@ -69,6 +69,17 @@ enum DeletionProof {
         /// rollback to show the item again, but an item that comes back takes its new place
         /// (``PendingEditReplay/takesNewPlace(cameBackAt:removedBetween:and:placeDisproved:)``).
         var displaced: [String] = []
+        /// Of the displaced removals, those whose item the page lists between two rows the feed has
+        /// and keeps: the item's place in the server's list, which they name from now on, by item
+        /// id (a page may list an item it does not write: a gap's fill writes only the items on its
+        /// near side of the rows it reaches).
+        var movedTo: [String: Place] = [:]
+    }
+
+    /// The rows an item is listed between.
+    struct Place: Sendable, Equatable {
+        var above: String
+        var below: String
     }
 
     /// The positions `after+1...through` that a page's known rows say it covers, before other gaps
@@ -146,6 +157,13 @@ enum DeletionProof {
             } else {
                 settled.append(removal.itemID)
             }
+        }
+        let listedRows = Set(rows.lazy.filter { offsets[$0.itemID] != nil }.map(\.itemID))
+        for itemID in plan.displaced {
+            guard let offset = offsets[itemID], offset > 0, offset + 1 < page.count,
+                listedRows.contains(page[offset - 1]), listedRows.contains(page[offset + 1])
+            else { continue }
+            plan.movedTo[itemID] = Place(above: page[offset - 1], below: page[offset + 1])
         }
         let missing = rows.filter { !$0.local && offsets[$0.itemID] == nil }
         guard !missing.isEmpty || !settled.isEmpty, missing.count + settled.count <= limit else { return plan }

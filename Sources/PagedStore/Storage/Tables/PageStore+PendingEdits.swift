@@ -283,6 +283,18 @@ extension PageStore {
             feed.id, itemID)
     }
 
+    /// Makes the item's pending removal name `above` and `below` as its place: a page listed the item
+    /// between them.
+    package func movePendingRemoval(
+        of itemID: String, between above: String, and below: String, in feed: FeedRecord
+    ) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET above_id = ?, below_id = ?, place_disproved = 0
+            WHERE feed_id = ? AND item_id = ? AND kind = 'remove'
+            """, above, below, feed.id, itemID)
+    }
+
     /// Whether a page proved the place the item's pending removal names wrong.
     package func pendingRemovalPlaceDisproved(of itemID: String, in feed: FeedRecord) throws(StorageError) -> Bool {
         try connection.withStatement(
