@@ -108,6 +108,8 @@ import Testing
         #expect(merged.insertedRows.count + merged.deletedRows.count <= SectionLayout.strayLimit)
     }
 
+    /// No timed assertion guards the cost: a change that compared rows pairwise across a million
+    /// would run past the suite's limit.
     @Test func aMillionRowsInThousandsOfSectionsCostOnlyTheirSections() {
         let old = SectionLayout(runs: (0..<2_000).map { (key: "k\($0)", rowCount: 500) })
         var runs = (0..<2_000).map { (key: Optional("k\($0)"), rowCount: 500) }
@@ -116,10 +118,8 @@ import Testing
         runs[1_000].rowCount += 1
         runs[1_999].rowCount += 1
         let new = SectionLayout(runs: runs)
-        let start = ContinuousClock.now
         let change = SectionLayout.feedChange(
             RowChange(inserted: [499_999], moved: [(0, 1_000_000)]), from: old, to: new)
-        #expect(ContinuousClock.now - start < .seconds(1))
         #expect(change.insertedRows == [IndexPath(section: 1_000, row: 0)])
         #expect(
             change.movedRows == [.init(from: IndexPath(section: 0, row: 0), to: IndexPath(section: 1_999, row: 500))])
