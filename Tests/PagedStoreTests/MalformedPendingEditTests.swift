@@ -123,6 +123,42 @@ import Testing
         #expect(try pendingRows() == 0, "the item's edits are dropped")
     }
 
+    /// The same stacks, sent by a store with no feed open (a relaunch that registers its handlers
+    /// first) and rejected: nothing is rolled back onto the row, and every edit of the stack is
+    /// dropped into the outbox's history, as a feed drops them, never deleted unreported.
+    @Test(arguments: [("remove", "update"), ("update", "insert")])
+    func anItemsEditsInAnOrderNoEditsLeaveSentWithoutTheFeedAreDroppedIntoTheHistory(
+        _ kinds: (String, String)
+    )
+        async throws
+    {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        let shown = try test.store()
+        try await test.feed(server.source, store: shown).refresh()
+        shown.close()
+        try DatabaseQueue(path: test.path).write { store in
+            let feed = try #require(try store.feed(key: "home"))
+            let stored = try #require(try store.items(withIDs: ["p1"], in: feed)["p1"])
+            for (step, kind) in [kinds.0, kinds.1].enumerated() {
+                try store.savePendingEdit(
+                    PendingEditRecord(
+                        itemID: "p1", kind: .update, base: stored.payload,
+                        edited: try JSONEncoder().encode(Post(id: "p1", revision: 9)), createdAt: Date(),
+                        queued: QueuedEdit(
+                            kind: "hide", argument: Data(#"{"revision":9}"#.utf8), idempotencyKey: UUID()),
+                        step: step),
+                    in: feed)
+                try store.connection.execute("UPDATE pending_edit SET kind = '\(kind)' WHERE step = \(step)")
+            }
+        }
+        _ = try await test.sendAllQueued(answering: .rejected(reason: "HTTP 409"))
+        #expect(try pendingRows() == 0)
+        let history = try DatabaseQueue(path: test.path).read { try $0.droppedEdits(after: 0) }
+        #expect(history.map(\.edit.itemID) == ["p1", "p1"], "both edits are in the history: \(history)")
+        #expect(try test.idsOnDisk() == server.items.map(\.id), "no rollback took p1's row")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+    }
+
     /// Writes the planted row for `p1` of the feed "home", as sqlite3 would.
     func plant(_ planted: Planted) throws {
         try DatabaseQueue(path: test.path).write { store in

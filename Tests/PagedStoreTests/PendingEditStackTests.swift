@@ -94,6 +94,16 @@ extension PendingEditStackTests {
         #expect(PendingEditStack.problem(of: [edit(.remove), edit(.update, step: 1)]) != nil)
     }
 
+    @Test func everyEditOfAStackInAnOrderNoEditsLeaveIsDroppedTheFirstNamingWhy() {
+        #expect(PendingEditStack.droppedAsMalformed([edit(.insert), edit(.update, step: 1)]) == nil)
+        let dropped = PendingEditStack.droppedAsMalformed([
+            edit(.remove), edit(.update, step: 1), edit(.update, step: 2),
+        ])
+        #expect(dropped?.map(\.step) == [0, 1, 2])
+        #expect(dropped?.first?.problem == PendingEditStack.problem(of: [edit(.remove), edit(.update, step: 1)]))
+        #expect(dropped?.dropFirst().allSatisfy { $0.problem == MalformedPendingEdit.standingOnAnUnusableEdit } == true)
+    }
+
     @Test func anEditThatMovedTheItemToAnotherSectionKeepsItThereAndOneThatDidNotFollowsTheNewValue() throws {
         var moved = edit(.update, step: 1, base: #"{"s":"A"}"#, edited: #"{"s":"B"}"#)
         (moved.baseSection, moved.editedSection) = ("A", "B")

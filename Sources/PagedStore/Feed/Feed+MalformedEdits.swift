@@ -50,8 +50,7 @@ extension Feed {
         for edit in applicable
         where unusableItems.contains(edit.itemID) && !listed.contains("\(edit.itemID)/\(edit.step)") {
             unusable.append(
-                MalformedPendingEdit(
-                    edit, problem: "an edit standing on another edit of its item that cannot be applied"))
+                MalformedPendingEdit(edit, problem: MalformedPendingEdit.standingOnAnUnusableEdit))
         }
         for edit in unusable where edit.payloadsSound {
             try store.deletePendingEdit(itemID: edit.itemID, step: edit.step, in: feed)

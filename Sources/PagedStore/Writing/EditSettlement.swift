@@ -34,6 +34,14 @@ enum EditSettlement {
         feed: inout FeedRecord, at now: Date, carry: PendingEditStack.Carry = { _, _ in nil }
     ) throws -> Settled {
         if let first = stack.first, key == nil || first.queued?.idempotencyKey == key {
+            // A feed reads only stacks it can apply; the outbox, settling without one, may meet a
+            // file edited by hand.
+            if let dropped = PendingEditStack.droppedAsMalformed(stack) {
+                try store.deletePendingEdits(itemID: itemID, in: feed)
+                try LeavingRowEdits.keepInHistory(dropped, of: feed, in: store, at: now)
+                return .onItsRow(
+                    PendingEditSettlement.Outcome(dropped: dropped), gone: stack.map(PendingEditKey.init))
+            }
             let outcome = try PendingEditSettlement.settle(
                 first, confirmed: confirmed, in: store, feed: &feed, carry: carry)
             try LeavingRowEdits.keepInHistory(outcome.dropped, of: feed, in: store, at: now)

@@ -45,6 +45,10 @@ package struct MalformedPendingEdit: Sendable, Equatable {
 }
 
 extension MalformedPendingEdit {
+    /// The problem of an edit dropped because another edit of its item is: each stands on the
+    /// others' payloads.
+    static let standingOnAnUnusableEdit = "an edit standing on another edit of its item that cannot be applied"
+
     /// A well-formed `edit` that cannot be applied all the same, for `problem`.
     init(_ edit: PendingEditRecord, problem: String) {
         self.init(
