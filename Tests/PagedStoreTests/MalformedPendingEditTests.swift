@@ -101,19 +101,7 @@ import Testing
     func anItemsEditsInAnOrderNoEditsLeaveAreDroppedAndNamedByVerify(_ kinds: (String, String)) async throws {
         let server = ModelServer(.posts("p", 4), pageSize: 10)
         try await test.feed(server.source).refresh()
-        try DatabaseQueue(path: test.path).write { store in
-            let feed = try #require(try store.feed(key: "home"))
-            let stored = try #require(try store.items(withIDs: ["p1"], in: feed)["p1"])
-            for (step, kind) in [kinds.0, kinds.1].enumerated() {
-                try store.savePendingEdit(
-                    PendingEditRecord(
-                        itemID: "p1", kind: .update, base: stored.payload,
-                        edited: try JSONEncoder().encode(Post(id: "p1", revision: 9)), createdAt: Date(),
-                        queued: QueuedEdit(kind: "like", argument: Data("{}".utf8), idempotencyKey: UUID()), step: step),
-                    in: feed)
-                try store.connection.execute("UPDATE pending_edit SET kind = '\(kind)' WHERE step = \(step)")
-            }
-        }
+        try plantStack(kinds)
         let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
         #expect(violations.contains { $0.rule == "pending_edit" && $0.detail.contains("p1") }, "\(violations)")
         let feed = try test.feed(server.source)
@@ -136,6 +124,18 @@ import Testing
         let shown = try test.store()
         try await test.feed(server.source, store: shown).refresh()
         shown.close()
+        try plantStack(kinds)
+        _ = try await test.sendAllQueued(answering: .rejected(reason: "HTTP 409"))
+        #expect(try pendingRows() == 0)
+        let history = try DatabaseQueue(path: test.path).read { try $0.droppedEdits(after: 0) }
+        #expect(history.map(\.edit.itemID) == ["p1", "p1"], "both edits are in the history: \(history)")
+        #expect(try test.idsOnDisk() == server.items.map(\.id), "no rollback took p1's row")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+    }
+
+    /// Writes two queued "hide" edits of `p1` of the feed "home" with the kinds `kinds`, in order,
+    /// as sqlite3 would.
+    func plantStack(_ kinds: (String, String)) throws {
         try DatabaseQueue(path: test.path).write { store in
             let feed = try #require(try store.feed(key: "home"))
             let stored = try #require(try store.items(withIDs: ["p1"], in: feed)["p1"])
@@ -151,12 +151,6 @@ import Testing
                 try store.connection.execute("UPDATE pending_edit SET kind = '\(kind)' WHERE step = \(step)")
             }
         }
-        _ = try await test.sendAllQueued(answering: .rejected(reason: "HTTP 409"))
-        #expect(try pendingRows() == 0)
-        let history = try DatabaseQueue(path: test.path).read { try $0.droppedEdits(after: 0) }
-        #expect(history.map(\.edit.itemID) == ["p1", "p1"], "both edits are in the history: \(history)")
-        #expect(try test.idsOnDisk() == server.items.map(\.id), "no rollback took p1's row")
-        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
     }
 
     /// Writes the planted row for `p1` of the feed "home", as sqlite3 would.
