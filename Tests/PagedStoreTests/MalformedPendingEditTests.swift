@@ -133,13 +133,39 @@ import Testing
         #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
     }
 
+    /// An unreadable row in a stack the outbox settles without the feed, under an insert whose
+    /// rejection takes the item's later edits with it: the rejection deleted every edit of the item,
+    /// and only the ones it could read reached the history. Now the unreadable row and the edits
+    /// standing on it go into the history first, as a feed reading them drops them, and nothing is
+    /// rolled back.
+    @Test func anUnreadableRowInAStackSentWithoutTheFeedGoesIntoTheHistoryWithItsItemsEdits() async throws {
+        let server = ModelServer(.posts("p", 4), pageSize: 10)
+        let shown = try test.store()
+        try await test.feed(server.source, store: shown).refresh()
+        shown.close()
+        try plantStack(["insert", "update", "upsert"])
+        _ = try await test.sendAllQueued(answering: .rejected(reason: "HTTP 409"))
+        #expect(try pendingRows() == 0)
+        let history = try DatabaseQueue(path: test.path).read { try $0.droppedEdits(after: 0) }
+        #expect(history.count == 3, "every edit of the stack is in the history: \(history)")
+        #expect(history.contains { $0.edit.problem.contains("\"upsert\"") }, "the unreadable row names its kind")
+        #expect(try test.idsOnDisk() == server.items.map(\.id), "no rollback took p1's row")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+    }
+
     /// Writes two queued "hide" edits of `p1` of the feed "home" with the kinds `kinds`, in order,
     /// as sqlite3 would.
     func plantStack(_ kinds: (String, String)) throws {
+        try plantStack([kinds.0, kinds.1])
+    }
+
+    /// Writes queued "hide" edits of `p1` of the feed "home" with the kinds `kinds`, in order, as
+    /// sqlite3 would.
+    func plantStack(_ kinds: [String]) throws {
         try DatabaseQueue(path: test.path).write { store in
             let feed = try #require(try store.feed(key: "home"))
             let stored = try #require(try store.items(withIDs: ["p1"], in: feed)["p1"])
-            for (step, kind) in [kinds.0, kinds.1].enumerated() {
+            for (step, kind) in kinds.enumerated() {
                 try store.savePendingEdit(
                     PendingEditRecord(
                         itemID: "p1", kind: .update, base: stored.payload,

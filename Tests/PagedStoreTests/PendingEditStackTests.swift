@@ -95,13 +95,35 @@ extension PendingEditStackTests {
     }
 
     @Test func everyEditOfAStackInAnOrderNoEditsLeaveIsDroppedTheFirstNamingWhy() {
-        #expect(PendingEditStack.droppedAsMalformed([edit(.insert), edit(.update, step: 1)]) == nil)
-        let dropped = PendingEditStack.droppedAsMalformed([
-            edit(.remove), edit(.update, step: 1), edit(.update, step: 2),
-        ])
-        #expect(dropped?.map(\.step) == [0, 1, 2])
-        #expect(dropped?.first?.problem == PendingEditStack.problem(of: [edit(.remove), edit(.update, step: 1)]))
-        #expect(dropped?.dropFirst().allSatisfy { $0.problem == MalformedPendingEdit.standingOnAnUnusableEdit } == true)
+        let sound = UnusablePendingEdits.plan(edits: [edit(.insert), edit(.update, step: 1)], malformed: [])
+        #expect(sound.usable.map(\.step) == [0, 1] && sound.dropped.isEmpty && sound.itemsLeaving.isEmpty)
+        let stack = [edit(.remove), edit(.update, step: 1), edit(.update, step: 2), edit(.update, "b")]
+        let plan = UnusablePendingEdits.plan(edits: stack, malformed: [])
+        #expect(plan.usable.map(\.itemID) == ["b"])
+        #expect(plan.itemsLeaving == ["a"])
+        #expect(plan.dropped.map(\.step) == [0, 1, 2])
+        #expect(plan.dropped.first?.problem == PendingEditStack.problem(of: [edit(.remove), edit(.update, step: 1)]))
+        #expect(plan.dropped.dropFirst().allSatisfy { $0.problem == MalformedPendingEdit.standingOnAnUnusableEdit })
+        #expect(plan.rowsLeavingAlone.isEmpty)
+    }
+
+    @Test func anUnreadableRowTakesItsItemsOtherEditsWithIt() {
+        let unreadable = MalformedPendingEdit(itemID: "a", problem: "its kind is none", step: 1, outboxKind: "k")
+        let plan = UnusablePendingEdits.plan(
+            edits: [edit(.update), edit(.update, step: 2), edit(.update, "b")], malformed: [unreadable])
+        #expect(plan.usable.map(\.itemID) == ["b"])
+        #expect(plan.itemsLeaving == ["a"])
+        #expect(plan.dropped.map(\.step) == [1, 0, 2], "the unreadable row first, then the edits standing on it")
+        #expect(plan.dropped.dropFirst().allSatisfy { $0.problem == MalformedPendingEdit.standingOnAnUnusableEdit })
+    }
+
+    @Test func aRowWhoseOnlyFaultIsItsOutboxPartGoesAlone() {
+        let keyless = MalformedPendingEdit(
+            itemID: "a", problem: "a key that is not a UUID", step: 1, outboxKind: "k", payloadsSound: true)
+        let plan = UnusablePendingEdits.plan(edits: [edit(.update), edit(.update, step: 2)], malformed: [keyless])
+        #expect(plan.usable.map(\.step) == [0, 2])
+        #expect(plan.itemsLeaving.isEmpty)
+        #expect(plan.dropped == [keyless] && plan.rowsLeavingAlone == [keyless])
     }
 
     @Test func anEditThatMovedTheItemToAnotherSectionKeepsItThereAndOneThatDidNotFollowsTheNewValue() throws {

@@ -36,28 +36,11 @@ extension Feed {
         let unreadableDetached = try store.unreadableDetachedEdits(of: feed).filter {
             itemID == nil || $0.itemID == itemID
         }
-        var unusable = rows.malformed.filter { !unreadableItems.contains($0.itemID) } + unreadableDetached
-        for stack in PendingEditStack.stacks(applicable) {
-            if let problem = PendingEditStack.problem(of: stack), let first = stack.first {
-                unusable.append(MalformedPendingEdit(first, problem: problem))
-            }
-        }
-        // An item's edits stand on each other's payloads: one unusable, the item's others go with it.
-        // A row whose payloads are sound (only its outbox part is wrong) goes alone.
-        let unusableItems = Set(unusable.filter { !$0.payloadsSound }.map(\.itemID))
-        for itemID in unusableItems { try store.deletePendingEdits(itemID: itemID, in: feed) }
-        let listed = Set(unusable.map { "\($0.itemID)/\($0.step)" })
-        for edit in applicable
-        where unusableItems.contains(edit.itemID) && !listed.contains("\(edit.itemID)/\(edit.step)") {
-            unusable.append(
-                MalformedPendingEdit(edit, problem: MalformedPendingEdit.standingOnAnUnusableEdit))
-        }
-        for edit in unusable where edit.payloadsSound {
-            try store.deletePendingEdit(itemID: edit.itemID, step: edit.step, in: feed)
-        }
-        try LeavingRowEdits.keepInHistory(unusable, of: feed, in: store, at: now)
-        dropped += unusable
-        return applicable.filter { !unusableItems.contains($0.itemID) }
+        let plan = UnusablePendingEdits.plan(
+            edits: applicable,
+            malformed: rows.malformed.filter { !unreadableItems.contains($0.itemID) } + unreadableDetached)
+        dropped += try LeavingRowEdits.drop(plan, of: feed, in: store, at: now)
+        return plan.usable
     }
 
     /// Reports each pending edit this feed's write dropped as a ``FeedEvent/Kind/pendingEditDropped``

@@ -24,20 +24,24 @@ struct OutboxWriter: Sendable {
     /// back (not); nothing when the feed or that edit is gone (settled elsewhere, the feed deleted).
     ///
     /// No codec checks the server's payload it writes back: it is the row's own bytes, and a row the
-    /// app cannot decode (a file edited by hand) is removed by the feed when it reads it. A row no
-    /// edit can come from (see ``MalformedPendingEdit``) is deleted without a rollback, as a feed
-    /// drops it.
+    /// app cannot decode (a file edited by hand) is removed by the feed when it reads it. The rows
+    /// no edit can come from, and the edits standing on them (see ``UnusablePendingEdits``), go into
+    /// the outbox's history without a rollback, as a feed drops them.
     func settle(_ itemID: String, key: UUID, confirmed: Bool, inFeed feedKey: String) throws {
         try store.transaction(by: follower) { store in
             guard var feed = try store.feed(key: feedKey) else { return ((), []) }
             let before = feed
-            let stack = try store.pendingEdits(ofItem: itemID, in: feed)
+            // Rows no edit can come from go first, reported in the history, as a feed reading them drops them.
+            let now = self.store.clock.date()
+            let rows = try store.pendingEditRows(of: feed, item: itemID)
+            let usable = UnusablePendingEdits.plan(edits: rows.edits, malformed: rows.malformed)
+            _ = try LeavingRowEdits.drop(usable, of: feed, in: store, at: now)
+            let stack = PendingEditStack.stacks(usable.usable).first ?? []
             // The feed's later edits go again with their own change where a list of it in this
             // process knows it (in another store), else by what they changed.
             let carry = LiveFeeds.shared.carries(in: queue.file)(feedKey) ?? { _, _ in nil }
             let settled = try EditSettlement.settle(
-                itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed,
-                at: self.store.clock.date(), carry: carry)
+                itemID, key: key, confirmed: confirmed, stack: stack, in: store, feed: &feed, at: now, carry: carry)
             guard case .onItsRow(let outcome, _) = settled else {
                 if case .detached(let written, _) = settled { return ((), written) }
                 return ((), [])

@@ -26,22 +26,15 @@ enum EditSettlement {
     /// when it shows on no row. The later edits a rejected insert takes with it are kept in the
     /// outbox's history, dropped at `now`.
     /// - Parameters:
-    ///   - stack: The item's pending edits as the caller can read them, oldest first (a feed leaves
-    ///     out the edits its codec cannot read, which it drops or detaches first).
+    ///   - stack: The item's pending edits the caller can apply, oldest first: the unusable ones
+    ///     (``UnusablePendingEdits``) and, for a feed, the ones its codec cannot read were dropped or
+    ///     detached first.
     ///   - carry: How a later edit's change goes on a value, when the feed that made it knows.
     static func settle(
         _ itemID: String, key: UUID?, confirmed: Bool, stack: [PendingEditRecord], in store: PageStore,
         feed: inout FeedRecord, at now: Date, carry: PendingEditStack.Carry = { _, _ in nil }
     ) throws -> Settled {
         if let first = stack.first, key == nil || first.queued?.idempotencyKey == key {
-            // A feed reads only stacks it can apply; the outbox, settling without one, may meet a
-            // file edited by hand.
-            if let dropped = PendingEditStack.droppedAsMalformed(stack) {
-                try store.deletePendingEdits(itemID: itemID, in: feed)
-                try LeavingRowEdits.keepInHistory(dropped, of: feed, in: store, at: now)
-                return .onItsRow(
-                    PendingEditSettlement.Outcome(dropped: dropped), gone: stack.map(PendingEditKey.init))
-            }
             let outcome = try PendingEditSettlement.settle(
                 first, confirmed: confirmed, in: store, feed: &feed, carry: carry)
             try LeavingRowEdits.keepInHistory(outcome.dropped, of: feed, in: store, at: now)

@@ -56,6 +56,20 @@ enum LeavingRowEdits {
         }
     }
 
+    /// Deletes what `plan` drops (see ``UnusablePendingEdits``) from `feed`, in the caller's write
+    /// transaction, and keeps each dropped queued edit in the outbox's history, dropped at `now`.
+    /// - Returns: The dropped edits, for ``Feed/reportDropped(_:)`` once the transaction committed.
+    static func drop(
+        _ plan: UnusablePendingEdits.Plan, of feed: FeedRecord, in store: PageStore, at now: Date
+    ) throws -> [MalformedPendingEdit] {
+        for itemID in plan.itemsLeaving { try store.deletePendingEdits(itemID: itemID, in: feed) }
+        for edit in plan.rowsLeavingAlone {
+            try store.deletePendingEdit(itemID: edit.itemID, step: edit.step, in: feed)
+        }
+        try keepInHistory(plan.dropped, of: feed, in: store, at: now)
+        return plan.dropped
+    }
+
     /// Keeps each dropped edit that was queued (made by kind) in the outbox's history of drops,
     /// dropped at `now`.
     static func keepInHistory(

@@ -17,10 +17,8 @@ enum PendingEditSettlement {
         /// with edits stacked on it, the other feeds' copy those edits now stand on; none for a
         /// removal, or an insert alone, which stayed this feed's own.
         var copies: [EncodedItem] = []
-        /// The edits that went unsent: the later edits a rejected insert took with it, or every edit
-        /// of a stack no edits made one after another leave (see
-        /// ``PendingEditStack/droppedAsMalformed(_:)``). Each is kept in the outbox's history when it
-        /// was queued, and reported as dropped.
+        /// The edits that went unsent: the later edits a rejected insert took with it. Each is kept
+        /// in the outbox's history when it was queued, and reported as dropped.
         var dropped: [MalformedPendingEdit] = []
     }
 

@@ -57,16 +57,6 @@ enum PendingEditStack {
         return nil
     }
 
-    /// The item's edits as the dropped edits they all become when they stand in an order edits made
-    /// one after another cannot leave (see ``problem(of:)``), the first naming the problem; nil for
-    /// a sound stack. None of them is sent or rolled back: a feed drops them when it reads them, and
-    /// a settlement that meets them without the feed does the same.
-    static func droppedAsMalformed(_ stack: [PendingEditRecord]) -> [MalformedPendingEdit]? {
-        guard let problem = problem(of: stack), let first = stack.first else { return nil }
-        return [MalformedPendingEdit(first, problem: problem)]
-            + stack.dropFirst().map { MalformedPendingEdit($0, problem: MalformedPendingEdit.standingOnAnUnusableEdit) }
-    }
-
     /// What the stack needs after a write left its item's row as `stored` (see
     /// ``PendingEditReplay/step(for:stored:)``, given `combined`): as the one edit it amounts to,
     /// except that updates made on an insert the server now lists go again on the server's copy.
