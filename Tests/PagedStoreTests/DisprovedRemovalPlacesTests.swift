@@ -13,12 +13,13 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// p0…p29 by pages of 10, first page cached; 15 new posts on top, refresh: n0…n9, a gap, p0…p9.
-    func gapTimeline() async throws -> (feed: Feed<Post>, server: ModelServer) {
+    /// p0…p29 by pages of 10, first page cached; `newPosts` (15) new posts on top, refresh: n0…n9,
+    /// a gap, p0…p9.
+    func gapTimeline(newPosts: Int = 15) async throws -> (feed: Feed<Post>, server: ModelServer) {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
         await feed.refresh()
-        server.items = .posts("n", 15) + server.items
+        server.items = .posts("n", newPosts) + server.items
         await feed.refresh()
         return (feed, server)
     }
@@ -68,6 +69,27 @@ import Testing
         let end = try await expectP1ShownBelowP3(feed, "after rollback")
         #expect(list.rejectedChanges.isEmpty)
         #expect(try test.idsOnDisk() == end)
+    }
+
+    /// Two removals next to each other (the later one names the earlier one's item as its neighbour,
+    /// or the earlier one names the later one's, depending on the order): one gap fill lists p1
+    /// below p3 and p2 below p4, both between rows the feed has. Each reaches its rows through the
+    /// other's place, so both move; both calls fail, and each item shows where the server lists it.
+    @Test(arguments: [["p1", "p2"], ["p2", "p1"]])
+    func adjacentRemovalsBothDisplacedByOneGapFillThenRolledBack(removedInOrder order: [String]) async throws {
+        let (feed, server) = try await gapTimeline(newPosts: 14)
+        var removals: [HeldRefusedEdit] = []
+        for id in order { removals.append(await HeldRefusedEdit(removing: id, from: feed)) }
+        try move("p1", after: "p3", in: server)
+        try move("p2", after: "p4", in: server)  // the fill: n10…n13, p0, p3, p1, p4, p2, p5
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        let list = await ObservedList(feed)
+        for removal in removals { await removal.refuse() }
+        let ids = await feed.snapshot.ids
+        expectSound(ids, "after both rollbacks")
+        #expect(Array(ids.drop { $0 != "p0" }.prefix(7)) == ["p0", "p3", "p1", "p4", "p2", "p5", "p6"], "\(ids)")
+        #expect(list.rejectedChanges.isEmpty)
+        #expect(try test.idsOnDisk() == ids)
     }
 
     /// The same with a queued removal that the server rejects.

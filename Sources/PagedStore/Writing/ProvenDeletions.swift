@@ -53,19 +53,27 @@ enum ProvenDeletions {
     }
 
     /// The feed's pending removals whose two neighbours `listed` names, with where those rows are.
+    ///
+    /// Removals next to each other name each other's items, which have no row: each side stands
+    /// for the closest row the chain of their places reaches (``PendingEditReplay/standIn(for:on:rows:removedPlaces:)``),
+    /// so that a page that moves both items proves both places wrong.
     private static func pendingRemovals(
         listedAround listed: Set<String>, in feed: FeedRecord, store: PageStore
     ) throws -> [DeletionProof.PendingRemoval] {
-        let removals = try store.pendingEdits(of: feed).filter { edit in
-            guard edit.kind == .remove, let above = edit.above, let below = edit.below else { return false }
-            return listed.contains(above) && listed.contains(below)
-        }
+        let removals = try store.pendingEdits(of: feed).filter { $0.kind == .remove }
         guard !removals.isEmpty else { return [] }
-        let around = try store.items(withIDs: removals.flatMap { [$0.above ?? "", $0.below ?? ""] }, in: feed)
-        return removals.map { edit in
-            DeletionProof.PendingRemoval(
-                itemID: edit.itemID, above: edit.above.map { ($0, around[$0]?.position) },
-                below: edit.below.map { ($0, around[$0]?.position) }, queued: edit.queued != nil)
+        let places = Dictionary(
+            removals.map { ($0.itemID, (above: $0.above, below: $0.below)) }, uniquingKeysWith: { first, _ in first })
+        let named = Set(removals.flatMap { [$0.above, $0.below] }.compactMap { $0 })
+        let around = try store.items(withIDs: Array(named), in: feed)
+        let rows = Set(around.keys)
+        return removals.compactMap { edit in
+            let above = PendingEditReplay.standIn(for: edit.above, on: .above, rows: rows, removedPlaces: places)
+            let below = PendingEditReplay.standIn(for: edit.below, on: .below, rows: rows, removedPlaces: places)
+            guard let above, let below, listed.contains(above), listed.contains(below) else { return nil }
+            return DeletionProof.PendingRemoval(
+                itemID: edit.itemID, above: (above, around[above]?.position), below: (below, around[below]?.position),
+                queued: edit.queued != nil)
         }
     }
 }
