@@ -131,6 +131,23 @@ import Testing
         #expect(nextToANewItem.movedTo.isEmpty, "a row the feed does not have is no place to name")
     }
 
+    @Test func aDisplacedRemovalListedNextToAnotherRemovedItemNamesThatItem() {
+        let moved = DeletionProof.PendingRemoval(itemID: "moved", above: ("a", 10), below: ("b", 20), queued: true)
+        let other = DeletionProof.PendingRemoval(itemID: "other", above: ("b", 20), below: ("c", 30), queued: true)
+        let plan = DeletionProof.plan(
+            rows: rows(["b", "c", "d"], from: 20), in: (after: 10, through: 40),
+            listed: ["a", "b", "c", "moved", "other", "d"], limit: 6, removals: [moved, other])
+        #expect(
+            plan.movedTo == [
+                "moved": DeletionProof.Place(above: "c", below: "other"),
+                "other": DeletionProof.Place(above: "moved", below: "d"),
+            ], "each names the other, and the rows beyond")
+        let beforeAnUnknownItem = DeletionProof.plan(
+            rows: rows(["b", "c"], from: 20), in: (after: 10, through: 30),
+            listed: ["a", "b", "c", "moved", "other", "new"], limit: 6, removals: [moved, other])
+        #expect(beforeAnUnknownItem.movedTo.isEmpty, "no row the feed has below them: no place to name")
+    }
+
     @Test func aRemovalWhoseItemThePageListsBetweenItsRowsKeepsItsPlace() {
         let removal = DeletionProof.PendingRemoval(itemID: "back", above: ("a", 10), below: ("b", 25), queued: true)
         let plan = DeletionProof.plan(

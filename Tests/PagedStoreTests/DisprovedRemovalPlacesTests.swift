@@ -92,6 +92,24 @@ import Testing
         #expect(try test.idsOnDisk() == ids)
     }
 
+    /// Two removed items the server moved next to each other: the fill lists p1 and p2 together
+    /// between p3 and p4, so each names the other as its neighbour there; rolled back in either
+    /// order, they show as the server lists them.
+    @Test(arguments: [["p1", "p2"], ["p2", "p1"]])
+    func removedItemsListedNextToEachOtherTakeThatPlaceTogether(rolledBackInOrder order: [String]) async throws {
+        let (feed, server) = try await gapTimeline(newPosts: 14)
+        var removals: [String: HeldRefusedEdit] = [:]
+        for id in ["p1", "p2"] { removals[id] = await HeldRefusedEdit(removing: id, from: feed) }
+        try move("p1", after: "p3", in: server)
+        try move("p2", after: "p1", in: server)  // the fill: n10…n13, p0, p3, p1, p2, p4, p5
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        for id in order { await removals[id]?.refuse() }
+        let ids = await feed.snapshot.ids
+        expectSound(ids, "after both rollbacks")
+        #expect(Array(ids.drop { $0 != "p0" }.prefix(6)) == ["p0", "p3", "p1", "p2", "p4", "p5"], "\(ids)")
+        #expect(try test.idsOnDisk() == ids)
+    }
+
     /// The same with a queued removal that the server rejects.
     @Test func queuedRemovalDisplacedByAGapFillThatDoesNotInsertTheItemThenRejected() async throws {
         let (feed, server) = try await gapTimeline()

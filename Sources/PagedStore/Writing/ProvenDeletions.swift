@@ -35,14 +35,16 @@ enum ProvenDeletions {
             try store.deletePendingRemoval(itemID: removal.itemID, in: feed)
             try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
         }
-        for removal in removals where plan.displaced.contains(removal.itemID) {
-            guard let place = plan.movedTo[removal.itemID] else {
-                try store.disprovePendingRemovalPlace(of: removal.itemID, in: feed)
-                continue
-            }
-            // The removals that named the item keep the place it had; it takes the one the page lists.
+        for removal in removals where plan.displaced.contains(removal.itemID) && plan.movedTo[removal.itemID] == nil {
+            try store.disprovePendingRemovalPlace(of: removal.itemID, in: feed)
+        }
+        // The removals that named a moved item keep the place it had; then each takes the one the page
+        // lists, which may name another moved item (listed next to it).
+        for removal in removals where plan.movedTo[removal.itemID] != nil {
             try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
-            try store.movePendingRemoval(of: removal.itemID, between: place.above, and: place.below, in: feed)
+        }
+        for (itemID, place) in plan.movedTo {
+            try store.movePendingRemoval(of: itemID, between: place.above, and: place.below, in: feed)
         }
         guard !plan.deleted.isEmpty else { return [] }
         let firstRow = try store.rowCount(throughPosition: stretch.after, in: feed)

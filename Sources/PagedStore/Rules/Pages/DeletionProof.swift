@@ -159,17 +159,36 @@ enum DeletionProof {
             }
         }
         let listedRows = Set(rows.lazy.filter { offsets[$0.itemID] != nil }.map(\.itemID))
+        let removed = Set(removals.map(\.itemID))
         for itemID in plan.displaced {
-            guard let offset = offsets[itemID], offset > 0, offset + 1 < page.count,
-                listedRows.contains(page[offset - 1]), listedRows.contains(page[offset + 1])
+            guard let offset = offsets[itemID],
+                let above = neighbour(listedAt: offset, step: -1, in: page, rows: listedRows, removed: removed),
+                let below = neighbour(listedAt: offset, step: 1, in: page, rows: listedRows, removed: removed)
             else { continue }
-            plan.movedTo[itemID] = Place(above: page[offset - 1], below: page[offset + 1])
+            plan.movedTo[itemID] = Place(above: above, below: below)
         }
         let missing = rows.filter { !$0.local && offsets[$0.itemID] == nil }
         guard !missing.isEmpty || !settled.isEmpty, missing.count + settled.count <= limit else { return plan }
         plan.deleted = missing
         plan.settled = settled
         return plan
+    }
+
+    /// The item the page lists next to the one at `offset` (above it for a `step` of -1, below for
+    /// 1), when the feed has a row for it or it is another pending removal's item with such a row
+    /// further on that side: removals next to each other name each other, and a rollback reads each
+    /// through the others' places to the closest row (``PendingEditReplay/standIn(for:on:rows:removedPlaces:)``).
+    /// Nil when the page lists nothing there, or an item the feed knows nothing of first.
+    private static func neighbour(
+        listedAt offset: Int, step: Int, in page: [String], rows: Set<String>, removed: Set<String>
+    ) -> String? {
+        var index = offset + step
+        while page.indices.contains(index) {
+            if rows.contains(page[index]) { return page[offset + step] }
+            guard removed.contains(page[index]) else { return nil }
+            index += step
+        }
+        return nil
     }
 
     /// What a page says of the place a pending removal named.
