@@ -110,6 +110,51 @@ import Testing
         #expect(try test.idsOnDisk() == ids)
     }
 
+    /// A refresh whose first page lists p1 below p3, and both rows it was removed from: the page
+    /// brings p1 back, the pending removal hides it again and takes the place the page lists. The
+    /// call fails: p1 shows below p3.
+    @Test func closureRemovalOfAnItemARefreshListsElsewhereThenRolledBack() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        let removal = await HeldRefusedEdit(removing: "p1", from: feed)
+        try move("p1", after: "p3", in: server)  // p0, p2, p3, p1, p4, …
+        await feed.refresh()
+        #expect(await !feed.snapshot.ids.contains("p1"), "still removed")
+        await removal.refuse()
+        try await expectP1ShownBelowP3(feed, "after rollback")
+    }
+
+    /// Three removals next to each other, p1, p2, p3; the server deletes p2 or moves it below p4, and
+    /// the fill lists p0, p1, p3, p4. p2's removal is proved through the others' places; the removals
+    /// that named p2 take the rows p2's removal named, so p1 and p3 keep their order: rolled back
+    /// with p3 first, they show as the server lists them, also after a refresh and a scroll.
+    @Test(arguments: [false, true])
+    func theMiddleOfThreeAdjacentRemovalsProvedLeavesTheOthersInOrder(p2Moved: Bool) async throws {
+        let (feed, server) = try await gapTimeline(newPosts: 14)
+        var removals: [String: HeldRefusedEdit] = [:]
+        for id in ["p1", "p2", "p3"] { removals[id] = await HeldRefusedEdit(removing: id, from: feed) }
+        if p2Moved {
+            try move("p2", after: "p4", in: server)  // the fill: n10…n13, p0, p1, p3, p4, p2, p5
+        } else {
+            server.items.removeAll { $0.id == "p2" }  // the fill: n10…n13, p0, p1, p3, p4, p5, p6
+        }
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
+        for id in ["p3", "p1", "p2"] { await removals[id]?.refuse() }
+        for moment in ["after the rollbacks", "after a refresh and a scroll to the end"] {
+            if moment != "after the rollbacks" {
+                await feed.refresh()
+                try await scrollToTheEnd(feed)
+            }
+            let ids = await feed.snapshot.ids
+            expectSound(ids, moment)
+            let serverOrder = server.items.map(\.id).filter(ids.contains)
+            #expect(ids.filter(serverOrder.contains) == serverOrder, "\(moment): \(ids)")
+            #expect(ids.allSatisfy(Set(server.items.map(\.id)).contains), "\(moment): none the server lacks: \(ids)")
+        }
+        #expect(try test.idsOnDisk() == (await feed.snapshot.ids))
+    }
+
     /// The same with a queued removal that the server rejects.
     @Test func queuedRemovalDisplacedByAGapFillThatDoesNotInsertTheItemThenRejected() async throws {
         let (feed, server) = try await gapTimeline()

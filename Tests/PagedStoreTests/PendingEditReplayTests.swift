@@ -51,6 +51,18 @@ import Testing
         }
     }
 
+    @Test func aPageListingBothRowsAndTheItemElsewhereDisprovesItsPlace() {
+        let disproved = { (listed: [String]) in
+            PendingEditReplay.placeDisproved(byPage: listed, item: "x", above: "a", below: "b")
+        }
+        #expect(disproved(["a", "b", "c", "x", "d"]), "it moved below both")
+        #expect(disproved(["x", "a", "b"]), "it moved above both")
+        #expect(!disproved(["a", "c", "x", "b"]), "between them, with rows the feed lacked: its place holds")
+        #expect(!disproved(["x", "b", "c"]), "one row listed: a page-numbered list shifted, nothing proved")
+        #expect(!disproved(["a", "b"]), "not listed: the page did not bring it back")
+        #expect(!PendingEditReplay.placeDisproved(byPage: ["a", "x", "b"], item: "x", above: nil, below: "b"))
+    }
+
     @Test func aServerRowGoesBackRightAboveTheRowBelowItAndALocalOneRightBelowTheRowAboveIt() {
         // Rows 3 and 7: four rows came in between meanwhile.
         #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: 7, serverRow: true, named: (true, true)) == 7)

@@ -60,10 +60,15 @@ extension FeedWriter {
                 let before = try reapply(&stack, onto: stored, changes: changes) ?? (stored.payload, stored.section)
                 let around = try store.neighbours(of: stored.position, in: feed)
                 let named = try store.items(withIDs: [removal.above, removal.below].compactMap { $0 }, in: feed)
+                let disprovedByThePage = commit.listed.map {
+                    PendingEditReplay.placeDisproved(
+                        byPage: $0, item: combined.itemID, above: removal.above, below: removal.below)
+                }
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },
                     and: removal.below.flatMap { named[$0]?.position },
-                    placeDisproved: try store.pendingRemovalPlaceDisproved(of: combined.itemID, in: feed))
+                    placeDisproved: try disprovedByThePage == true
+                        || store.pendingRemovalPlaceDisproved(of: combined.itemID, in: feed))
                 guard let removed = try store.removeItem(combined.itemID, from: &feed) else { continue }
                 (removal.base, removal.baseSection) = (before.payload, before.section)
                 if takesNewPlace { (removal.above, removal.below) = around }

@@ -32,8 +32,8 @@ enum ProvenDeletions {
         if !plan.published.isEmpty { try store.markServerRows(at: plan.published, in: feed) }
         for removal in removals where plan.settled.contains(removal.itemID) {
             // Proved deleted: the removals that named the item take its place.
+            try handOnPlace(of: removal, in: feed, store: store)
             try store.deletePendingRemoval(itemID: removal.itemID, in: feed)
-            try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
         }
         for removal in removals where plan.displaced.contains(removal.itemID) && plan.movedTo[removal.itemID] == nil {
             try store.disprovePendingRemovalPlace(of: removal.itemID, in: feed)
@@ -41,7 +41,7 @@ enum ProvenDeletions {
         // The removals that named a moved item keep the place it had; then each takes the one the page
         // lists, which may name another moved item (listed next to it).
         for removal in removals where plan.movedTo[removal.itemID] != nil {
-            try store.handOnPlace(of: removal.itemID, above: removal.above?.id, below: removal.below?.id, in: feed)
+            try handOnPlace(of: removal, in: feed, store: store)
         }
         for (itemID, place) in plan.movedTo {
             try store.movePendingRemoval(of: itemID, between: place.above, and: place.below, in: feed)
@@ -52,6 +52,19 @@ enum ProvenDeletions {
         let indices = try plan.deleted.map { try PageStore.count(firstRow, adding: offsets[$0.position] ?? 0) }
         try store.deleteRows(at: plan.deleted.map(\.position), in: &feed)
         return indices
+    }
+
+    /// Hands the place the item's removal names now (earlier hand-ons of the same page may have
+    /// changed it) to the removals that named the item. Never the rows the proof read through other
+    /// removals' places: two removals that named the item on either side would then name one place,
+    /// and a rollback could put them back in either order.
+    private static func handOnPlace(
+        of removal: DeletionProof.PendingRemoval, in feed: FeedRecord, store: PageStore
+    ) throws {
+        let own = try store.pendingEdits(ofItem: removal.itemID, in: feed).last { $0.kind == .remove }
+        try store.handOnPlace(
+            of: removal.itemID, above: own?.above ?? removal.above?.id, below: own?.below ?? removal.below?.id, in: feed
+        )
     }
 
     /// The feed's pending removals whose two neighbours `listed` names, with where those rows are.

@@ -14,7 +14,9 @@ extension Feed {
             fetchedAt: clock.date())
         let policy = self.policy
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
-            try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
+            var commit = try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
+            commit.listed = encoded.map(\.itemID)
+            return commit
         }
     }
 

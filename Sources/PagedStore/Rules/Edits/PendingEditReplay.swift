@@ -50,6 +50,16 @@ enum PendingEditReplay {
         return true
     }
 
+    /// Whether a page that lists `item` proves wrong the place its pending removal named: it lists
+    /// both rows, `above` and `below`, and the item not between them (it moved). A page that lists
+    /// only one of them says nothing (a page-numbered list shifted by items on top).
+    static func placeDisproved(byPage listed: [String], item: String, above: String?, below: String?) -> Bool {
+        guard let above, let below, let top = listed.firstIndex(of: above), let bottom = listed.firstIndex(of: below),
+            let offset = listed.firstIndex(of: item)
+        else { return false }
+        return !(top < offset && offset < bottom)
+    }
+
     /// A side of the place an edit names: the row above it or the row below it.
     enum Side {
         case above, below
