@@ -96,24 +96,27 @@ extension PendingEditStackTests {
 
     @Test func everyEditOfAStackInAnOrderNoEditsLeaveIsDroppedTheFirstNamingWhy() {
         let sound = UnusablePendingEdits.plan(edits: [edit(.insert), edit(.update, step: 1)], malformed: [])
-        #expect(sound.usable.map(\.step) == [0, 1] && sound.dropped.isEmpty && sound.itemsLeaving.isEmpty)
+        #expect(sound.usable.map(\.step) == [0, 1] && sound.dropped.isEmpty && sound.cuts.isEmpty)
         let stack = [edit(.remove), edit(.update, step: 1), edit(.update, step: 2), edit(.update, "b")]
         let plan = UnusablePendingEdits.plan(edits: stack, malformed: [])
         #expect(plan.usable.map(\.itemID) == ["b"])
-        #expect(plan.itemsLeaving == ["a"])
+        #expect(plan.cuts == ["a": 0], "all of it")
         #expect(plan.dropped.map(\.step) == [0, 1, 2])
         #expect(plan.dropped.first?.problem == PendingEditStack.problem(of: [edit(.remove), edit(.update, step: 1)]))
         #expect(plan.dropped.dropFirst().allSatisfy { $0.problem == MalformedPendingEdit.standingOnAnUnusableEdit })
         #expect(plan.rowsLeavingAlone.isEmpty)
     }
 
-    @Test func anUnreadableRowTakesItsItemsOtherEditsWithIt() {
+    @Test func anUnreadableRowTakesTheItemsEditsAfterItWithItAndLeavesTheOnesBefore() {
         let unreadable = MalformedPendingEdit(itemID: "a", problem: "its kind is none", step: 1, outboxKind: "k")
         let plan = UnusablePendingEdits.plan(
-            edits: [edit(.update), edit(.update, step: 2), edit(.update, "b")], malformed: [unreadable])
-        #expect(plan.usable.map(\.itemID) == ["b"])
-        #expect(plan.itemsLeaving == ["a"])
-        #expect(plan.dropped.map(\.step) == [1, 0, 2], "the unreadable row first, then the edits standing on it")
+            edits: [edit(.update), edit(.update, step: 2), edit(.update, step: 3), edit(.update, "b")],
+            malformed: [unreadable])
+        #expect(
+            plan.usable.map { "\($0.itemID)\($0.step)" } == ["a0", "b0"],
+            "the edit before it stands on the server's value")
+        #expect(plan.cuts == ["a": 1])
+        #expect(plan.dropped.map(\.step) == [1, 2, 3], "the unreadable row first, then the edits standing on it")
         #expect(plan.dropped.dropFirst().allSatisfy { $0.problem == MalformedPendingEdit.standingOnAnUnusableEdit })
     }
 
@@ -122,7 +125,7 @@ extension PendingEditStackTests {
             itemID: "a", problem: "a key that is not a UUID", step: 1, outboxKind: "k", payloadsSound: true)
         let plan = UnusablePendingEdits.plan(edits: [edit(.update), edit(.update, step: 2)], malformed: [keyless])
         #expect(plan.usable.map(\.step) == [0, 2])
-        #expect(plan.itemsLeaving.isEmpty)
+        #expect(plan.cuts.isEmpty)
         #expect(plan.dropped == [keyless] && plan.rowsLeavingAlone == [keyless])
     }
 

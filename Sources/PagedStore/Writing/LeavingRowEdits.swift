@@ -62,7 +62,7 @@ enum LeavingRowEdits {
     static func drop(
         _ plan: UnusablePendingEdits.Plan, of feed: FeedRecord, in store: PageStore, at now: Date
     ) throws -> [MalformedPendingEdit] {
-        for itemID in plan.itemsLeaving { try store.deletePendingEdits(itemID: itemID, in: feed) }
+        for (itemID, step) in plan.cuts { try store.deletePendingEdits(itemID: itemID, fromStep: step, in: feed) }
         for edit in plan.rowsLeavingAlone {
             try store.deletePendingEdit(itemID: edit.itemID, step: edit.step, in: feed)
         }

@@ -324,6 +324,15 @@ extension PageStore {
             "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0", feed.id, itemID)
     }
 
+    /// Forgets the pending edits that show on the item's row from `step` on, the ones before it
+    /// staying (its detached edits stay queued).
+    package func deletePendingEdits(itemID: String, fromStep step: Int64, in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            "DELETE FROM pending_edit WHERE feed_id = ? AND item_id = ? AND step >= ? AND detached = 0", feed.id,
+            itemID,
+            step)
+    }
+
     /// Forgets the item's pending removal, the edits before it staying.
     package func deletePendingRemoval(itemID: String, in feed: FeedRecord) throws(StorageError) {
         try connection.run(
