@@ -43,10 +43,11 @@ struct FeedCommit<Item: FeedItem> {
     var onlyItem: String?
     /// Whether pending edits were re-applied on top of what the plan wrote.
     var replayedEdits = false
-    /// For a refresh: the ids its first page lists, in order. A page that lists both rows a pending
-    /// removal named and its item elsewhere proves the removal's place wrong, and the item it brings
-    /// back takes its new place (see ``PendingEditReplay/placeDisproved(byPage:item:above:below:)``).
-    var listed: [String]?
+    /// For a refresh: its first page, as written. A page that lists both rows a pending removal named
+    /// and its item elsewhere proves the removal's place wrong, and the item it brings back takes its
+    /// new place (see ``PendingEditReplay/placeDisproved(byPage:item:above:below:)``). Kept as the
+    /// page itself: its ids are read only when the page brings back a removed item.
+    var refreshedPage: [EncodedItem]?
     /// For a commit that takes another writer's write from the file: what the change record says of
     /// it. ``Feed/apply(_:)`` reports it once the change is checked against the rows, so that an
     /// event counts only a change the list applied.

@@ -60,9 +60,9 @@ extension FeedWriter {
                 let before = try reapply(&stack, onto: stored, changes: changes) ?? (stored.payload, stored.section)
                 let around = try store.neighbours(of: stored.position, in: feed)
                 let named = try store.items(withIDs: [removal.above, removal.below].compactMap { $0 }, in: feed)
-                let disprovedByThePage = commit.listed.map {
+                let disprovedByThePage = commit.refreshedPage.map {
                     PendingEditReplay.placeDisproved(
-                        byPage: $0, item: combined.itemID, above: removal.above, below: removal.below)
+                        byPage: $0.map(\.itemID), item: combined.itemID, above: removal.above, below: removal.below)
                 }
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },

@@ -15,7 +15,7 @@ extension Feed {
         let policy = self.policy
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             var commit = try Self.merge(encoded, items: items, page: write, into: &feed, policy: policy, store: store)
-            commit.listed = encoded.map(\.itemID)
+            commit.refreshedPage = encoded
             return commit
         }
     }
