@@ -4,6 +4,11 @@ package import PagedStore
 /// A store's clock that a test moves on: the system's time plus an offset that only grows. Moving it
 /// makes an age pass and ends every wait it reaches at once, so a test never sleeps for the store; a
 /// wait it does not reach still ends in real time, as with the system's clock.
+///
+/// A clock made ``standingStill()`` does not follow the system's time: it reads the time it was made
+/// at plus the offset, and its waits end only when the test moves it. A test that asserts what does
+/// not happen while "the clock stands still" needs it, since a machine under load can let the few
+/// seconds of a real-time wait pass between two of its steps.
 public final class MovableClock: Sendable {
     private struct Waiter {
         let deadline: ContinuousClock.Instant
@@ -17,9 +22,20 @@ public final class MovableClock: Sendable {
     }
 
     private let state = Locked(State())
+    /// The instant and date the clock stands at before its offset, when it does not follow the
+    /// system's time.
+    private let stoppedAt: (instant: ContinuousClock.Instant, date: Date)?
 
     /// A clock at the system's time.
-    public init() {}
+    public init() { stoppedAt = nil }
+
+    private init(stoppedAt: (instant: ContinuousClock.Instant, date: Date)) { self.stoppedAt = stoppedAt }
+
+    /// A clock at the system's time now that moves only when the test moves it.
+    public static func standingStill() -> MovableClock { MovableClock(stoppedAt: (.now, Date())) }
+
+    /// The clock's time: the system's, or the time it stands at, plus the offset.
+    private func now(offset: Duration) -> ContinuousClock.Instant { (stoppedAt?.instant ?? .now) + offset }
 
     /// How far the clock is ahead of the system's.
     public var offset: Duration { state.value.offset }
@@ -27,8 +43,8 @@ public final class MovableClock: Sendable {
     /// The clock to open a store with.
     package var storeClock: StoreClock {
         StoreClock(
-            date: { [self] in Date().addingTimeInterval(offset.seconds) },
-            now: { [self] in .now + offset },
+            date: { [self] in (stoppedAt?.date ?? Date()).addingTimeInterval(offset.seconds) },
+            now: { [self] in now(offset: offset) },
             sleep: { [self] deadline in try await sleep(until: deadline) })
     }
 
@@ -36,8 +52,8 @@ public final class MovableClock: Sendable {
     public func advance(by duration: Duration) {
         let due = state.mutate { state in
             state.offset += max(duration, .zero)
-            let now = ContinuousClock.now + state.offset
-            let due = state.waiters.filter { $0.value.deadline <= now }
+            let reached = now(offset: state.offset)
+            let due = state.waiters.filter { $0.value.deadline <= reached }
             for id in due.keys { state.waiters[id] = nil }
             return due.values.map(\.continuation)
         }
@@ -45,8 +61,10 @@ public final class MovableClock: Sendable {
     }
 
     /// Waits until the clock reaches `deadline`: by real time, or by ``advance(by:)``, whichever
-    /// comes first. Throws `CancellationError` when the task is cancelled, as `Task.sleep` does.
+    /// comes first (only by ``advance(by:)`` when it stands still). Throws `CancellationError` when
+    /// the task is cancelled, as `Task.sleep` does.
     private func sleep(until deadline: ContinuousClock.Instant) async throws {
+        if stoppedAt != nil { return try await moved(past: deadline) }
         // The offset only grows: the real deadline at the current offset is the latest one.
         let realDeadline = deadline - offset
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -66,7 +84,7 @@ public final class MovableClock: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let passed = state.mutate { state in
-                    guard !Task.isCancelled, ContinuousClock.now + state.offset < deadline else { return true }
+                    guard !Task.isCancelled, now(offset: state.offset) < deadline else { return true }
                     state.waiters[id] = Waiter(deadline: deadline, continuation: continuation)
                     return false
                 }
