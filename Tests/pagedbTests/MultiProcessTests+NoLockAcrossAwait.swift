@@ -9,16 +9,15 @@ import Testing
 /// extension, `pagedb`) writes at once, and iOS never finds the app suspended with a lock held
 /// (0xdead10cc).
 extension MultiProcessTests {
-    /// Writes a refresh of `home` with `pagedb apply` while the caller's write operation is held.
-    /// - Returns: How long the other process took; it fails with a busy error after its 5 s busy
-    ///   timeout if a lock is held.
-    static func otherProcessWrites(_ db: String, in scratch: TemporaryDirectory) async throws -> Duration {
+    /// Writes a refresh of `home` with `pagedb apply` while the caller's write operation is held, and
+    /// checks that it succeeded: the caller's operation waits for the test, so a lock it held would
+    /// end the other process with a busy error after that process's 5 s busy timeout. (Its status says
+    /// it, not how long it ran, which a loaded machine's start of a process can make any length.)
+    static func otherProcessWrites(_ db: String, in scratch: TemporaryDirectory) async throws {
         let page = try scratch.file(
             "other.json", #"{"items":[{"id":"x1"},{"id":"p1"}],"next_cursor":"c","previous_cursor":null}"#)
-        let started = ContinuousClock.now
         let result = try await PagedDBBinary.run(["apply", "home", "--db", db, "--page", page, "--as", "refresh"])
-        #expect(result.status == 0, "the other process waited for a lock: \(result.stderr)")
-        return .now - started
+        #expect(result.status == 0, "the other process found a lock held: \(result.stderr)")
     }
 
     @Test(.limit())
@@ -30,8 +29,7 @@ extension MultiProcessTests {
         let feed = try store.feed("home", source: source, policy: FeedPolicy(refreshOnOpen: .never))
         let refresh = Task { await feed.refresh() }
         let held = await source.nextFetch()
-        let took = try await Self.otherProcessWrites(db, in: scratch)
-        #expect(took < .seconds(5), "well within the other process's busy timeout")
+        try await Self.otherProcessWrites(db, in: scratch)
         held.respond(Page(items: [Entry(id: "p1"), Entry(id: "p2")], olderCursor: nil))
         await refresh.value
         #expect(await feed.snapshot.refresh == .idle, "the held refresh then commits")
@@ -56,8 +54,7 @@ extension MultiProcessTests {
             }
         }
         for await _ in calls { break }
-        let took = try await Self.otherProcessWrites(db, in: scratch)
-        #expect(took < .seconds(5), "well within the other process's busy timeout")
+        try await Self.otherProcessWrites(db, in: scratch)
         answer.yield()
         #expect(try await edit.value)
         store.close()

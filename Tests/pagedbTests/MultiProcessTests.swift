@@ -44,7 +44,9 @@ import Testing
     @Test func aLockHeldShorterThanTheTimeoutIsWaitedOut() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("lock.sqlite")
-        let store = try FeedStore(path: db, busyTimeout: .seconds(2))
+        // A timeout far above the hold: the test proves the wait, not how soon a loaded machine lets
+        // the holder go on.
+        let store = try FeedStore(path: db, busyTimeout: .seconds(20))
         let feed = try store.feed("home", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
         let holder = try await startHolder(db: db, milliseconds: 600)
         await feed.refresh()
@@ -52,12 +54,12 @@ import Testing
         await holder.ended()
     }
 
-    @Test func aLockHeldLongerGivesABusyErrorWithinTheTimeoutPlusTenPercent() async throws {
+    /// A lock held for 10 s against a busy timeout of 3 s: the write fails busy once the timeout has
+    /// passed, long before the lock's release. (An upper bound closer to the timeout measured the
+    /// machine: SQLite's busy handler counts the sleeps it asks for, which a loaded machine lengthens.)
+    @Test func aLockHeldLongerGivesABusyErrorAtTheTimeoutNotAtItsRelease() async throws {
         let scratch = try TemporaryDirectory(prefix: "pagedbTests")
         let db = scratch.path("lock.sqlite")
-        // Three seconds, so that the ten percent (300 ms) is a bound on the busy handler and not on
-        // how soon a loaded two-core CI machine schedules the test again: with one second, a run
-        // under load measured 1.10 s.
         let timeout = 3.0
         let store = try FeedStore(path: db, busyTimeout: .seconds(timeout))
         let feed = try store.feed("home", source: ModelSource.page, policy: FeedPolicy(refreshOnOpen: .never))
@@ -70,7 +72,8 @@ import Testing
             return
         }
         #expect(error.storageKind == .busy)
-        #expect(waited >= timeout * 0.9 && waited <= timeout * 1.1, "waited \(waited) s")
+        #expect(waited >= timeout * 0.9, "gave up before the timeout: waited \(waited) s")
+        #expect(waited < 7, "waited for the lock's release, not the timeout: \(waited) s")
         holder.terminate()
         await holder.ended()
     }

@@ -31,6 +31,8 @@ import Testing
         var random = SystemRandomNumberGenerator()
         var queued: [Queued] = []
         for kill in 0..<Self.kills {
+            // Counted from the writer's first queued edit: one starved after it opened the file would
+            // otherwise be killed before it queued anything, in every kill of a loaded machine.
             let delay = Duration.milliseconds(Int.random(in: 20...200, using: &random))
             // Every fourth relaunch is of an app whose new model clears the old rows; now and then a
             // row under a queued edit no longer decodes. Their queued edits must still go.
@@ -39,7 +41,7 @@ import Testing
                 of: [
                     "outbox-writer", "--db", db, "--server", endpoint, "--seed", "\(kill + 1)",
                     "--cache-version", "\(kill / 4)",
-                ], after: delay)
+                ], after: delay, from: "QUEUED")
             queued += log.compactMap(Self.queued)
             let violations = try DatabaseQueue(path: db).read { try $0.verify() }
             #expect(violations.isEmpty, "kill \(kill): \(violations)")
