@@ -269,7 +269,12 @@ public actor SearchFeed<Item: FeedItem> {
     /// towards their rows' versions even when a newer snapshot is shown before this one.
     private func serverChanged(_ snapshot: FeedSnapshot<Item>, generation: Int) async {
         guard generation == current.generation, snapshot.sequence > current.serverSnapshot.sequence else { return }
-        for id in snapshot.change.reconfiguredIDs { serverVersions[id, default: 0] += 1 }
+        // A full reload names no row: any loaded one may have changed (rows outside the window have
+        // no item shown to go stale).
+        let changed =
+            snapshot.change.isFullReload
+            ? snapshot.rows.loadedRange.compactMap { snapshot.rows.id(at: $0) } : snapshot.change.reconfiguredIDs
+        for id in changed { serverVersions[id, default: 0] += 1 }
         current.serverSnapshot = snapshot
         await compose(first: false)
         resumeWaiters()
