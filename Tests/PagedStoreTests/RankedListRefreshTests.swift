@@ -136,6 +136,33 @@ import Testing
         #expect(await feed.snapshot.ids == list.value.map(\.id))
     }
 
+    /// A ranked list whose first page now lists eight new posts, p30 bumped up from deep in the cached
+    /// rows, and one more new post: p30 is the page's only row the feed has, and p0…p29, cached
+    /// above its old row, are below it now, not deleted (more than a page could prove). Every gap
+    /// filled and every page read, the feed is the server's list.
+    @Test(arguments: [FeedPolicy.GapPolicy.keepGap, .replace])
+    func aPostBumpedFromDeepDownAsThePagesOnlyKnownRowProvesNothingAboveItDeleted(
+        gapPolicy: FeedPolicy.GapPolicy
+    ) async throws {
+        let list = Locked(Self.posts("p", 0..<50))
+        let feed = try test.feed(
+            Self.ranked(list),
+            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
+        await feed.refresh()
+        try await scrollToTheEnd(feed)
+        let recorder = await SnapshotRecorder(feed)
+        list.mutate { items in
+            let p30 = items.remove(at: 30)
+            items.insert(contentsOf: Self.posts("N", 0..<8) + [p30, Post(id: "N8")], at: 0)
+        }
+        await feed.refresh()
+        try await check(recorder, feed, "bumped refresh")
+        #expect(await feed.snapshot.ids.contains("p0") || gapPolicy == .replace, "the rows above p30's old row")
+        try await scrollToTheEnd(feed)
+        try await check(recorder, feed, "bumped settled")
+        #expect(await feed.snapshot.ids == list.value.map(\.id))
+    }
+
     /// A page-numbered list shifts down by two while page 3 is on the wire; a refresh merges the new
     /// posts on top (the bottom stays), then the shifted page 3 lands: it repeats p18 and p19.
     @Test func aShiftedPageThreeLandsAfterARefreshKeptTheBottom() async throws {

@@ -69,6 +69,17 @@ import Testing
             plan == .rewrite(throughPosition: 30, relocated: [], change: RowChange(deleted: [0, 1], inserted: [0])))
     }
 
+    @Test func aPageProvesNoMoreDeletionsAboveItsLastSharedRowThanItHasItems() {
+        // Cached a…l; the server lists x y k: k, ten rows down, was bumped up. Ten deletions are more
+        // than a page of three proves: no overlap (the gap policy decides), not a…j deleted.
+        let head = Self.head(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"])
+        #expect(Self.plan([Self.item("x"), Self.item("y"), Self.item("k")], head) == .noOverlap)
+        // The server lists x a k: the overlap ends at a, and k is relocated from its row.
+        let plan = Self.plan([Self.item("x"), Self.item("a"), Self.item("k")], head)
+        let expected = RowChange(deleted: [10], inserted: [0, 2])
+        #expect(plan == .rewrite(throughPosition: 0, relocated: [head[10]], change: expected))
+    }
+
     @Test func aRowMovedDownBelowOthersRelocatesTheRowsItPassed() {
         // Cached a b c; the server lists b c a′. The page ends at a, the cached top, so b and c were
         // bumped above it: they are relocated (deleted and inserted), and a′ is a reload of row 0.

@@ -21,14 +21,15 @@ enum ProvenDeletions {
                 whole, atGaps: try store.gaps(of: feed).map(\.abovePosition), attachedAt: end, filling: edge)
         else { return [] }
         let listed = Set(items.map(\.itemID))
-        let longest = DeletionProof.longestStretch(listed: listed.count, limit: items.count)
+        let limit = DeletionProof.mostDeletions(provedByPageOf: items.count)
+        let longest = DeletionProof.longestStretch(listed: listed.count, limit: limit)
         let rows = try store.rows(after: stretch.after, through: stretch.through, limit: longest + 1, in: feed).map {
             DeletionProof.Row(itemID: $0.itemID, position: $0.position, local: $0.local)
         }
         guard rows.count <= longest else { return [] }
         let removals = try pendingRemovals(listedAround: listed, in: feed, store: store)
         let plan = DeletionProof.plan(
-            rows: rows, in: stretch, listed: items.map(\.itemID), limit: items.count, removals: removals)
+            rows: rows, in: stretch, listed: items.map(\.itemID), limit: limit, removals: removals)
         if !plan.published.isEmpty { try store.markServerRows(at: plan.published, in: feed) }
         for removal in removals where plan.settled.contains(removal.itemID) {
             // Proved deleted: the removals that named the item take its place.

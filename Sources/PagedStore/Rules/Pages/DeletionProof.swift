@@ -130,6 +130,11 @@ enum DeletionProof {
         return upper < lower ? (upper, lower) : nil
     }
 
+    /// The most deletions a page of `itemCount` items proves: more rows missing than that is an item
+    /// that moved (a page of 20 posts skipping 500 cached rows), not that many deletions. A refresh's
+    /// merge keeps to it too (``RefreshMerge``).
+    static func mostDeletions(provedByPageOf itemCount: Int) -> Int { itemCount }
+
     /// The most rows a stretch may hold for a page with `listed` ids that may prove `limit`
     /// deletions: its rows, its local rows and some slack. A longer one is not a stretch the page
     /// listed (an item that moved far).

@@ -49,17 +49,25 @@ enum RefreshMerge {
         // up (a bumped post): it is relocated, and the cached rows between stay, since the page did
         // not cover them.
         guard let lastShared = page.lastIndex(where: { headIndex[$0.itemID] != nil }),
-            let deepest = headIndex[page[lastShared].itemID]
+            let last = headIndex[page[lastShared].itemID]
         else {
             // Shared ids exist only far below the head: not an overlap of the head.
             return .noOverlap
         }
-        let overlap = head[0...deepest]
-        let relocated = page.compactMap { item -> StoredItem? in
-            guard let row = headIndex[item.itemID] else { return matches[item.itemID] }
-            return row > deepest ? head[row] : nil
+        func relocated(below deepest: Int) -> [StoredItem] {
+            page.compactMap { item -> StoredItem? in
+                guard let row = headIndex[item.itemID] else { return matches[item.itemID] }
+                return row > deepest ? head[row] : nil
+            }
         }
-        if relocated.isEmpty, let fast = prependPlan(page: page, overlap: overlap) { return fast }
+        // The common case first: new items on top of the cached rows down to the last shared one.
+        if relocated(below: last).isEmpty, let fast = prependPlan(page: page, overlap: head[0...last]) { return fast }
+        guard let deepest = overlapEnd(atMost: last, page: page, headIndex: headIndex) else {
+            // Shared ids only where they would prove more deletions than the page can.
+            return .noOverlap
+        }
+        let overlap = head[0...deepest]
+        let relocated = relocated(below: deepest)
 
         var change = RowChange()
         let pageIDs = Set(page.map(\.itemID))
@@ -95,6 +103,18 @@ enum RefreshMerge {
         change.deleted.sort()
         change.inserted.sort()
         return .rewrite(throughPosition: overlap[deepest].position, relocated: relocated, change: change)
+    }
+
+    /// The cached row the overlap ends at: the deepest shared row, no deeper than `last` (the row of
+    /// the page's last shared item), above which the page leaves out no more cached rows than it
+    /// proves deleted (``DeletionProof/mostDeletions(provedByPageOf:)``). A shared item deeper than
+    /// that was moved up (an inbox's thread with a new message), and the rows above its old row are
+    /// below it now, not deleted. Nil when no shared row qualifies.
+    private static func overlapEnd(atMost last: Int, page: [EncodedItem], headIndex: [String: Int]) -> Int? {
+        let shared = page.compactMap { headIndex[$0.itemID] }.filter { $0 <= last }.sorted()
+        let limit = DeletionProof.mostDeletions(provedByPageOf: page.count)
+        // The rows down to `shared[index]` that the page leaves out: all of them but the shared ones.
+        return shared.indices.reversed().first { index in shared[index] + 1 - (index + 1) <= limit }.map { shared[$0] }
     }
 
     /// The fast plan when the page is new items followed by exactly the cached head, in order.
