@@ -21,6 +21,20 @@ import Testing
         }
     }
 
+    /// A ranked list of p0…p49 by pages of 10, read to the end, and a recorder of its snapshots from
+    /// there.
+    func rankedFeedReadToTheEnd(
+        _ gapPolicy: FeedPolicy.GapPolicy
+    ) async throws -> (list: Locked<[Post]>, feed: Feed<Post>, recorder: SnapshotRecorder<Post>) {
+        let list = Locked(Self.posts("p", 0..<50))
+        let feed = try test.feed(
+            Self.ranked(list),
+            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
+        await feed.refresh()
+        try await scrollToTheEnd(feed)
+        return (list, feed, await SnapshotRecorder(feed))
+    }
+
     func rankedLastPlace(_ gapPolicy: FeedPolicy.GapPolicy) async throws {
         let list = Locked(Self.posts("p", 0..<50))
         let source = ScriptedSource<Post> { request in
@@ -115,14 +129,7 @@ import Testing
     @Test(arguments: [FeedPolicy.GapPolicy.keepGap, .replace]) func aRankedListWithBumpsAndNewPosts(
         gapPolicy: FeedPolicy.GapPolicy
     ) async throws {
-        let list = Locked(Self.posts("p", 0..<50))
-        let source = Self.ranked(list)
-        let feed = try test.feed(
-            source,
-            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
-        await feed.refresh()
-        try await scrollToTheEnd(feed)
-        let recorder = await SnapshotRecorder(feed)
+        let (list, feed, recorder) = try await rankedFeedReadToTheEnd(gapPolicy)
         list.mutate { items in
             let p30 = items.remove(at: 30)
             var p40 = items.remove(at: items.firstIndex { $0.id == "p40" }!)
@@ -144,13 +151,7 @@ import Testing
     func aPostBumpedFromDeepDownAsThePagesOnlyKnownRowProvesNothingAboveItDeleted(
         gapPolicy: FeedPolicy.GapPolicy
     ) async throws {
-        let list = Locked(Self.posts("p", 0..<50))
-        let feed = try test.feed(
-            Self.ranked(list),
-            policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy, windowSize: 1_000, firstScreenRows: 1_000))
-        await feed.refresh()
-        try await scrollToTheEnd(feed)
-        let recorder = await SnapshotRecorder(feed)
+        let (list, feed, recorder) = try await rankedFeedReadToTheEnd(gapPolicy)
         list.mutate { items in
             let p30 = items.remove(at: 30)
             items.insert(contentsOf: Self.posts("N", 0..<8) + [p30, Post(id: "N8")], at: 0)
