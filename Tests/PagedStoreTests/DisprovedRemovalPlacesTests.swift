@@ -155,51 +155,6 @@ import Testing
         #expect(try test.idsOnDisk() == (await feed.snapshot.ids))
     }
 
-    /// Seven removals next to each other, p1…p7; the server moves their items below p9, the cached
-    /// bottom, and the fill lists p0, p8, p9, p1, p2, p3. p4…p7 are not listed (settled, as the
-    /// server deleting them would be); p1…p3 are listed right below p9 and their calls fail: they
-    /// show there, and a scroll to the end shows the server's whole list, in its order. (Put back
-    /// above p8 instead, they made the next page, which lists them, prove p8 and p9 deleted.)
-    @Test func removalsWhoseItemsMovedBelowTheCachedBottomShowThereWhenRolledBack() async throws {
-        let (feed, server) = try await gapTimeline(newPosts: 14)
-        try await moveSevenRemovedItemsBelowTheCachedBottom(feed, server)
-        let ids = await feed.snapshot.ids
-        let removedForGood = Set(["p4", "p5", "p6", "p7"])
-        #expect(ids == server.items.map(\.id).filter { ids.contains($0) || !removedForGood.contains($0) }, "\(ids)")
-    }
-
-    /// The same with a new item x between p9 and p1: the fill names no row next to p1 and p2, which go
-    /// back to the places they were removed from (the best known) when their calls fail. The next
-    /// page lists them below p9: no row the server lists is lost.
-    @Test func removalsWhoseItemsMovedBelowANewItemLoseNoServerRowWhenRolledBack() async throws {
-        let (feed, server) = try await gapTimeline(newPosts: 14)
-        try await moveSevenRemovedItemsBelowTheCachedBottom(feed, server, newItemAbove: true)
-        let ids = await feed.snapshot.ids
-        let removedForGood = Set(["p4", "p5", "p6", "p7"])
-        #expect(Set(server.items.map(\.id)).subtracting(removedForGood).isSubset(of: ids), "\(ids)")
-    }
-
-    /// Removes p1…p7 with calls held, moves them below p9 on the server (below a new item x when
-    /// asked), fills the gap, refuses the calls and scrolls to the end.
-    func moveSevenRemovedItemsBelowTheCachedBottom(
-        _ feed: Feed<Post>, _ server: ModelServer, newItemAbove: Bool = false
-    ) async throws {
-        let removedIDs = (1...7).map { "p\($0)" }
-        var removals: [String: HeldRefusedEdit] = [:]
-        for id in removedIDs { removals[id] = await HeldRefusedEdit(removing: id, from: feed) }
-        let moved = server.items.filter { removedIDs.contains($0.id) }
-        server.items.removeAll { removedIDs.contains($0.id) }
-        let bottom = try #require(server.items.firstIndex { $0.id == "p9" })
-        server.items.insert(contentsOf: moved, at: bottom + 1)  // the fill: n10…n13, p0, p8, p9, p1, p2, p3
-        if newItemAbove { server.items.insert(Post(id: "x"), at: bottom + 1) }
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first))
-        for id in removedIDs { await removals[id]?.refuse() }
-        try await scrollToTheEnd(feed)
-        let ids = await feed.snapshot.ids
-        expectSound(ids, "after the rollbacks and a scroll to the end")
-        #expect(try test.idsOnDisk() == ids)
-    }
-
     /// The same with a queued removal that the server rejects.
     @Test func queuedRemovalDisplacedByAGapFillThatDoesNotInsertTheItemThenRejected() async throws {
         let (feed, server) = try await gapTimeline()

@@ -69,21 +69,17 @@ enum DeletionProof {
         /// rollback to show the item again, but an item that comes back takes its new place
         /// (``PendingEditReplay/takesNewPlace(cameBackAt:removedBetween:and:placeDisproved:)``).
         var displaced: [String] = []
-        /// Of the displaced removals, those whose item the page lists right next to a row the feed
-        /// has and keeps, on one side or both: the item's place in the server's list, which they
-        /// name from now on, by item id (a page may list an item it does not write: a gap's fill
-        /// writes only the items on its near side of the rows it reaches). One side is enough: the
-        /// page lists nothing between the item and that row. Keeping the old place instead would
-        /// put the item back, on a rollback, above rows the server lists above it, and the next
-        /// page that lists it would prove those rows deleted.
+        /// Of the displaced removals, those whose item the page lists between two rows the feed has
+        /// and keeps: the item's place in the server's list, which they name from now on, by item
+        /// id (a page may list an item it does not write: a gap's fill writes only the items on its
+        /// near side of the rows it reaches).
         var movedTo: [String: Place] = [:]
     }
 
-    /// The rows an item is listed between, by item id; nil for a side the page does not say (it
-    /// ends there, or lists an item the feed does not know), never both.
+    /// The rows an item is listed between.
     struct Place: Sendable, Equatable {
-        var above: String?
-        var below: String?
+        var above: String
+        var below: String
     }
 
     /// The positions `after+1...through` that a page's known rows say it covers, before other gaps
@@ -170,10 +166,10 @@ enum DeletionProof {
         let listedRows = Set(rows.lazy.filter { offsets[$0.itemID] != nil }.map(\.itemID))
         let removed = Set(removals.map(\.itemID))
         for itemID in plan.displaced {
-            guard let offset = offsets[itemID] else { continue }
-            let above = neighbour(listedAt: offset, step: -1, in: page, rows: listedRows, removed: removed)
-            let below = neighbour(listedAt: offset, step: 1, in: page, rows: listedRows, removed: removed)
-            guard above != nil || below != nil else { continue }
+            guard let offset = offsets[itemID],
+                let above = neighbour(listedAt: offset, step: -1, in: page, rows: listedRows, removed: removed),
+                let below = neighbour(listedAt: offset, step: 1, in: page, rows: listedRows, removed: removed)
+            else { continue }
             plan.movedTo[itemID] = Place(above: above, below: below)
         }
         let missing = rows.filter { !$0.local && offsets[$0.itemID] == nil }

@@ -284,9 +284,9 @@ extension PageStore {
     }
 
     /// Makes the item's pending removal name `above` and `below` as its place: a page listed the item
-    /// right between them (nil for a side it did not say, as ``DeletionProof/Place`` keeps it).
+    /// between them.
     package func movePendingRemoval(
-        of itemID: String, between above: String?, and below: String?, in feed: FeedRecord
+        of itemID: String, between above: String, and below: String, in feed: FeedRecord
     ) throws(StorageError) {
         try connection.run(
             """
