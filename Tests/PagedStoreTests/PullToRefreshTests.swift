@@ -53,6 +53,22 @@ import Testing
         #expect(snapshot.rows[3]?.revision == 1)
     }
 
+    /// p0…p59 read to the end; the server deletes p0…p14, more than a page, and puts `newOnTop` new
+    /// posts on top. The page lists p15… as they are cached: p0…p14 are deletions, with either gap
+    /// policy, and reading on shows the server's list.
+    @Test(arguments: [FeedPolicy.GapPolicy.keepGap, .replace], [0, 3])
+    func moreDeletionsAtTheTopThanAPageHoldsAreDeletions(gapPolicy: FeedPolicy.GapPolicy, newOnTop: Int) async throws {
+        let server = ModelServer(.posts("p", 60), pageSize: 10)
+        let feed = try await loadedFeed(server, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy))
+        try await scrollToTheEnd(feed)
+        server.items = .posts("n", newOnTop) + Array(server.items.dropFirst(15))
+        await feed.refresh()
+        let refreshed = await feed.snapshot
+        #expect(refreshed.gaps.isEmpty && refreshed.ids.count == 45 + newOnTop, "\(refreshed.ids)")
+        try await scrollToTheEnd(feed)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     @Test func reorderedItemsAreMoves() async throws {
         let server = ModelServer(.posts("p", 6), pageSize: 10)
         let feed = try await loadedFeed(server)

@@ -69,11 +69,16 @@ import Testing
             plan == .rewrite(throughPosition: 30, relocated: [], change: RowChange(deleted: [0, 1], inserted: [0])))
     }
 
-    @Test func aPageProvesNoMoreDeletionsAboveItsLastSharedRowThanItHasItems() {
+    @Test func aPageProvesNoMoreDeletionsAboveALoneSharedRowThanItHasItems() {
         // Cached a…l; the server lists x y k: k, ten rows down, was bumped up. Ten deletions are more
         // than a page of three proves: no overlap (the gap policy decides), not a…j deleted.
         let head = Self.head(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"])
         #expect(Self.plan([Self.item("x"), Self.item("y"), Self.item("k")], head) == .noOverlap)
+        // The server lists x k l: k and l are listed as they are cached, a run that did not move, and
+        // a…j above them are deletions, however many.
+        let deletions = Self.plan([Self.item("x"), Self.item("k"), Self.item("l")], head)
+        let deleted = RowChange(deleted: Array(0..<10), inserted: [0])
+        #expect(deletions == .rewrite(throughPosition: 110, relocated: [], change: deleted))
         // The server lists x a k: the overlap ends at a, and k is relocated from its row.
         let plan = Self.plan([Self.item("x"), Self.item("a"), Self.item("k")], head)
         let expected = RowChange(deleted: [10], inserted: [0, 2])

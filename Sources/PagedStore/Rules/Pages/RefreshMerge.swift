@@ -106,15 +106,25 @@ enum RefreshMerge {
     }
 
     /// The cached row the overlap ends at: the deepest shared row, no deeper than `last` (the row of
-    /// the page's last shared item), above which the page leaves out no more cached rows than it
-    /// proves deleted (``DeletionProof/mostDeletions(provedByPageOf:)``). A shared item deeper than
-    /// that was moved up (an inbox's thread with a new message), and the rows above its old row are
-    /// below it now, not deleted. Nil when no shared row qualifies.
+    /// the page's last shared item), that the page lists right below the row cached above it (a run
+    /// of cached rows, which did not move), or above which the page leaves out no more cached rows
+    /// than it proves deleted (``DeletionProof/mostDeletions(provedByPageOf:)``). A lone shared item
+    /// deeper than that was moved up (an inbox's thread with a new message), and the rows above its
+    /// old row are below it now, not deleted. Nil when no shared row qualifies.
     private static func overlapEnd(atMost last: Int, page: [EncodedItem], headIndex: [String: Int]) -> Int? {
-        let shared = page.compactMap { headIndex[$0.itemID] }.filter { $0 <= last }.sorted()
+        var offsets: [Int: Int] = [:]  // the page offset of each shared row, by cached row
+        for (offset, item) in page.enumerated() {
+            if let row = headIndex[item.itemID], row <= last { offsets[row] = offset }
+        }
+        let shared = offsets.keys.sorted()
         let limit = DeletionProof.mostDeletions(provedByPageOf: page.count)
-        // The rows down to `shared[index]` that the page leaves out: all of them but the shared ones.
-        return shared.indices.reversed().first { index in shared[index] + 1 - (index + 1) <= limit }.map { shared[$0] }
+        let end = shared.indices.reversed().first { index in
+            let row = shared[index]
+            let inARun = offsets[row - 1].map { $0 + 1 == offsets[row] } ?? false
+            // The rows down to `row` that the page leaves out: all of them but the shared ones.
+            return inARun || row + 1 - (index + 1) <= limit
+        }
+        return end.map { shared[$0] }
     }
 
     /// The fast plan when the page is new items followed by exactly the cached head, in order.
