@@ -143,22 +143,41 @@ import Testing
         #expect(await feed.snapshot.ids == list.value.map(\.id))
     }
 
-    /// A ranked list whose first page now lists eight new posts, p30 bumped up from deep in the cached
-    /// rows, and one more new post: p30 is the page's only row the feed has, and p0…p29, cached
-    /// above its old row, are below it now, not deleted (more than a page could prove). Every gap
-    /// filled and every page read, the feed is the server's list.
-    @Test(arguments: [FeedPolicy.GapPolicy.keepGap, .replace])
-    func aPostBumpedFromDeepDownAsThePagesOnlyKnownRowProvesNothingAboveItDeleted(
-        gapPolicy: FeedPolicy.GapPolicy
+    /// A post bumped to the top of a ranked list, as the first page's only row the feed has.
+    enum Bump: CaseIterable, Sendable {
+        /// Eight new posts, p30 bumped up from deep in the cached rows, one more new post: p0…p29,
+        /// cached above p30's old row, are more than a page could prove deleted.
+        case fromDeepDown
+        /// Four new posts, p5 bumped up from six rows down, five more new posts: the page lists new
+        /// posts below p5, not p6, so p0…p4 may be anywhere below the page.
+        case withNewPostsBelowIt
+
+        /// The bumped post's index in the server's list before the bump.
+        var from: Int { self == .fromDeepDown ? 30 : 5 }
+        /// The new posts above the bumped one, and below it.
+        var newAround: (above: Range<Int>, below: Range<Int>) {
+            self == .fromDeepDown ? (0..<8, 8..<9) : (0..<4, 4..<9)
+        }
+    }
+
+    /// A bumped post that is the page's only row the feed has proves nothing above its old row
+    /// deleted: p0, cached above it, is kept (or the list replaced). Every gap filled and every page
+    /// read, the feed is the server's list.
+    @Test(arguments: [FeedPolicy.GapPolicy.keepGap, .replace], Bump.allCases)
+    func aPostBumpedAsThePagesOnlyKnownRowProvesNothingAboveItDeleted(
+        gapPolicy: FeedPolicy.GapPolicy, bump: Bump
     ) async throws {
         let (list, feed, recorder) = try await rankedFeedReadToTheEnd(gapPolicy)
         list.mutate { items in
-            let p30 = items.remove(at: 30)
-            items.insert(contentsOf: Self.posts("N", 0..<8) + [p30, Post(id: "N8")], at: 0)
+            let bumped = items.remove(at: bump.from)
+            items.insert(
+                contentsOf: Self.posts("N", bump.newAround.above) + [bumped] + Self.posts("N", bump.newAround.below),
+                at: 0)
         }
         await feed.refresh()
         try await check(recorder, feed, "bumped refresh")
-        #expect(await feed.snapshot.ids.contains("p0") || gapPolicy == .replace, "the rows above p30's old row")
+        #expect(
+            await feed.snapshot.ids.contains("p0") || gapPolicy == .replace, "the rows above the bumped post's old row")
         try await scrollToTheEnd(feed)
         try await check(recorder, feed, "bumped settled")
         #expect(await feed.snapshot.ids == list.value.map(\.id))

@@ -85,6 +85,20 @@ import Testing
         #expect(plan == .rewrite(throughPosition: 0, relocated: [head[10]], change: expected))
     }
 
+    @Test func aLoneSharedRowWithNewItemsBelowItProvesNoDeletions() {
+        // Cached a b c d e; the server lists x c y: c, with y below it, was bumped up after y was
+        // published, and a and b may be below the page. No overlap: the gap policy decides.
+        let head = Self.head(["a", "b", "c", "d", "e"])
+        #expect(Self.plan([Self.item("x"), Self.item("c"), Self.item("y")], head) == .noOverlap)
+        // The server lists x y c: c at the page's end proves a and b deleted (within the bound).
+        let deletions = Self.plan([Self.item("x"), Self.item("y"), Self.item("c")], head)
+        let deleted = RowChange(deleted: [0, 1], inserted: [0, 1])
+        #expect(deletions == .rewrite(throughPosition: 20, relocated: [], change: deleted))
+        // The server lists x a y: a, the cached top, needs no deletions to end the overlap.
+        let onTop = Self.plan([Self.item("x"), Self.item("a"), Self.item("y")], head)
+        #expect(onTop == .rewrite(throughPosition: 0, relocated: [], change: RowChange(inserted: [0, 2])))
+    }
+
     @Test func aRowMovedDownBelowOthersRelocatesTheRowsItPassed() {
         // Cached a b c; the server lists b c a′. The page ends at a, the cached top, so b and c were
         // bumped above it: they are relocated (deleted and inserted), and a′ is a reload of row 0.

@@ -62,7 +62,8 @@ enum RefreshMerge {
         }
         // The common case first: new items on top of the cached rows down to the last shared one.
         if relocated(below: last).isEmpty, let fast = prependPlan(page: page, overlap: head[0...last]) { return fast }
-        guard let deepest = overlapEnd(atMost: last, page: page, headIndex: headIndex) else {
+        let lastNew = page.lastIndex { matches[$0.itemID] == nil }
+        guard let deepest = overlapEnd(atMost: last, page: page, headIndex: headIndex, lastNew: lastNew) else {
             // Shared ids only where they would prove more deletions than the page can.
             return .noOverlap
         }
@@ -108,10 +109,14 @@ enum RefreshMerge {
     /// The cached row the overlap ends at: the deepest shared row, no deeper than `last` (the row of
     /// the page's last shared item), that the page lists right below the row cached above it (a run
     /// of cached rows, which did not move), or above which the page leaves out no more cached rows
-    /// than it proves deleted (``DeletionProof/mostDeletions(provedByPageOf:)``). A lone shared item
-    /// deeper than that was moved up (an inbox's thread with a new message), and the rows above its
-    /// old row are below it now, not deleted. Nil when no shared row qualifies.
-    private static func overlapEnd(atMost last: Int, page: [EncodedItem], headIndex: [String: Int]) -> Int? {
+    /// than it proves deleted (``DeletionProof/mostDeletions(provedByPageOf:)``; none when the page
+    /// lists items the feed lacks below it, `lastNew` being the last one's page offset). A lone shared
+    /// item deeper than that was moved up (an inbox's thread with a new message, a post bumped after
+    /// others were published), and the rows above its old row may be below the page now, not
+    /// deleted. Nil when no shared row qualifies.
+    private static func overlapEnd(
+        atMost last: Int, page: [EncodedItem], headIndex: [String: Int], lastNew: Int?
+    ) -> Int? {
         var offsets: [Int: Int] = [:]  // the page offset of each shared row, by cached row
         for (offset, item) in page.enumerated() {
             if let row = headIndex[item.itemID], row <= last { offsets[row] = offset }
@@ -122,7 +127,9 @@ enum RefreshMerge {
             let row = shared[index]
             let inARun = offsets[row - 1].map { $0 + 1 == offsets[row] } ?? false
             // The rows down to `row` that the page leaves out: all of them but the shared ones.
-            return inARun || row + 1 - (index + 1) <= limit
+            let leftOut = row + 1 - (index + 1)
+            let newBelow = offsets[row].map { offset in lastNew.map { $0 > offset } ?? false } ?? true
+            return inARun || leftOut <= (newBelow ? 0 : limit)
         }
         return end.map { shared[$0] }
     }
