@@ -9,9 +9,9 @@ import Testing
 /// The reference-model test: a model of the server's list, random sequences of every operation of a
 /// feed, and after every step the checks that bind the features together.
 ///
-/// Operations: items appearing on top, edited and deleted on the server; refresh, next page (also
-/// racing a refresh), prefetch through `rowDidAppear` and `setVisibleRows`, gap fills from either
-/// end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
+/// Operations: items appearing on top (and bumped to the top, on request), edited and deleted on the
+/// server; refresh, next page (also racing a refresh), prefetch through `rowDidAppear` and
+/// `setVisibleRows`, gap fills from either end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, queued edits
 /// (by kind, through the store's outbox) whose held send is confirmed, rejected, or retryable and then
@@ -40,6 +40,8 @@ import Testing
 ///
 /// `PAGEDSTORE_MODEL_SEQUENCES=N` runs N sequences (default 60) from seed 0x5EED0000, or from
 /// `PAGEDSTORE_MODEL_FIRST_SEED` (to run seeds CI does not); `PAGEDSTORE_MODEL_SEED=S` replays one.
+/// `PAGEDSTORE_MODEL_BUMPS=1` adds server items bumped to the top (keepGap sequences refreshing by
+/// the first page): about one sequence in fifty still fails with them, so CI runs without.
 @Suite(.limit(minutes: 15)) struct ReferenceModelTests {
     static var seeds: [UInt64] {
         let environment = ProcessInfo.processInfo.environment
@@ -143,12 +145,13 @@ import Testing
         }
 
         let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
+        let bumps = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_BUMPS"] != nil
         // The queries draw from their own sequence: a seed's operations are the same searchable or not.
         var queries = SplitMix64(seed: seed ^ 0x5EA2_C4)
         for step in 0..<30 {
             let current = feed
             let snapshot = await feed.snapshot
-            let operation = Int.random(in: 0..<21, using: &random)
+            let operation = Int.random(in: 0..<22, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
                 print("  server \(server.items.map(\.id))")
@@ -156,6 +159,14 @@ import Testing
             switch operation {
             case 0, 1: server.publish(Int.random(in: 1...12, using: &random))
             case 2: server.editOrDelete(using: &random)
+            case 21:
+                // Only on request (`PAGEDSTORE_MODEL_BUMPS`) while sequences with bumps still fail, and
+                // only where a feed can follow items that move up: a newer-page refresh is for lists
+                // whose items keep their place, and the replace policy, which shows no gaps, joins the
+                // rows below a page that ends with new items to it (``FeedPolicy/GapPolicy``).
+                if bumps, policy.refreshMode == .firstPage, policy.gapPolicy == .keepGap {
+                    server.bump(using: &random)
+                }
             case 3: await feed.refresh()
             case 4:
                 async let a: Void = current.refresh()
@@ -660,9 +671,10 @@ func row(of id: String, in snapshot: FeedSnapshot<Post>) -> Int {
     snapshot.ids.firstIndex(of: id) ?? snapshot.rows.count
 }
 
-/// A model of a server's timeline: newest first, ids that sort by age (as Mastodon's and GitHub's
-/// do), paged either by `max_id` (the cursor is the last id of a page, and a deleted cursor item
-/// still marks its place) or by page number (deletions then shift pages, so this mode only adds).
+/// A model of a server's timeline: newest first, by a serial each item takes when it is published or
+/// bumped to the top (a post boosted again, a thread with a new message), paged either by `max_id`
+/// (the cursor is the serial of a page's last item, and a deleted or bumped cursor item still marks
+/// its place) or by page number (deletions then shift pages, so this mode only adds and bumps).
 final class TimelineModel: @unchecked Sendable {
     // @unchecked: guarded by `lock`.
     private let lock = NSLock()
@@ -709,6 +721,18 @@ final class TimelineModel: @unchecked Sendable {
         }
     }
 
+    /// Moves one of the top 40 items (not the first) to the top, edited or not, under a new serial.
+    func bump(using random: inout SplitMix64) {
+        lock.withLock {
+            guard list.count > 1 else { return }
+            var entry = list.remove(at: Int.random(in: 1..<min(list.count, 40), using: &random))
+            nextSerial += 1
+            entry.serial = nextSerial
+            if Bool.random(using: &random) { entry.post.revision += 1 }
+            list.insert(entry, at: 0)
+        }
+    }
+
     /// Edits an item, or (paging by cursor) deletes one to three, among the top 40.
     func editOrDelete(using random: inout SplitMix64) {
         lock.withLock {
@@ -732,11 +756,11 @@ final class TimelineModel: @unchecked Sendable {
                 // Mastodon's min_id: the page right above the cursor's place, and a way further up.
                 let serial = Int(cursor.dropFirst()) ?? 0
                 let end = list.firstIndex { $0.serial <= serial } ?? list.count
-                let slice = list[max(end - pageSize, 0)..<end].map(\.post)
+                let entries = list[max(end - pageSize, 0)..<end]
                 let reachesHead = end <= pageSize
                 return Page(
-                    items: slice, olderCursor: slice.last?.id,
-                    newerCursor: reachesHead && !headPageHasNewerCursor ? nil : slice.first?.id)
+                    items: entries.map(\.post), olderCursor: entries.last.map { "s\($0.serial)" },
+                    newerCursor: reachesHead && !headPageHasNewerCursor ? nil : entries.first.map { "s\($0.serial)" })
             case .first, .newerThan: start = 0
             case .olderThan(let cursor):
                 if byPageNumber {
@@ -747,10 +771,11 @@ final class TimelineModel: @unchecked Sendable {
                 }
             }
             let end = min(start + pageSize, list.count)
-            let slice = list[start..<end].map(\.post)
+            let entries = list[start..<end]
             let older: String? =
-                end < list.count ? (byPageNumber ? "\(end / pageSize + 1)" : slice.last?.id) : nil
-            return Page(items: slice, olderCursor: older, newerCursor: byPageNumber ? nil : slice.first?.id)
+                end < list.count ? (byPageNumber ? "\(end / pageSize + 1)" : entries.last.map { "s\($0.serial)" }) : nil
+            let newer = byPageNumber ? nil : entries.first.map { "s\($0.serial)" }
+            return Page(items: entries.map(\.post), olderCursor: older, newerCursor: newer)
         }
     }
 }

@@ -31,9 +31,9 @@ import Testing
     }
 
     /// A refreshed first page that lists a row the feed lacks right below the rows it shares puts it
-    /// there (a ranked list may have put a new post there). When a gap's fill, asked from right
-    /// below the deleted post under it, then lists that row first, the page goes on from it: the
-    /// post between them is gone.
+    /// there, above a gap (a ranked list may have put a new post there, and more below it). When the
+    /// older gap's fill, asked from right below the deleted post above it, then lists that row first,
+    /// the page goes on from it: the post between them is gone.
     @Test func rowsBetweenTheRowsAFillListsFirstAndItsGapAreDeleted() async throws {
         let server = TimelineModel(count: 7, pageSize: 3, byPageNumber: false, sectioned: false)
         let feed = try test.feed(
@@ -42,10 +42,11 @@ import Testing
         server.publish(9)
         await feed.refresh()  // s1016…s1014, a gap, s1007…s1005
         server.delete(["s1014"])
-        await feed.refresh()  // s1016, s1015, s1013, s1014, the gap
+        await feed.refresh()  // s1016, s1015, s1013, a gap, s1014, the older gap
         #expect(await feed.snapshot.ids.prefix(4) == ["s1016", "s1015", "s1013", "s1014"])
+        #expect(await feed.snapshot.gaps.map(\.afterRow) == [2, 3])
         let recorder = await SnapshotRecorder(feed)
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first))  // older than s1014: s1013…s1011
+        await feed.loadGap(try #require(await feed.snapshot.gaps.last))  // older than s1014: s1013…s1011
         let snapshot = await feed.snapshot
         #expect(snapshot.ids.prefix(5) == ["s1016", "s1015", "s1013", "s1012", "s1011"])
         #expect(snapshot.change.deletedRows == [IndexPath(section: 0, row: 3)], "s1014")

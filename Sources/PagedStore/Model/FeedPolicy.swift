@@ -14,7 +14,8 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     public enum GapPolicy: String, Sendable, Equatable, Codable {
         /// Start again from the new page (reported as a full reload).
         case replace
-        /// Put the new rows on top and keep the old ones under a gap marker that can be filled later.
+        /// Put the new rows on top and keep the old ones under a gap marker that can be filled later;
+        /// also under a page that overlaps the cached rows but ends with items the feed lacks.
         case keepGap
     }
 

@@ -23,9 +23,17 @@ extension Feed {
         case .prepend(let newItems, let reloads):
             return try prepend(
                 newItems, reloading: reloads, items: items, head: head, page: page, to: &feed, store: store)
-        case .rewrite(let through, let relocated, let change):
+        case .rewrite(let through, let relocated, let change, let joinsBelow):
             for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
-            try store.replaceHead(through: through, with: encoded, page: page, in: &feed)
+            let positions = try store.replaceHead(through: through, with: encoded, page: page, in: &feed)
+            // Rows below that the page may not reach: under the keepGap policy, a gap the page's
+            // cursor fills. The replace policy shows no gaps: it keeps the rows right below.
+            let rowsBelow = feed.bottomPosition.map { $0 > through } ?? false
+            if !joinsBelow, rowsBelow, policy.gapPolicy == .keepGap, let cursor = page.olderCursor,
+                let last = positions.last
+            {
+                try store.addGap(at: last, cursor: cursor, in: feed, at: page.fetchedAt)
+            }
             return Commit(record: feed, change: change, window: .reload, copies: encoded)
         }
     }

@@ -127,8 +127,7 @@ enum DeletionProof {
     }
 
     /// The most deletions a page of `itemCount` items proves: more rows missing than that is an item
-    /// that moved (a page of 20 posts skipping 500 cached rows), not that many deletions. A refresh's
-    /// merge keeps to it too (``RefreshMerge``).
+    /// that moved (a page of 20 posts skipping 500 cached rows), not that many deletions.
     static func mostDeletions(provedByPageOf itemCount: Int) -> Int { itemCount }
 
     /// The most rows a stretch may hold for a page with `listed` ids that may prove `limit`

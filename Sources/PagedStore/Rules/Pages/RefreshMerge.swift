@@ -13,15 +13,19 @@ enum RefreshMerge {
         case prepend(newItems: [EncodedItem], reloads: [(row: Int, item: EncodedItem)])
         /// The server reordered or dropped rows of the head: the rows down to `throughPosition` are
         /// replaced by the page. `relocated` are shared ids found deeper than the head read, removed
-        /// from their old rows first so that no id is ever twice in the feed.
-        case rewrite(throughPosition: Int64, relocated: [StoredItem], change: RowChange)
+        /// from their old rows first so that no id is ever twice in the feed. `joinsBelow` is false
+        /// when the page lists items the feed lacks below its last shared one: what the server lists
+        /// between the page's end and the cached rows below is unknown (the keepGap policy puts a
+        /// gap there).
+        case rewrite(throughPosition: Int64, relocated: [StoredItem], change: RowChange, joinsBelow: Bool = true)
 
         static func == (lhs: Plan, rhs: Plan) -> Bool {
             switch (lhs, rhs) {
             case (.noOverlap, .noOverlap): true
             case (.prepend(let a, let b), .prepend(let c, let d)):
                 a == c && b.elementsEqual(d) { $0.row == $1.row && $0.item == $1.item }
-            case (.rewrite(let a, let b, let c), .rewrite(let d, let e, let f)): a == d && b == e && c == f
+            case (.rewrite(let a, let b, let c, let d), .rewrite(let e, let f, let g, let h)):
+                a == e && b == f && c == g && d == h
             default: false
             }
         }
@@ -62,8 +66,7 @@ enum RefreshMerge {
         }
         // The common case first: new items on top of the cached rows down to the last shared one.
         if relocated(below: last).isEmpty, let fast = prependPlan(page: page, overlap: head[0...last]) { return fast }
-        let lastNew = page.lastIndex { matches[$0.itemID] == nil }
-        guard let deepest = overlapEnd(atMost: last, page: page, headIndex: headIndex, lastNew: lastNew) else {
+        guard let deepest = overlapEnd(atMost: last, page: page, headIndex: headIndex) else {
             // Shared ids only where they would prove more deletions than the page can.
             return .noOverlap
         }
@@ -103,33 +106,30 @@ enum RefreshMerge {
         }.map(\.itemID)
         change.deleted.sort()
         change.inserted.sort()
-        return .rewrite(throughPosition: overlap[deepest].position, relocated: relocated, change: change)
+        // New items below the page's last shared one: a ranked list that put them there, or a row
+        // bumped after they were published. Either way the page does not reach the rows below.
+        let joinsBelow = !page[(lastShared + 1)...].contains { matches[$0.itemID] == nil }
+        return .rewrite(
+            throughPosition: overlap[deepest].position, relocated: relocated, change: change, joinsBelow: joinsBelow)
     }
 
     /// The cached row the overlap ends at: the deepest shared row, no deeper than `last` (the row of
     /// the page's last shared item), that the page lists right below the row cached above it (a run
-    /// of cached rows, which did not move), or above which the page leaves out no more cached rows
-    /// than it proves deleted (``DeletionProof/mostDeletions(provedByPageOf:)``; none when the page
-    /// lists items the feed lacks below it, `lastNew` being the last one's page offset). A lone shared
-    /// item deeper than that was moved up (an inbox's thread with a new message, a post bumped after
-    /// others were published), and the rows above its old row may be below the page now, not
-    /// deleted. Nil when no shared row qualifies.
-    private static func overlapEnd(
-        atMost last: Int, page: [EncodedItem], headIndex: [String: Int], lastNew: Int?
-    ) -> Int? {
+    /// of cached rows, which did not move), or above which the page leaves out no cached row. A lone
+    /// shared item below rows the page leaves out may have moved up (an inbox's thread with a new
+    /// message, a post bumped after others were published): the rows above its old row may be below
+    /// the page now, not deleted. Nil when no shared row qualifies.
+    private static func overlapEnd(atMost last: Int, page: [EncodedItem], headIndex: [String: Int]) -> Int? {
         var offsets: [Int: Int] = [:]  // the page offset of each shared row, by cached row
         for (offset, item) in page.enumerated() {
             if let row = headIndex[item.itemID], row <= last { offsets[row] = offset }
         }
         let shared = offsets.keys.sorted()
-        let limit = DeletionProof.mostDeletions(provedByPageOf: page.count)
         let end = shared.indices.reversed().first { index in
             let row = shared[index]
             let inARun = offsets[row - 1].map { $0 + 1 == offsets[row] } ?? false
-            // The rows down to `row` that the page leaves out: all of them but the shared ones.
-            let leftOut = row + 1 - (index + 1)
-            let newBelow = offsets[row].map { offset in lastNew.map { $0 > offset } ?? false } ?? true
-            return inARun || leftOut <= (newBelow ? 0 : limit)
+            // Or every cached row down to `row` is shared: the page leaves none of them out.
+            return inARun || row == index
         }
         return end.map { shared[$0] }
     }
