@@ -148,12 +148,12 @@ extension Feed {
 
     /// Reads the sections and gaps again where the commit may have changed them.
     private func readLayoutAndGaps(hadGaps: Bool, removedAny: Bool, change: RowChange) throws {
-        // Gaps move only when there are some, and appear only from a keepGap refresh (rows on top);
-        // sections exist only for feeds with section keys. Anything else needs no read at all, which
-        // keeps every plain next page and refresh free of an extra transaction.
+        // Gaps move only when there are some, and appear only from a keepGap refresh (rows inserted
+        // on top, or a page whose end does not reach the rows below); sections exist only for feeds
+        // with section keys. Anything else needs no read at all, which keeps every plain next page
+        // and replace-policy refresh free of an extra transaction.
         let gapsMayChange =
-            hadGaps || removedAny || change.isFullReload
-            || (policy.gapPolicy == .keepGap && change.inserted.first == 0)
+            hadGaps || removedAny || change.isFullReload || (policy.gapPolicy == .keepGap && !change.inserted.isEmpty)
         guard loaded.record.hasSections || gapsMayChange else {
             loaded.layout = SectionLayout(unsectionedRowCount: loaded.record.rowCount)
             return

@@ -27,10 +27,11 @@ extension Feed {
             for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
             let positions = try store.replaceHead(through: through, with: encoded, page: page, in: &feed)
             // Rows below that the page may not reach: under the keepGap policy, a gap the page's
-            // cursor fills. The replace policy shows no gaps: it keeps the rows right below.
+            // cursor fills (a gap already there, moved under the page, keeps its cursors). The replace
+            // policy shows no gaps: it keeps the rows right below.
             let rowsBelow = feed.bottomPosition.map { $0 > through } ?? false
             if !joinsBelow, rowsBelow, policy.gapPolicy == .keepGap, let cursor = page.olderCursor,
-                let last = positions.last
+                let last = positions.last, try !store.gaps(of: feed).contains(where: { $0.abovePosition == last })
             {
                 try store.addGap(at: last, cursor: cursor, in: feed, at: page.fetchedAt)
             }

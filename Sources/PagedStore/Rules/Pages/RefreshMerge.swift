@@ -14,7 +14,7 @@ enum RefreshMerge {
         /// The server reordered or dropped rows of the head: the rows down to `throughPosition` are
         /// replaced by the page. `relocated` are shared ids found deeper than the head read, removed
         /// from their old rows first so that no id is ever twice in the feed. `joinsBelow` is false
-        /// when the page lists items the feed lacks below its last shared one: what the server lists
+        /// when the page lists items the feed lacks below the overlap's end: what the server lists
         /// between the page's end and the cached rows below is unknown (the keepGap policy puts a
         /// gap there).
         case rewrite(throughPosition: Int64, relocated: [StoredItem], change: RowChange, joinsBelow: Bool = true)
@@ -106,32 +106,42 @@ enum RefreshMerge {
         }.map(\.itemID)
         change.deleted.sort()
         change.inserted.sort()
-        // New items below the page's last shared one: a ranked list that put them there, or a row
-        // bumped after they were published. Either way the page does not reach the rows below.
-        let joinsBelow = !page[(lastShared + 1)...].contains { matches[$0.itemID] == nil }
+        // New items below the overlap's end: a ranked list that put them there, or a row bumped after
+        // they were published. Either way the page does not reach the rows below.
+        let endOffset = page.lastIndex { headIndex[$0.itemID] == deepest } ?? lastShared
+        let joinsBelow = !page[(endOffset + 1)...].contains { matches[$0.itemID] == nil }
         return .rewrite(
             throughPosition: overlap[deepest].position, relocated: relocated, change: change, joinsBelow: joinsBelow)
     }
 
     /// The cached row the overlap ends at: the deepest shared row, no deeper than `last` (the row of
-    /// the page's last shared item), that the page lists right below the row cached above it (a run
-    /// of cached rows, which did not move), or above which the page leaves out no cached row. A lone
-    /// shared item below rows the page leaves out may have moved up (an inbox's thread with a new
-    /// message, a post bumped after others were published): the rows above its old row may be below
-    /// the page now, not deleted. Nil when no shared row qualifies.
+    /// the page's last shared item), that the page lists
+    /// - right below the row cached above it (a run of cached rows, which did not move: the rows
+    ///   above them the page leaves out are deleted, however many);
+    /// - or with no cached row above it left out;
+    /// - or right below a shared row that qualifies and is cached above it, with no more rows between
+    ///   the two left out than the page proves deleted (``DeletionProof/mostDeletions(provedByPageOf:)``).
+    ///
+    /// A lone shared item below rows the page leaves out, listed under new items, may have moved up
+    /// (an inbox's thread with a new message, a post bumped after others were published): the rows
+    /// above its old row may be below the page now, not deleted. Nil when no shared row qualifies.
     private static func overlapEnd(atMost last: Int, page: [EncodedItem], headIndex: [String: Int]) -> Int? {
         var offsets: [Int: Int] = [:]  // the page offset of each shared row, by cached row
         for (offset, item) in page.enumerated() {
             if let row = headIndex[item.itemID], row <= last { offsets[row] = offset }
         }
         let shared = offsets.keys.sorted()
-        let end = shared.indices.reversed().first { index in
-            let row = shared[index]
-            let inARun = offsets[row - 1].map { $0 + 1 == offsets[row] } ?? false
-            // Or every cached row down to `row` is shared: the page leaves none of them out.
-            return inARun || row == index
+        let limit = DeletionProof.mostDeletions(provedByPageOf: page.count)
+        var qualified = Set<Int>()  // cached rows
+        for (index, row) in shared.enumerated() {
+            guard let offset = offsets[row] else { continue }
+            let inARun = offsets[row - 1] == offset - 1
+            // The row the page lists right above this one, if it is a shared row cached above it.
+            let above = offset > 0 ? headIndex[page[offset - 1].itemID].flatMap { $0 < row ? $0 : nil } : nil
+            let belowAQualifiedRow = above.map { qualified.contains($0) && row - $0 - 1 <= limit } ?? false
+            if inARun || row == index || belowAQualifiedRow { qualified.insert(row) }
         }
-        return end.map { shared[$0] }
+        return qualified.max()
     }
 
     /// The fast plan when the page is new items followed by exactly the cached head, in order.
