@@ -725,12 +725,25 @@ final class TimelineModel: @unchecked Sendable {
     func bump(using random: inout SplitMix64) {
         lock.withLock {
             guard list.count > 1 else { return }
-            var entry = list.remove(at: Int.random(in: 1..<min(list.count, 40), using: &random))
-            nextSerial += 1
-            entry.serial = nextSerial
-            if Bool.random(using: &random) { entry.post.revision += 1 }
-            list.insert(entry, at: 0)
+            moveToTheTop(
+                at: Int.random(in: 1..<min(list.count, 40), using: &random), edited: Bool.random(using: &random))
         }
+    }
+
+    /// Moves the item `id` to the top, unedited, under a new serial.
+    func bump(_ id: String) {
+        lock.withLock {
+            if let index = list.firstIndex(where: { $0.post.id == id }) { moveToTheTop(at: index, edited: false) }
+        }
+    }
+
+    /// Call with `lock` held.
+    private func moveToTheTop(at index: Int, edited: Bool) {
+        var entry = list.remove(at: index)
+        nextSerial += 1
+        entry.serial = nextSerial
+        if edited { entry.post.revision += 1 }
+        list.insert(entry, at: 0)
     }
 
     /// Edits an item, or (paging by cursor) deletes one to three, among the top 40.

@@ -35,10 +35,16 @@ enum GapFiller {
             GapFillRule.Facts(
                 end: end, itemIDs: items.map(\.itemID), known: known, gapPosition: above, cursor: cursor,
                 rowsOnFarSide: end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false)))
+        // Rows of items that moved up: their old rows go (row indices before the fill; a deletion
+        // the page proves may name one too), then the items go in where the page lists them.
+        let movedRows = try plan.moved.compactMap { offset in
+            try known[items[offset].itemID].map { try store.rowIndex(ofPosition: $0, in: feed) }
+        }
         let deletedRows = try ProvenDeletions.delete(
             skippedBy: items,
             known: plan.proof.compactMap { offset in known[items[offset].itemID].map { (offset, $0) } },
             attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed, store: store)
+        for offset in plan.moved { _ = try store.removeItem(items[offset].itemID, from: &feed) }
         let rows = try store.insertRows(
             plan.fresh.map { items[$0] }, offsets: plan.fresh, below: above, limit: limit, in: &feed)
         var unfillable = false
@@ -63,6 +69,6 @@ enum GapFiller {
         return Fill(
             firstRow: try store.rowCount(throughPosition: above, in: feed), rows: rows,
             closed: plan.gap.closes,
-            unfillable: unfillable, deletedRows: deletedRows)
+            unfillable: unfillable, deletedRows: Set(deletedRows + movedRows).sorted())
     }
 }

@@ -50,8 +50,13 @@ enum GapFillRule {
 
     /// What to write.
     struct Plan: Equatable {
-        /// The page offsets of the items to insert below the gap's place, in order.
+        /// The page offsets of the items to insert below the gap's place, in order (`moved` among them).
         var fresh: [Int]
+        /// The page offsets of items the feed has at an older place, on the far side of the gap: a
+        /// bottom fill lists them above the gap's bottom edge, a top fill before the far side's edge.
+        /// The item moved up (a post bumped to the top, then buried by newer posts): its old row
+        /// goes, and it is inserted where the page lists it.
+        var moved: [Int] = []
         /// The page's known rows that prove deletions (see ``DeletionProof/stretch(known:itemCount:attachedAt:edge:)``),
         /// in page order: those it reached on the far side, and, from the top, those it lists first
         /// on the near side.
@@ -71,9 +76,11 @@ enum GapFillRule {
         let repeated =
             fromTop
             ? Array(items.indices.prefix { facts.known[items[$0]].map { $0 <= facts.gapPosition } ?? false }) : []
-        let reached = fromTop ? far.first : far.last
+        let reached = fromTop ? firstInCachedOrder(far, facts) : far.last
         let candidates = fromTop ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
-        let fresh = candidates.filter { facts.known[items[$0]] == nil }
+        let moved = candidates.filter { offset in facts.known[items[offset]].map { $0 > facts.gapPosition } ?? false }
+        let movedSet = Set(moved)
+        let fresh = candidates.filter { facts.known[items[$0]] == nil || movedSet.contains($0) }
         // Nothing at all, and nothing further this way, yet rows remain on the far side: the server
         // no longer has what lies between (Mastodon keeps a few hundred home posts). A page with
         // items that ends the list closes the gap: the server gave all it has.
@@ -89,6 +96,22 @@ enum GapFillRule {
         } else {
             gap = .aboveTheNewRows(newerCursor: facts.cursor, unfillable: unfillable)
         }
-        return Plan(fresh: fresh, proof: repeated + far, gap: gap)
+        // A moved row stays in the proof: listed out of the cached order, it makes the page prove
+        // less, never more.
+        return Plan(fresh: fresh, moved: moved, proof: repeated + far, gap: gap)
+    }
+
+    /// The far side's edge a fill from the top reached: the first of the page's rows below the gap
+    /// (`far`, page offsets) that no later one of them is cached above. One listed before a row
+    /// cached above it moved up to where the page lists it.
+    private static func firstInCachedOrder(_ far: [Int], _ facts: Facts) -> Int? {
+        var lowestBelow = Int64.max  // the smallest position of the far rows listed after this one
+        var edge: Int?
+        for offset in far.reversed() {
+            guard let position = facts.known[facts.itemIDs[offset]] else { continue }
+            if position <= lowestBelow { edge = offset }
+            lowestBelow = min(lowestBelow, position)
+        }
+        return edge
     }
 }

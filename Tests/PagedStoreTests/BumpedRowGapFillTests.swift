@@ -1,0 +1,54 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// A row bumped to the top (a new serial, so a new place for keyset cursors) while the feed caches
+/// it at its old place, then buried by new posts so that a keepGap refresh leaves a gap above it:
+/// the page that fills the gap lists the bumped item at its new place, and the row moves there.
+@Suite(.limit(minutes: 3)) struct BumpedRowGapFillTests: FeedRuleSuite {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// s1010…s1006 cached (pages of 5), the next page's cursor below them.
+    func cached() async throws -> (Feed<Post>, TimelineModel, SnapshotRecorder<Post>) {
+        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { request in server.page(for: request) }
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        #expect(await feed.snapshot.ids == (1006...1010).reversed().map { "s\($0)" })
+        return (feed, server, await SnapshotRecorder(feed))
+    }
+
+    /// s1008 bumped, then 12 new posts: the refresh leaves a gap, and its fill from the bottom lists
+    /// s1015…s1012 and s1008, cached below the gap: s1008 moves up there.
+    @Test func aBottomFillThatListsABumpedRowMovesIt() async throws {
+        let (feed, server, recorder) = try await cached()
+        server.bump("s1008")
+        server.publish(12)
+        await feed.refresh()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)
+        try await check(recorder, feed, "bottom fill")
+        try await scrollToTheEnd(feed)
+        try await check(recorder, feed, "settled")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// Two new posts, s1009 bumped, six more: the refresh leaves a gap, and its fill from the top
+    /// lists s1014, s1009 (cached below s1010), s1012, s1011, s1010. The far side is reached at
+    /// s1010, listed in the cached order; s1009 moves up, and s1012 and s1011 go in.
+    @Test func aTopFillThatListsABumpedRowFirstReachesTheFarSideInTheCachedOrder() async throws {
+        let (feed, server, recorder) = try await cached()
+        server.publish(2)
+        server.bump("s1009")
+        server.publish(6)
+        await feed.refresh()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)
+        try await check(recorder, feed, "top fill")
+        try await scrollToTheEnd(feed)
+        try await check(recorder, feed, "settled")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+}
