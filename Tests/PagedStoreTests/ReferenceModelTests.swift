@@ -9,8 +9,8 @@ import Testing
 /// The reference-model test: a model of the server's list, random sequences of every operation of a
 /// feed, and after every step the checks that bind the features together.
 ///
-/// Operations: items appearing on top (and bumped to the top, on request), edited and deleted on the
-/// server; refresh, next page (also racing a refresh), prefetch through `rowDidAppear` and
+/// Operations: items appearing on top (and bumped to the top, in keepGap sequences refreshing by the
+/// first page), edited and deleted on the server; refresh, next page (also racing a refresh), prefetch through `rowDidAppear` and
 /// `setVisibleRows`, gap fills from either end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, queued edits
@@ -40,8 +40,6 @@ import Testing
 ///
 /// `PAGEDSTORE_MODEL_SEQUENCES=N` runs N sequences (default 60) from seed 0x5EED0000, or from
 /// `PAGEDSTORE_MODEL_FIRST_SEED` (to run seeds CI does not); `PAGEDSTORE_MODEL_SEED=S` replays one.
-/// `PAGEDSTORE_MODEL_BUMPS=1` adds server items bumped to the top (keepGap sequences refreshing by
-/// the first page): about one sequence in fifty still fails with them, so CI runs without.
 @Suite(.limit(minutes: 15)) struct ReferenceModelTests {
     static var seeds: [UInt64] {
         let environment = ProcessInfo.processInfo.environment
@@ -145,7 +143,6 @@ import Testing
         }
 
         let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
-        let bumps = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_BUMPS"] != nil
         // The queries draw from their own sequence: a seed's operations are the same searchable or not.
         var queries = SplitMix64(seed: seed ^ 0x5EA2_C4)
         for step in 0..<30 {
@@ -160,11 +157,10 @@ import Testing
             case 0, 1: server.publish(Int.random(in: 1...12, using: &random))
             case 2: server.editOrDelete(using: &random)
             case 21:
-                // Only on request (`PAGEDSTORE_MODEL_BUMPS`) while sequences with bumps still fail, and
-                // only where a feed can follow items that move up: a newer-page refresh is for lists
+                // Only where a feed can follow items that move up: a newer-page refresh is for lists
                 // whose items keep their place, and the replace policy, which shows no gaps, joins the
                 // rows below a page that ends with new items to it (``FeedPolicy/GapPolicy``).
-                if bumps, policy.refreshMode == .firstPage, policy.gapPolicy == .keepGap {
+                if policy.refreshMode == .firstPage, policy.gapPolicy == .keepGap {
                     server.bump(using: &random)
                 }
             case 3: await feed.refresh()
