@@ -28,7 +28,10 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         /// the server answers with nothing newer: only new items are fetched, and the server's own
         /// answer proves the overlap. After `maxPages` pages with more still coming, the refresh
         /// fetches the first page as ``firstPage`` does (the gap policy then decides). A feed with
-        /// no rows or no newest cursor refreshes by the first page.
+        /// no rows or no newest cursor refreshes by the first page. For lists whose items keep their
+        /// place (ordered by creation, as those two are): an item the feed has that a newer page
+        /// lists again (bumped by a list ordered by activity) stays where it is cached, and the
+        /// newer page is read only down to it; such a list refreshes by ``firstPage``.
         case newerThanHead(maxPages: Int)
     }
 

@@ -29,7 +29,8 @@ extension Feed {
             followed: commit.followed.map { [$0] } ?? [])
         let undecodable = try updateWindow(commit.window, meeting: commit.undecodable, applying: &applied)
         let removedAny = try removeUndecodableRows(undecodable, applying: &applied)
-        try readLayoutAndGaps(hadGaps: hadGaps, removedAny: removedAny, change: applied.change)
+        try readLayoutAndGaps(
+            hadGaps: hadGaps, removedAny: removedAny, change: applied.change, rowCountBefore: rowCountBefore)
         // Most commits (a page, a refresh's merge) delete no row: they pay for neither list of ids.
         if applied.takesRecordedChanges || !applied.change.deleted.isEmpty {
             let before = RowChange.ShownRows(
@@ -147,13 +148,15 @@ extension Feed {
     }
 
     /// Reads the sections and gaps again where the commit may have changed them.
-    private func readLayoutAndGaps(hadGaps: Bool, removedAny: Bool, change: RowChange) throws {
-        // Gaps move only when there are some, and appear only from a keepGap refresh (rows inserted
-        // on top, or a page whose end does not reach the rows below); sections exist only for feeds
-        // with section keys. Anything else needs no read at all, which keeps every plain next page
-        // and replace-policy refresh free of an extra transaction.
+    private func readLayoutAndGaps(hadGaps: Bool, removedAny: Bool, change: RowChange, rowCountBefore: Int) throws {
+        // Gaps move only when there are some, and appear only from a keepGap refresh, which inserts
+        // rows above others (on top, or a page whose end does not reach the rows below); sections
+        // exist only for feeds with section keys. Anything else needs no read at all, which keeps
+        // every plain next page (rows appended below the others) and replace-policy refresh free of
+        // an extra transaction.
+        let insertsAboveOthers = change.inserted.first.map { $0 < rowCountBefore - change.deleted.count } ?? false
         let gapsMayChange =
-            hadGaps || removedAny || change.isFullReload || (policy.gapPolicy == .keepGap && !change.inserted.isEmpty)
+            hadGaps || removedAny || change.isFullReload || (policy.gapPolicy == .keepGap && insertsAboveOthers)
         guard loaded.record.hasSections || gapsMayChange else {
             loaded.layout = SectionLayout(unsectionedRowCount: loaded.record.rowCount)
             return
