@@ -652,6 +652,12 @@ import Testing
             #expect(!loaded, "\(context): a feed that loaded shows a spinner with nothing running")
         }
         #expect(try test.idsOnDisk() == snapshot.ids, "\(context): the feed differs from the file")
+        // The gaps shown are the file's, under the same rows: a gap only the file has hides rows no
+        // fill of the app's reaches.
+        let fileGaps = try DatabaseQueue(path: test.path).read { store in
+            try store.feed(key: "home").map { try Feed<Post>.gaps(of: $0, in: store).map(\.afterRow) } ?? []
+        }
+        #expect(snapshot.gaps.map(\.afterRow) == fileGaps, "\(context): the feed's gaps differ from the file's")
         try SecondWriterChecks.rowsEqualTheFile(snapshot, test, context)
         // The identifier view a diffable data source is built from: the rows, each id and section once.
         var diffable = DiffableShape<FeedSectionID, String>()
