@@ -28,12 +28,7 @@ import Testing
         let (feed, server, recorder) = try await cached()
         server.bump("s1008")
         server.publish(12)
-        await feed.refresh()
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .bottom)
-        try await check(recorder, feed, "bottom fill")
-        try await scrollToTheEnd(feed)
-        try await check(recorder, feed, "settled")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .bottom)
     }
 
     /// Two new posts, s1009 bumped, six more: the refresh leaves a gap, and its fill from the top
@@ -44,9 +39,17 @@ import Testing
         server.publish(2)
         server.bump("s1009")
         server.publish(6)
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top)
+    }
+
+    /// A refresh (which leaves a gap), the gap's fill from `end`, and every page after: every change
+    /// applies, and the feed ends as the server's list.
+    func refreshFillAndReadOn(
+        _ feed: Feed<Post>, _ server: TimelineModel, _ recorder: SnapshotRecorder<Post>, fillingFrom end: GapEnd
+    ) async throws {
         await feed.refresh()
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)
-        try await check(recorder, feed, "top fill")
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: end)
+        try await check(recorder, feed, "fill from \(end)")
         try await scrollToTheEnd(feed)
         try await check(recorder, feed, "settled")
         #expect(await feed.snapshot.ids == server.items.map(\.id))

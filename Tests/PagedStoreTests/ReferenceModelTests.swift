@@ -654,7 +654,8 @@ import Testing
         #expect(try test.idsOnDisk() == snapshot.ids, "\(context): the feed differs from the file")
         // The gaps shown are the file's, under the same rows: a gap only the file has hides rows no
         // fill of the app's reaches.
-        let fileGaps = try DatabaseQueue(path: test.path).read { store in
+        let file = try DatabaseQueue(path: test.path)
+        let fileGaps = try file.read { store in
             try store.feed(key: "home").map { try Feed<Post>.gaps(of: $0, in: store).map(\.afterRow) } ?? []
         }
         #expect(snapshot.gaps.map(\.afterRow) == fileGaps, "\(context): the feed's gaps differ from the file's")
@@ -663,7 +664,7 @@ import Testing
         var diffable = DiffableShape<FeedSectionID, String>()
         try #require(try await feed.identifiers(of: snapshot)).build(into: &diffable, reconfiguring: snapshot.change)
         #expect(diffable.itemIdentifiers == snapshot.ids, "\(context): the identifiers differ from the rows")
-        let violations = try DatabaseQueue(path: test.path).read { try $0.verify() }
+        let violations = try file.read { try $0.verify() }
         #expect(violations.isEmpty, "\(context): \(violations)")
     }
 }

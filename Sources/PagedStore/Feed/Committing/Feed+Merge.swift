@@ -25,16 +25,10 @@ extension Feed {
                 newItems, reloading: reloads, items: items, head: head, page: page, to: &feed, store: store)
         case .rewrite(let through, let relocated, let change, let joinsBelow):
             for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
-            let positions = try store.replaceHead(through: through, with: encoded, page: page, in: &feed)
             // Rows below that the page may not reach: under the keepGap policy, a gap the page's
-            // cursor fills (a gap already there, moved under the page, keeps its cursors). The replace
-            // policy shows no gaps: it keeps the rows right below.
-            let rowsBelow = feed.bottomPosition.map { $0 > through } ?? false
-            if !joinsBelow, rowsBelow, policy.gapPolicy == .keepGap, let cursor = page.olderCursor,
-                let last = positions.last, try !store.gaps(of: feed).contains(where: { $0.abovePosition == last })
-            {
-                try store.addGap(at: last, cursor: cursor, in: feed, at: page.fetchedAt)
-            }
+            // cursor fills. The replace policy shows no gaps: it keeps the rows right below.
+            let gapCursor = !joinsBelow && policy.gapPolicy == .keepGap ? page.olderCursor : nil
+            try store.replaceHead(through: through, with: encoded, page: page, in: &feed, gapCursor: gapCursor)
             return Commit(record: feed, change: change, window: .reload, copies: encoded)
         }
     }

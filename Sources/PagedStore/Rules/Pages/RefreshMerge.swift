@@ -66,7 +66,7 @@ enum RefreshMerge {
         }
         // The common case first: new items on top of the cached rows down to the last shared one.
         if relocated(below: last).isEmpty, let fast = prependPlan(page: page, overlap: head[0...last]) { return fast }
-        guard let deepest = overlapEnd(atMost: last, page: page, headIndex: headIndex) else {
+        guard let (deepest, endOffset) = overlapEnd(atMost: last, page: page, headIndex: headIndex) else {
             // Shared ids only where they would prove more deletions than the page can.
             return .noOverlap
         }
@@ -108,7 +108,6 @@ enum RefreshMerge {
         change.inserted.sort()
         // New items below the overlap's end: a ranked list that put them there, or a row bumped after
         // they were published. Either way the page does not reach the rows below.
-        let endOffset = page.lastIndex { headIndex[$0.itemID] == deepest } ?? lastShared
         let joinsBelow = !page[(endOffset + 1)...].contains { matches[$0.itemID] == nil }
         return .rewrite(
             throughPosition: overlap[deepest].position, relocated: relocated, change: change, joinsBelow: joinsBelow)
@@ -125,23 +124,28 @@ enum RefreshMerge {
     /// A lone shared item below rows the page leaves out, listed under new items, may have moved up
     /// (an inbox's thread with a new message, a post bumped after others were published): the rows
     /// above its old row may be below the page now, not deleted. Nil when no shared row qualifies.
-    private static func overlapEnd(atMost last: Int, page: [EncodedItem], headIndex: [String: Int]) -> Int? {
+    /// - Returns: The row, and the page offset that lists it.
+    private static func overlapEnd(
+        atMost last: Int, page: [EncodedItem], headIndex: [String: Int]
+    ) -> (row: Int, offset: Int)? {
         var offsets: [Int: Int] = [:]  // the page offset of each shared row, by cached row
         for (offset, item) in page.enumerated() {
             if let row = headIndex[item.itemID], row <= last { offsets[row] = offset }
         }
-        let shared = offsets.keys.sorted()
         let limit = DeletionProof.mostDeletions(provedByPageOf: page.count)
         var qualified = Set<Int>()  // cached rows
-        for (index, row) in shared.enumerated() {
-            guard let offset = offsets[row] else { continue }
+        var end: (row: Int, offset: Int)?
+        for (index, (row, offset)) in offsets.sorted(by: { $0.key < $1.key }).enumerated() {
             let inARun = offsets[row - 1] == offset - 1
             // The row the page lists right above this one, if it is a shared row cached above it.
             let above = offset > 0 ? headIndex[page[offset - 1].itemID].flatMap { $0 < row ? $0 : nil } : nil
             let belowAQualifiedRow = above.map { qualified.contains($0) && row - $0 - 1 <= limit } ?? false
-            if inARun || row == index || belowAQualifiedRow { qualified.insert(row) }
+            if inARun || row == index || belowAQualifiedRow {
+                qualified.insert(row)
+                end = (row, offset)  // rows ascend: the last one qualified is the deepest
+            }
         }
-        return qualified.max()
+        return end
     }
 
     /// The fast plan when the page is new items followed by exactly the cached head, in order.

@@ -110,11 +110,14 @@ extension PageStore {
     /// top page: the general refresh, where the server reordered or dropped rows of the cached head.
     ///
     /// The page covered the head without a hole, so gaps inside it are gone; a gap right below the
-    /// replaced head stays right below the new one.
+    /// replaced head stays right below the new one. With `gapCursor` (a page that may not reach the
+    /// rows below it), a gap with that cursor goes under the new head when rows remain below and no
+    /// gap is there already.
     /// - Returns: The positions of the new rows, top first.
     @discardableResult
     package func replaceHead(
-        through position: Int64, with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord
+        through position: Int64, with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord,
+        gapCursor: String? = nil
     ) throws -> [Int64] {
         let top = feed.topPosition ?? position
         let removed = try deleteRows(in: feed, from: top, through: position)
@@ -123,13 +126,16 @@ extension PageStore {
         try deleteGaps(in: feed, from: top, through: position, except: gapBelow?.id)
         // Rows below the replaced head stay where they are; the new head goes right above them.
         feed.topPosition = try firstPosition(after: position, in: feed)
-        if feed.topPosition == nil { feed.bottomPosition = nil }
+        let rowsBelow = feed.topPosition != nil
+        if !rowsBelow { feed.bottomPosition = nil }
         let positions = try prependPage(items, page: page, to: &feed)
         if let gapBelow {
             // The same gap, with its id, right below the new head (or where it was, with no head).
             try updateGap(
                 id: gapBelow.id, to: positions.last ?? position, cursor: gapBelow.cursor,
                 newerCursor: gapBelow.newerCursor, unfillable: gapBelow.unfillable, in: feed)
+        } else if let gapCursor, rowsBelow, let last = positions.last {
+            try addGap(at: last, cursor: gapCursor, in: feed, at: page.fetchedAt)
         }
         return positions
     }
