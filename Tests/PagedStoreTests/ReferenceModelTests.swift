@@ -151,7 +151,7 @@ import Testing
             let operation = Int.random(in: 0..<22, using: &random)
             if trace {
                 print("step \(step) op \(operation) rows \(snapshot.ids) gaps \(snapshot.gaps.map(\.afterRow))")
-                print("  server \(server.items.map(\.id))")
+                print("  server \(server.items.map(\.id)) refused \(refused.ids.sorted()) next \(snapshot.nextPage)")
             }
             switch operation {
             case 0, 1: server.publish(Int.random(in: 1...12, using: &random))

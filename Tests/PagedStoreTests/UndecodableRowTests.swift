@@ -47,9 +47,22 @@ import Testing
         let removed = await feed.events.first(.undecodableRowsRemoved)
         #expect(removed?.itemIDs == (0..<10).map { "p\($0)" })
         #expect(removed?.error?.kind == .codec)
-        #expect(try test.recordOnDisk()?.oldestCursor == nil, "its cursors are reset")
+        #expect(try test.recordOnDisk()?.oldestCursor == "p9", "its pages keep their cursors")
         await feed.refresh()
         #expect(await feed.snapshot.rows.loadedItems.map(\.likes) == Array(repeating: 1, count: 10))
+    }
+
+    @Test func aFirstPageTheModelRefusesEntirelyIsFollowedByTheNextPage() async throws {
+        let server = ModelServer(.posts("p", 15), pageSize: 10)
+        let refused = RefusedIDs()
+        for row in 0..<10 { refused.insert("p\(row)") }
+        let feed = try test.feed(server.source, codec: refused.codec)
+        await feed.refresh()
+        await feed.waitUntilIdle()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == (10..<15).map { "p\($0)" }, "the rows below the refused page are reached")
+        #expect(snapshot.nextPage == .endReached)
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
     }
 
     @Test func aRowEditedByHandCostsThatRowOnly() async throws {
