@@ -29,8 +29,12 @@ extension Feed {
             followed: commit.followed.map { [$0] } ?? [])
         let undecodable = try updateWindow(commit.window, meeting: commit.undecodable, applying: &applied)
         let removedAny = try removeUndecodableRows(undecodable, applying: &applied)
+        // A keepGap page whose rows the pending edits took away again shows no row, and still wrote
+        // its gap: in this feed's write, or in another writer's that this one takes.
+        let pageMayBeHidden = policy.gapPolicy == .keepGap && (commit.replayedEdits || commit.adoptsFile)
         try readLayoutAndGaps(
-            hadGaps: hadGaps, removedAny: removedAny, change: applied.change, rowCountBefore: rowCountBefore)
+            hadGaps: hadGaps, gapsMayMoveUnseen: removedAny || pageMayBeHidden, change: applied.change,
+            rowCountBefore: rowCountBefore)
         // Most commits (a page, a refresh's merge) delete no row: they pay for neither list of ids.
         if applied.takesRecordedChanges || !applied.change.deleted.isEmpty {
             let before = RowChange.ShownRows(
@@ -148,15 +152,20 @@ extension Feed {
     }
 
     /// Reads the sections and gaps again where the commit may have changed them.
-    private func readLayoutAndGaps(hadGaps: Bool, removedAny: Bool, change: RowChange, rowCountBefore: Int) throws {
+    /// - Parameter gapsMayMoveUnseen: Whether gaps may have changed in ways the change does not
+    ///   show: undecodable rows removed, or a page whose rows the pending edits took away again.
+    private func readLayoutAndGaps(
+        hadGaps: Bool, gapsMayMoveUnseen: Bool, change: RowChange, rowCountBefore: Int
+    ) throws {
         // Gaps move only when there are some, and appear only from a keepGap refresh, which inserts
-        // rows above others (on top, or a page whose end does not reach the rows below); sections
+        // rows above others (on top, or a page whose end does not reach the rows below), or whose
+        // rows the pending edits took away again (no row shows: `gapsMayMoveUnseen`); sections
         // exist only for feeds with section keys. Anything else needs no read at all, which keeps
         // every plain next page (rows appended below the others) and replace-policy refresh free of
         // an extra transaction.
         let insertsAboveOthers = change.inserted.first.map { $0 < rowCountBefore - change.deleted.count } ?? false
         let gapsMayChange =
-            hadGaps || removedAny || change.isFullReload || (policy.gapPolicy == .keepGap && insertsAboveOthers)
+            hadGaps || gapsMayMoveUnseen || change.isFullReload || (policy.gapPolicy == .keepGap && insertsAboveOthers)
         guard loaded.record.hasSections || gapsMayChange else {
             loaded.layout = SectionLayout(unsectionedRowCount: loaded.record.rowCount)
             return
