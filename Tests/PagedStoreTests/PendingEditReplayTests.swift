@@ -65,49 +65,17 @@ import Testing
 
     @Test func aServerRowGoesBackRightAboveTheRowBelowItAndALocalOneRightBelowTheRowAboveIt() {
         // Rows 3 and 7: four rows came in between meanwhile.
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: 3, belowRow: 7, serverRow: true, named: (true, true), separatedByAGapWithoutItsRow: false)
-                == 7)
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: 3, belowRow: 7, serverRow: false, named: (true, true), separatedByAGapWithoutItsRow: false)
-                == 4)
+        #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: 7, serverRow: true, named: (true, true)) == 7)
+        #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: 7, serverRow: false, named: (true, true)) == 4)
     }
 
     @Test func withOneNeighbourLeftAnItemGoesNextToItAndWithNoneItWaitsForThePages() {
+        #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: nil, serverRow: true, named: (true, true)) == 4)
+        #expect(PendingEditReplay.rowBetween(aboveRow: nil, belowRow: 7, serverRow: false, named: (true, true)) == 7)
+        #expect(PendingEditReplay.rowBetween(aboveRow: nil, belowRow: nil, serverRow: true, named: (true, true)) == nil)
         #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: 3, belowRow: nil, serverRow: true, named: (true, true), separatedByAGapWithoutItsRow: false)
-                == 4)
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: nil, belowRow: 7, serverRow: false, named: (true, true), separatedByAGapWithoutItsRow: false)
-                == 7)
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: nil, belowRow: nil, serverRow: true, named: (true, true), separatedByAGapWithoutItsRow: false)
-                == nil)
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: nil, belowRow: nil, serverRow: true, named: (false, false),
-                separatedByAGapWithoutItsRow: false) == 0,
+            PendingEditReplay.rowBetween(aboveRow: nil, belowRow: nil, serverRow: true, named: (false, false)) == 0,
             "the feed's only row goes back as its only row")
-    }
-
-    @Test func aServerRowWhoseSidesAGapWithoutItsRowSeparatesWaitsForThePages() {
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: 3, belowRow: 7, serverRow: true, named: (true, true), separatedByAGapWithoutItsRow: true)
-                == nil)
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: nil, belowRow: 0, serverRow: true, named: (false, true), separatedByAGapWithoutItsRow: true)
-                == nil, "not even on top")
-        #expect(
-            PendingEditReplay.rowBetween(
-                aboveRow: 3, belowRow: 7, serverRow: false, named: (true, true), separatedByAGapWithoutItsRow: true)
-                == 4, "an insert put back stays in sight")
     }
 
     @Test func aNamedRowThatIsGoneStandsForTheRowItsOwnRemovalNamedOnTheSameSide() {

@@ -47,7 +47,7 @@ import Testing
         let removed = await feed.events.first(.undecodableRowsRemoved)
         #expect(removed?.itemIDs == (0..<10).map { "p\($0)" })
         #expect(removed?.error?.kind == .codec)
-        #expect(try test.recordOnDisk()?.oldestCursor == "p9", "its pages keep their cursors")
+        #expect(try test.recordOnDisk()?.oldestCursor == nil, "its cursors are reset")
         await feed.refresh()
         #expect(await feed.snapshot.rows.loadedItems.map(\.likes) == Array(repeating: 1, count: 10))
     }
@@ -151,5 +151,53 @@ import Testing
         let reopened = try test.store().feed("home", source: nextVersionSource(server), policy: policy)
         #expect(await reopened.snapshot.rows.count == 10, "the same version keeps its rows")
         #expect(try !writes.feedsWrittenSinceLastAsked(), "and opens without writing its row")
+    }
+
+    /// Three pages loaded to the end, then the next model refuses every cached row (the server's
+    /// items now decode: it changed them). Refresh and scroll: every item comes back.
+    @Test func aFeedScrolledToItsEndWhoseRowsAllFailLoadsEveryPageAgain() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let writer = try test.feed(server.source)
+        await writer.refresh()
+        while await writer.snapshot.nextPage == .idle { await writer.loadNextPage() }
+        #expect(await writer.snapshot.nextPage == .endReached)
+        #expect(await writer.snapshot.rows.count == 30)
+        // The next version refuses the rows of the old model: revision 0.
+        let codec = ItemCodec<Post>(storesText: true, encode: ItemCodec<Post>.json.encode) { data in
+            let item = try ItemCodec<Post>.json.decode(data)
+            if item.revision == 0 { throw RefusedIDs.Refused() }
+            return item
+        }
+        for index in server.items.indices { server.items[index].revision = 1 }
+        let feed = try test.feed(server.source, codec: codec)
+        let opened = await feed.snapshot
+        #expect(opened.rows.count == 0)
+        #expect(opened.content == .initialLoading)
+        #expect(opened.nextPage != .endReached, "the rows are gone: the end is not reached")
+        await feed.refresh()
+        await feed.waitUntilIdle()
+        try await scrollToTheEnd(feed, "after the model change")
+        #expect(await feed.snapshot.ids == (0..<30).map { "p\($0)" }, "every item back, none skipped")
+        #expect(try DatabaseQueue(path: test.path).read { try $0.verify() }.isEmpty)
+    }
+
+    /// A feed whose rows all failed keeps its cursors: a next page asked before any refresh (the
+    /// bottom of an empty list appeared, refreshOnOpen .never) shows rows from the middle of the
+    /// server's list as if they were its top.
+    @Test func aNextPageBeforeTheRefreshOfAFeedWhoseRowsAllFailed() async throws {
+        let server = ModelServer(.posts("p", 50), pageSize: 10)
+        let writer = try test.feed(server.source)
+        await writer.refresh()
+        await writer.loadNextPage()
+        await writer.loadNextPage()
+        #expect(await writer.snapshot.rows.count == 30)
+        let refused = RefusedIDs()
+        for row in 0..<30 { refused.insert("p\(row)") }
+        let feed = try test.feed(server.source, codec: refused.codec)
+        #expect(await feed.snapshot.content == .initialLoading)
+        await feed.loadNextPage()
+        await feed.waitUntilIdle()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids.isEmpty || snapshot.ids.first == "p0", "no middle slice shown as the top: \(snapshot.ids)")
     }
 }

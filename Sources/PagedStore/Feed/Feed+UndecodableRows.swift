@@ -8,12 +8,16 @@ extension Feed {
     /// - Returns: The rows removed, with their indices before the removal (ascending), of the file's
     ///   rows; rows no longer where they were read are left alone. `overForeignWrite` says another
     ///   `Feed` wrote the feed since this one last did: the indices are not those of the rows shown.
+    /// - Parameter inARefreshedPage: Whether the rows are those of the first page a refresh just
+    ///   wrote (see ``UndecodableRow/remove(_:from:in:at:inARefreshedPage:)``).
     func removeUndecodable(
-        _ rows: [UndecodableRow]
+        _ rows: [UndecodableRow], inARefreshedPage: Bool = false
     ) throws -> (removed: [(index: Int, row: UndecodableRow)], overForeignWrite: Bool) {
         // A read-only store leaves them in the file: the window stops above them (see `LoadedRows`).
         guard !rows.isEmpty, !queue.isReadOnly else { return ([], false) }
-        let removal = try writer.remove(undecodable: rows, over: loaded.record) { _, feed in feed }
+        let removal = try writer.remove(undecodable: rows, over: loaded.record, inARefreshedPage: inARefreshedPage) {
+            _, feed in feed
+        }
         loaded.record = removal.read
         reportRemoval(removal)
         return (removal.removed, removal.overForeignWrite)

@@ -18,12 +18,17 @@ struct UndecodableRow: Sendable, Equatable {
 extension UndecodableRow {
     /// Removes each of `rows` still at its place in the caller's write transaction; its pending edits
     /// go as ``PendingEditFate`` says (queued ones stay queued, detached). A feed left with no rows
-    /// loads again, as on a first launch, but keeps its pages' cursors.
+    /// is emptied as on a first launch (its cursors and states reset), so that it loads again
+    /// instead of saying the server has nothing, unless the rows are those of the first page a
+    /// refresh just wrote (`inARefreshedPage`): the server's own items are what the model refuses,
+    /// and the feed keeps its cursors, so that the refresh goes on with the next page instead of
+    /// fetching the same page for ever.
     /// - Returns: The removed rows with their indices before the removal, ascending, the pending
     ///   edits dropped with them, to report, and the server's copies the other feeds sharing their
     ///   items show again (see ``LeavingRowEdits/rowsLeave(_:item:in:store:at:restoring:)``).
     static func remove(
-        _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore, at date: Date
+        _ rows: [UndecodableRow], from feed: inout FeedRecord, in store: PageStore, at date: Date,
+        inARefreshedPage: Bool
     ) throws -> (
         removed: [(index: Int, row: UndecodableRow)], droppedEdits: [MalformedPendingEdit], restored: [EncodedItem]
     ) {
@@ -38,15 +43,7 @@ extension UndecodableRow {
                 .undecodable, item: row.itemID, in: feed, store: store, at: date, restoring: &restored)
             removed.append((item.row, row))
         }
-        if !removed.isEmpty, feed.rowCount == 0 {
-            // Loading again: the content says loading, not empty, and a refresh on open is due, so
-            // that rows an older model wrote do not read as a server with nothing. The pages keep
-            // their cursors, as after any removal of a feed's last row: when every row of the page
-            // just fetched is refused, the next page follows instead of the same page for ever.
-            feed.loaded = false
-            feed.lastRefreshAt = nil
-            try store.save(&feed)
-        }
+        if !removed.isEmpty, feed.rowCount == 0, !inARefreshedPage { try store.clearFeed(&feed) }
         return (removed.reversed(), dropped, restored)
     }
 }

@@ -206,14 +206,15 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     ///   file's row was not `shown` (another `Feed` wrote: the indices are not those of the rows
     ///   shown), what `read` read, and the pending edits dropped, to report.
     func remove<Read>(
-        undecodable rows: [UndecodableRow], over shown: FeedRecord?, then read: (PageStore, FeedRecord) throws -> Read
+        undecodable rows: [UndecodableRow], over shown: FeedRecord?, inARefreshedPage: Bool = false,
+        then read: (PageStore, FeedRecord) throws -> Read
     ) throws -> UndecodableRemoval<Read> {
         try transaction { store in
             var feed = try feedMadeIfMissing(in: store)
             let before = feed
             let foreign = shown.map { $0 != feed } ?? false
             let (removed, dropped, restored) = try UndecodableRow.remove(
-                rows, from: &feed, in: store, at: self.store.clock.date())
+                rows, from: &feed, in: store, at: self.store.clock.date(), inARefreshedPage: inARefreshedPage)
             let change = RowChange(deleted: removed.map(\.index))
             // The other feeds sharing an item showed its dropped update: they show the server's copy again.
             let others = try SharedItemSpread.spread(
@@ -294,7 +295,7 @@ struct FeedWriter<Item: FeedItem>: Sendable {
     }
 }
 
-/// What ``FeedWriter/remove(undecodable:over:then:)`` did.
+/// What ``FeedWriter/remove(undecodable:over:inARefreshedPage:then:)`` did.
 struct UndecodableRemoval<Read> {
     /// The rows removed, with their indices before the removal, ascending.
     var removed: [(index: Int, row: UndecodableRow)]

@@ -153,7 +153,7 @@ enum PendingEditSettlement {
     /// The row that puts a pending edit's item back between the rows it had around it, or the
     /// closest rows still shown on each side when those were removed too (see
     /// ``PendingEditReplay/standIn(for:on:rows:removedPlaces:)`` and
-    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:separatedByAGapWithoutItsRow:)``).
+    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:)``).
     static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
         let namedIDs = [edit.above, edit.below].compactMap { $0 }
         var rows = try store.items(withIDs: namedIDs, in: feed)
@@ -164,17 +164,15 @@ enum PendingEditSettlement {
             let chained = places.values.flatMap { [$0.above, $0.below] }.compactMap { $0 }
             rows.merge(try store.items(withIDs: chained, in: feed)) { kept, _ in kept }
         }
-        func position(standingFor id: String?, on side: PendingEditReplay.Side) -> Int64? {
-            let standIn = PendingEditReplay.standIn(for: id, on: side, rows: Set(rows.keys), removedPlaces: places)
-            return standIn.flatMap { rows[$0]?.position }
+        func row(standingFor id: String?, on side: PendingEditReplay.Side) throws -> Int? {
+            let standIn = PendingEditReplay.standIn(
+                for: id, on: side, rows: Set(rows.keys), removedPlaces: places)
+            guard let position = standIn.flatMap({ rows[$0]?.position }) else { return nil }
+            return try store.rowIndex(ofPosition: position, in: feed)
         }
-        let above = position(standingFor: edit.above, on: .above)
-        let below = position(standingFor: edit.below, on: .below)
-        // Only a removal rolled back asks: a gap is rare, and an insert put back stays in sight.
-        let separated = try edit.kind == .remove && store.hasGapWithoutItsRow(between: above, and: below, in: feed)
         return PendingEditReplay.rowBetween(
-            aboveRow: try above.map { try store.rowIndex(ofPosition: $0, in: feed) },
-            belowRow: try below.map { try store.rowIndex(ofPosition: $0, in: feed) }, serverRow: edit.kind == .remove,
-            named: (edit.above != nil, edit.below != nil), separatedByAGapWithoutItsRow: separated)
+            aboveRow: try row(standingFor: edit.above, on: .above),
+            belowRow: try row(standingFor: edit.below, on: .below), serverRow: edit.kind == .remove,
+            named: (edit.above != nil, edit.below != nil))
     }
 }

@@ -28,7 +28,8 @@ extension Feed {
             change: commit.change, takesRecordedChanges: commit.adoptsFile,
             followed: commit.followed.map { [$0] } ?? [])
         let undecodable = try updateWindow(commit.window, meeting: commit.undecodable, applying: &applied)
-        let removedAny = try removeUndecodableRows(undecodable, applying: &applied)
+        let removedAny = try removeUndecodableRows(
+            undecodable, inARefreshedPage: commit.refreshedPage != nil, applying: &applied)
         // A keepGap page whose rows the pending edits took away again shows no row, and still wrote
         // its gap: in this feed's write, or in another writer's that this one takes.
         let pageMayBeHidden = policy.gapPolicy == .keepGap && (commit.replayedEdits || commit.adoptsFile)
@@ -129,13 +130,13 @@ extension Feed {
     /// snapshot counts a row it cannot show. Each round removes rows, so it ends.
     /// - Returns: Whether any row was removed.
     private func removeUndecodableRows(
-        _ met: [UndecodableRow], applying applied: inout AppliedChange
+        _ met: [UndecodableRow], inARefreshedPage: Bool, applying applied: inout AppliedChange
     ) throws -> Bool {
         var undecodable = met
         var removedAny = false
         while !undecodable.isEmpty {
             let rowsBefore = loaded.record.rowCount
-            let (removed, foreign) = try removeUndecodable(undecodable)
+            let (removed, foreign) = try removeUndecodable(undecodable, inARefreshedPage: inARefreshedPage)
             if foreign {
                 // Another `Feed` wrote meanwhile: the rows shown are not the ones removed from.
                 adoptFileWrite(generation: loaded.record.generation)

@@ -6,7 +6,7 @@ extension Feed {
     /// same read. A row read with the key of a row held (the same bytes at the same place) keeps
     /// its decoded item: only the rows a write inserted or changed are decoded.
     /// - Returns: The rows read that do not decode (the window stops right above the first of them,
-    ///   and the caller removes them, ``removeUndecodable(_:)``, before it emits); and, when the
+    ///   and the caller removes them, ``removeUndecodable(_:inARefreshedPage:)``, before it emits); and, when the
     ///   file's row is no longer the one held (another writer committed after this feed's commit, so
     ///   the feed now holds the file's row and the rows read are that state's), the recorded change
     ///   since the row held, or `.some(nil)` when the change record does not cover it.

@@ -99,21 +99,12 @@ enum PendingEditReplay {
     /// first page that ends between them, while one put too low is listed again by the page that
     /// reaches it, in its place. A local row (an insert put back) goes right below the row that was
     /// above it, where the user put it.
-    ///
-    /// A server row whose two sides a gap separates, where the row right above the gap is gone, has
-    /// no known side of it: that gap hung under rows a page wrote and the user's pending removals
-    /// took away, and nothing says whether the item stood among them or below the gap. Put on the
-    /// wrong side, the gap's fill would prove it deleted or leave it out of order, so it waits for
-    /// the page that lists it (nil). A gap under a row still shown keeps its place: the item goes
-    /// on the side the rows around it say.
     static func rowBetween(
-        aboveRow: Int?, belowRow: Int?, serverRow: Bool, named: (above: Bool, below: Bool),
-        separatedByAGapWithoutItsRow: Bool
+        aboveRow: Int?, belowRow: Int?, serverRow: Bool, named: (above: Bool, below: Bool)
     )
         -> Int?
     {
-        if serverRow && separatedByAGapWithoutItsRow { return nil }
-        return switch (aboveRow, belowRow) {
+        switch (aboveRow, belowRow) {
         case (let above?, let below?): serverRow ? below : above + 1
         case (let above?, nil): above + 1
         case (nil, let below?): below

@@ -243,19 +243,6 @@ extension PageStore {
         )
     }
 
-    /// Whether a gap lies between the positions `above` and `below` (nil: that end of the feed)
-    /// whose row right above it is gone (see
-    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:separatedByAGapWithoutItsRow:)``).
-    package func hasGapWithoutItsRow(
-        between above: Int64?, and below: Int64?, in feed: FeedRecord
-    ) throws(StorageError) -> Bool {
-        let sql = """
-            SELECT EXISTS (SELECT 1 FROM gap WHERE feed_id = ?1 AND above_position >= ?2 AND above_position < ?3
-            AND NOT EXISTS (SELECT 1 FROM item WHERE item.feed_id = ?1 AND item.position = gap.above_position))
-            """
-        return try connection.integer(sql, feed.id, above ?? Int64.min, below ?? Int64.max) == 1
-    }
-
     /// The rows each of the feed's pending removals named around its item, by item id.
     package func pendingRemovalPlaces(
         in feed: FeedRecord
