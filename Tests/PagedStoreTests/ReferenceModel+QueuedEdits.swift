@@ -102,7 +102,10 @@ extension ReferenceModelTests {
         let key: UUID?
         var edited: Int?
         var nearTheTop = false
-        switch Int.random(in: 0..<4, using: &random) {
+        switch Int.random(in: 0..<5, using: &random) {
+        case 4:
+            return try await rejectedRemovalsOfTheTopRows(
+                feed, store, snapshot, answers: answers, server: server, step: step, using: &random)
         case 3:
             return try await stackedUpdates(
                 feed, store, snapshot, answers: answers, server: server, step: step, using: &random)
@@ -131,6 +134,9 @@ extension ReferenceModelTests {
         }
         guard let key else { return QueuedStep() }
         let context = "\(step) queued \(plan) \(meanwhile)"
+        if ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil {
+            print("  queued \(check) \(plan) meanwhile \(meanwhile)")
+        }
         // The send is held: whatever lands meanwhile, the feed and the file show the edit.
         let sent = await answers.nextCall()
         #expect(sent == key, "\(context): the outbox sent another edit")

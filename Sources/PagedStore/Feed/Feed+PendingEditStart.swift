@@ -79,7 +79,7 @@ extension Feed {
                 PendingEditRecord(
                     itemID: storedID, kind: .remove, base: removed.item.payload, baseSection: removed.item.section,
                     edited: nil, above: around.above, below: around.below, createdAt: next.createdAt, queued: queued,
-                    step: next.step),
+                    step: next.step, removedPosition: stored.position),
                 in: feed)
             return RowEdit(RowChange(deleted: [removed.row]))
         }

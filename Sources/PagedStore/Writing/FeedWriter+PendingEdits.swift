@@ -72,14 +72,15 @@ extension FeedWriter {
                 guard let removed = try store.removeItem(combined.itemID, from: &feed) else { continue }
                 (removal.base, removal.baseSection) = (before.payload, before.section)
                 if takesNewPlace { (removal.above, removal.below) = around }
+                removal.removedPosition = stored.position
                 stack.append(removal)
                 if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
             case .putBack:
                 guard let shown = combined.edited, var insert = stack.first else { continue }
                 let item = EncodedItem(itemID: combined.itemID, section: combined.baseSection, payload: shown)
                 // Kept in sight even when the rows around it are gone: the user just posted it.
-                let row = try PendingEditSettlement.row(for: insert, in: feed, store) ?? 0
-                let position = try store.insertItem(item, atRow: row, local: true, in: &feed)
+                let place = try PendingEditSettlement.place(for: insert, in: feed, store) ?? .row(0)
+                let position = try PendingEditSettlement.insert(item, at: place, local: true, in: store, feed: &feed)
                 (insert.above, insert.below) = try store.neighbours(of: position, in: feed)
                 stack[0] = insert
                 commit.change.addInsertion(ofNewRow: try store.rowIndex(ofPosition: position, in: feed))

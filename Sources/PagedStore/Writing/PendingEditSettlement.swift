@@ -68,13 +68,13 @@ enum PendingEditSettlement {
             }
             // No row left on either side: the list was replaced, and its pages bring the item back
             // in order; until then the removals that named it take its place.
-            guard let row = try row(for: pending, in: feed, store) else {
+            guard let place = try place(for: pending, in: feed, store) else {
                 try store.handOnPlace(of: itemID, above: pending.above, below: pending.below, in: feed)
                 return Outcome()
             }
             let item = EncodedItem(itemID: itemID, section: pending.baseSection, payload: base)
             // The server's row, put back: pages that no longer list it prove it deleted.
-            let position = try store.insertItem(item, atRow: row, local: false, in: &feed)
+            let position = try insert(item, at: place, local: false, in: store, feed: &feed)
             return Outcome(change: RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)]))
         }
     }
@@ -150,11 +150,20 @@ enum PendingEditSettlement {
         return RowChange(deleted: [removed.row])
     }
 
-    /// The row that puts a pending edit's item back between the rows it had around it, or the
-    /// closest rows still shown on each side when those were removed too (see
-    /// ``PendingEditReplay/standIn(for:on:rows:removedPlaces:)`` and
-    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:)``).
-    static func row(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Int? {
+    /// Where a pending edit's item goes back: a row or, for a removal rolled back, the position its
+    /// row had.
+    enum Place: Equatable {
+        case row(Int)
+        case position(Int64)
+    }
+
+    /// Where a pending edit's item goes back between the rows it had around it, or the closest rows
+    /// still shown on each side when those were removed too (see
+    /// ``PendingEditReplay/standIn(for:on:rows:removedPlaces:)``,
+    /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:)`` and
+    /// ``PendingEditReplay/goesBackAtItsPosition(_:above:below:firstRowBelowRemoved:occupied:)``); nil
+    /// when it waits for the pages.
+    static func place(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Place? {
         let namedIDs = [edit.above, edit.below].compactMap { $0 }
         var rows = try store.items(withIDs: namedIDs, in: feed)
         var places: [String: (above: String?, below: String?)] = [:]
@@ -164,15 +173,39 @@ enum PendingEditSettlement {
             let chained = places.values.flatMap { [$0.above, $0.below] }.compactMap { $0 }
             rows.merge(try store.items(withIDs: chained, in: feed)) { kept, _ in kept }
         }
-        func row(standingFor id: String?, on side: PendingEditReplay.Side) throws -> Int? {
-            let standIn = PendingEditReplay.standIn(
-                for: id, on: side, rows: Set(rows.keys), removedPlaces: places)
-            guard let position = standIn.flatMap({ rows[$0]?.position }) else { return nil }
-            return try store.rowIndex(ofPosition: position, in: feed)
+        func position(standingFor id: String?, on side: PendingEditReplay.Side) -> Int64? {
+            let standIn = PendingEditReplay.standIn(for: id, on: side, rows: Set(rows.keys), removedPlaces: places)
+            return standIn.flatMap { rows[$0]?.position }
         }
-        return PendingEditReplay.rowBetween(
-            aboveRow: try row(standingFor: edit.above, on: .above),
-            belowRow: try row(standingFor: edit.below, on: .below), serverRow: edit.kind == .remove,
-            named: (edit.above != nil, edit.below != nil))
+        let (above, below) = (
+            position(standingFor: edit.above, on: .above), position(standingFor: edit.below, on: .below)
+        )
+        let aboveRow = try above.map { try store.rowIndex(ofPosition: $0, in: feed) }
+        let belowRow = try below.map { try store.rowIndex(ofPosition: $0, in: feed) }
+        let serverRow = edit.kind == .remove
+        guard
+            let row = PendingEditReplay.rowBetween(
+                aboveRow: aboveRow, belowRow: belowRow, serverRow: serverRow,
+                named: (edit.above != nil, edit.below != nil))
+        else { return nil }
+        if serverRow, let removed = edit.removedPosition,
+            PendingEditReplay.goesBackAtItsPosition(
+                removed, above: above, below: below,
+                firstRowBelowRemoved: try store.firstPosition(after: removed, in: feed),
+                occupied: try store.hasRow(atPosition: removed, in: feed))
+        {
+            return .position(removed)
+        }
+        return .row(row)
+    }
+
+    /// Inserts `item` at `place` and returns its position.
+    static func insert(
+        _ item: EncodedItem, at place: Place, local: Bool, in store: PageStore, feed: inout FeedRecord
+    ) throws -> Int64 {
+        switch place {
+        case .row(let row): try store.insertItem(item, atRow: row, local: local, in: &feed)
+        case .position(let position): try store.insertItem(item, atPosition: position, local: local, in: &feed)
+        }
     }
 }

@@ -70,5 +70,9 @@ enum EmbeddedMigrations {
             version: 16, name: "0016_disproved_removal_places.sql",
             sql: "-- A page can prove a pending removal's place wrong: it lists the rows the item was removed from and\n-- not the item between them (the item moved, or the server deleted it). The removal keeps naming\n-- those rows, the best place known for a rollback to show the item again, but an item that comes\n-- back anywhere takes its new place instead (a row that comes back outside its old neighbours is\n-- otherwise taken to be still between them: a page-numbered list shifts items onto the next page).\n--\n-- pending_edit, new column:\n--   place_disproved   1 once a page proved the item is no longer between above_id and below_id; 0\n--                     again when the edit names other rows\nALTER TABLE pending_edit ADD COLUMN place_disproved INTEGER NOT NULL DEFAULT 0;\n"
         ),
+        Migration(
+            version: 17, name: "0017_removed_row_positions.sql",
+            sql: "-- A removal rolled back (the server rejected it) puts the server's row back. Between the rows it\n-- named around it the side of a gap is unknown: a gap may hang under rows a page wrote that pending\n-- removals took away again, and the item stood among them or below the gap. The position its row\n-- had when it was removed says, while it is free and still between those rows.\n--\n-- pending_edit, new column:\n--   removed_position   for a removal, the position of the item's row when it was removed (by the\n--                      user, or again by a page that listed it); NULL when not known\nALTER TABLE pending_edit ADD COLUMN removed_position INTEGER;\n"
+        ),
     ]
 }

@@ -43,8 +43,35 @@ extension PageStore {
             }
             position = try Self.sum(above, Self.difference(below, above) / 2)
         }
+        return try insertItem(item, at: position, near: above ?? below, local: local, in: &feed)
+    }
+
+    /// Whether a row of the feed is at `position`.
+    package func hasRow(atPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Bool {
+        try connection.integer(
+            "SELECT EXISTS (SELECT 1 FROM item WHERE feed_id = ? AND position = ?)", feed.id, position) == 1
+    }
+
+    /// Inserts a row at `position`, which no row of the feed holds (a rolled-back removal's row put
+    /// back where it stood), in the page of the row right above it or, at the top, right below it.
+    /// - Returns: The position.
+    @discardableResult
+    package func insertItem(
+        _ item: EncodedItem, atPosition position: Int64, local: Bool, in feed: inout FeedRecord
+    ) throws -> Int64 {
+        let near =
+            try window(of: feed, from: .before(position: position), limit: 1).first?.position
+            ?? window(of: feed, from: .after(position: position), limit: 1).first?.position
+        return try insertItem(item, at: position, near: near, local: local, in: &feed)
+    }
+
+    /// Inserts a row at `position` in the page of the row at `near` (nil: a feed with no rows), and
+    /// keeps the feed's and the pages' counts.
+    private func insertItem(
+        _ item: EncodedItem, at position: Int64, near: Int64?, local: Bool, in feed: inout FeedRecord
+    ) throws -> Int64 {
         let pageNo: Int64
-        if let neighbour = try self.pageNo(near: above ?? below, in: feed) {
+        if let neighbour = try self.pageNo(near: near, in: feed) {
             pageNo = neighbour
         } else {
             // A feed with no pages yet: the local row gets a page of its own, so row counts stay exact.

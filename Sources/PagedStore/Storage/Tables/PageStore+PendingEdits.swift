@@ -26,6 +26,10 @@ package struct PendingEditRecord: Sendable, Equatable {
     package var step: Int = 0
     /// The section of `edited`: the item's section key after the edit.
     package var editedSection: String? = nil
+    /// For a removal, the position its item's row had when it was removed (by the user, or again by
+    /// a page that listed the item): a rollback puts the row back there while the place is free and
+    /// still between the rows around it. Nil when not known (a file from before it was kept).
+    package var removedPosition: Int64? = nil
 }
 
 /// What the outbox keeps of an edit made by kind, beside the edit itself.
@@ -70,7 +74,7 @@ extension PageStore {
         try pendingEditRowsIfMigrated(of: feed).edits
     }
 
-    /// ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:)``, or none when the file's schema predates pending edits.
+    /// ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:removedPositionColumn:)``, or none when the file's schema predates pending edits.
     package func pendingEditRowsIfMigrated(
         of feed: FeedRecord
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
@@ -79,7 +83,8 @@ extension PageStore {
         guard tables == 1 else { return ([], []) }
         return try pendingEditRows(
             of: feed, outboxColumns: try hasOutboxColumns(), nextAttemptColumn: try hasNextAttemptColumn(),
-            stepColumn: try hasStepColumn(), detachedColumn: try hasDetachedColumn())
+            stepColumn: try hasStepColumn(), detachedColumn: try hasDetachedColumn(),
+            removedPositionColumn: try hasRemovedPositionColumn())
     }
 
     /// Whether the file's `pending_edit` has the outbox's columns (a file `pagedb` reads without
@@ -102,6 +107,13 @@ extension PageStore {
         try connection.int64("SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'step'") == 1
     }
 
+    /// Whether the file's `pending_edit` keeps where a removed row stood (a file `pagedb` reads
+    /// without migrating it may predate it).
+    package func hasRemovedPositionColumn() throws(StorageError) -> Bool {
+        try connection.int64(
+            "SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'removed_position'") == 1
+    }
+
     /// The outbox's columns of `pending_edit` as the file has them, NULL (or 0 attempts) for those it
     /// predates, in the order ``queuedEdit(_:from:)`` reads them.
     static func outboxColumns(_ outbox: Bool, nextAttempt: Bool, table: String = "") -> String {
@@ -113,7 +125,7 @@ extension PageStore {
         return (columns + [outbox && nextAttempt ? prefix + "next_attempt_at" : "NULL"]).joined(separator: ", ")
     }
 
-    /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:)``).
+    /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:removedPositionColumn:)``).
     package func pendingEdits(of feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
         try pendingEditRows(of: feed).edits
     }
@@ -125,13 +137,13 @@ extension PageStore {
     /// read by the table's key.
     package func pendingEditRows(
         of feed: FeedRecord, item itemID: String? = nil, outboxColumns: Bool = true, nextAttemptColumn: Bool = true,
-        stepColumn: Bool = true, detachedColumn: Bool = true
+        stepColumn: Bool = true, detachedColumn: Bool = true, removedPositionColumn: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let outbox = Self.outboxColumns(outboxColumns, nextAttempt: nextAttemptColumn)
         let (step, editedSection) = stepColumn ? ("step", "edited_section") : ("0", "base_section")
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), \(step),
-                \(editedSection)
+                \(editedSection), \(removedPositionColumn ? "removed_position" : "NULL")
             FROM pending_edit WHERE feed_id = ? \(itemID == nil ? "" : "AND item_id = ?") \
             \(detachedColumn ? "AND detached = 0" : "")
             ORDER BY created_at, item_id, \(step)
@@ -152,7 +164,7 @@ extension PageStore {
         let outbox = Self.outboxColumns(true, nextAttempt: true)
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), step,
-                edited_section
+                edited_section, removed_position
             FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0 ORDER BY step
             """
         return try connection.rows(sql, feed.id, itemID, row: Self.pendingEditRow).compactMap(\.edit)
@@ -183,7 +195,8 @@ extension PageStore {
             itemID: itemID, kind: kind, base: base, baseSection: statement.string(3), edited: edited,
             above: statement.string(5), below: statement.string(6),
             createdAt: Date(millisecondsSince1970: statement.int64(7)), queued: queuedEdit(statement, from: 8),
-            step: Int(clamping: statement.int64(14)), editedSection: statement.string(15))
+            step: Int(clamping: statement.int64(14)), editedSection: statement.string(15),
+            removedPosition: statement.isNull(16) ? nil : statement.int64(16))
         return (edit, nil)
     }
 
@@ -208,15 +221,15 @@ extension PageStore {
         let sql = """
             INSERT INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited,
                 edited_section, above_id, below_id, created_at, outbox_kind, argument, idempotency_key, attempts,
-                last_error, next_attempt_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                last_error, next_attempt_at, removed_position)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (feed_id, item_id, step) DO UPDATE SET kind = excluded.kind, base = excluded.base,
                 base_section = excluded.base_section, edited = excluded.edited,
                 edited_section = excluded.edited_section, above_id = excluded.above_id,
                 below_id = excluded.below_id, created_at = excluded.created_at, outbox_kind = excluded.outbox_kind,
                 argument = excluded.argument, idempotency_key = excluded.idempotency_key,
                 attempts = excluded.attempts, last_error = excluded.last_error,
-                next_attempt_at = excluded.next_attempt_at,
+                next_attempt_at = excluded.next_attempt_at, removed_position = excluded.removed_position,
                 sending_by = iif(pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_by, NULL),
                 sending_until = iif(
                     pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_until, NULL),
@@ -230,7 +243,8 @@ extension PageStore {
             payload(edit.edited), edit.editedSection, edit.above, edit.below, edit.createdAt.millisecondsSince1970,
             queued?.kind,
             queued.map { String(decoding: $0.argument, as: UTF8.self) }, queued?.idempotencyKey.uuidString,
-            Int64(queued?.attempts ?? 0), queued?.lastError, queued?.nextAttemptAt?.millisecondsSince1970)
+            Int64(queued?.attempts ?? 0), queued?.lastError, queued?.nextAttemptAt?.millisecondsSince1970,
+            edit.removedPosition)
     }
 
     /// The ids of the rows right above and right below `position`.

@@ -1,0 +1,176 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// A removal the server rejects puts the server's row back where it stood, on its side of any gap:
+/// the row right above a gap (the gap hangs under it), the row right below one, and the rows of a
+/// whole page that a refresh listed again while their removals waited (the page's rows went again
+/// at once, and its gap stayed with no row above it). On the wrong side of a gap, the gap's fill
+/// proved the posts deleted or left them out of order.
+@Suite(.limit(minutes: 2)) struct RejectedRemovalsAroundGapsTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    func ids(_ prefix: String, _ range: Range<Int>) -> [String] { range.map { "\(prefix)\($0)" } }
+
+    /// Loads p0…p19 and queues the removals of p0…p9, the whole first page.
+    func removeTheFirstPage(of feed: Feed<Post>) async throws {
+        await feed.refresh()
+        await feed.loadNextPage()
+        for row in 0..<10 {
+            _ = try #require(try await feed.enqueue("hide", removing: "p\(row)", argument: Revision(revision: 4)))
+        }
+    }
+
+    /// ``removeTheFirstPage(of:)``, then a refresh that lists p0…p9 again while their removals wait,
+    /// then every removal rejected.
+    func removeTheFirstPageRefreshAndReject(_ feed: Feed<Post>) async throws {
+        try await removeTheFirstPage(of: feed)
+        await feed.refresh()
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 10)
+    }
+
+    @Test(arguments: [FeedPolicy.GapPolicy.keepGap, .replace])
+    func rejectedRemovalsOfTheWholeFirstPageSkipNothing(gapPolicy: FeedPolicy.GapPolicy) async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy))
+        try await removeTheFirstPage(of: feed)
+        let recorder = await SnapshotRecorder(feed)
+        // Another store's list of the feed follows the write as this one shows it.
+        let otherFeed = try test.feed(server.source, policy: feed.policy, store: test.store())
+        let other = await ObservedList(otherFeed)
+        await feed.refresh()  // p0…p9 again, every one of them hidden by its removal
+        #expect(Set(await feed.snapshot.ids).isDisjoint(with: (0..<10).map { "p\($0)" }), "hidden by the removals")
+        try await ReferenceModelTests.check(recorder, feed, test, "the refresh: the file's gap shows")
+        let shown = await feed.snapshot
+        let followed = await other.firstSnapshot(within: .seconds(60)) {
+            $0.ids == shown.ids && $0.gaps.map(\.afterRow) == shown.gaps.map(\.afterRow)
+        }
+        #expect(followed != nil, "the other store's list shows the rows and gaps this one does")
+
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 10)
+        try await scrollToTheEnd(feed, "after the rejections", refreshingFirst: true)
+        try await ReferenceModelTests.check(recorder, feed, test, "after the scroll")
+        #expect(await feed.snapshot.ids == (0..<30).map { "p\($0)" }, "every rejected removal's post is back, in order")
+    }
+
+    /// p0..p19 loaded, then n0..n9 published and refreshed under keepGap: n0..n9, gap, p0..p19.
+    func feedWithAGapUnderN9(_ server: ModelServer) async throws -> Feed<Post> {
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()
+        server.items = .posts("n", 10) + server.items
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == ids("n", 0..<10) + ids("p", 0..<20))
+        #expect(snapshot.gaps.map(\.afterRow) == [9])
+        return feed
+    }
+
+    /// The user removes the row right above a gap (the gap stays, hanging under its place), the
+    /// server rejects it: it comes back at once, in its place, above the gap.
+    @Test func theRowRightAboveAGapRemovedAndRejectedComesBackAtOnce() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try await feedWithAGapUnderN9(server)
+        let observed = await ObservedList(feed)
+        _ = try #require(try await feed.enqueue("hide", removing: "n9", argument: Revision(revision: 4)))
+        #expect(!(await feed.snapshot.ids.contains("n9")))
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        let back = await observed.firstSnapshot(within: .seconds(60)) { $0.ids.contains("n9") }
+        #expect(back != nil, "the rejected removal's row is back at once")
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == ids("n", 0..<10) + ids("p", 0..<20), "in its place")
+        try await scrollToTheEnd(feed, "after the rejection")
+        #expect(await feed.snapshot.ids == ids("n", 0..<10) + ids("p", 0..<30))
+        try await scrollToTheEnd(feed, "after a refresh", refreshingFirst: true)
+    }
+
+    /// As above, but a second refresh put a gap above, and its fill listed n0..n9 while n9's removal
+    /// was pending (n9 went again at once): after the rejection n9 is back where the fill listed it,
+    /// since no page a scroll reads lists it again.
+    @Test func theRowAboveADeepGapRejectedAfterTheFillAboveListedItIsNotLost() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try await feedWithAGapUnderN9(server)
+        _ = try #require(try await feed.enqueue("hide", removing: "n9", argument: Revision(revision: 4)))
+        server.items = .posts("m", 10) + server.items
+        await feed.refresh()
+        let withTwoGaps = await feed.snapshot
+        #expect(withTwoGaps.gaps.count == 2, "\(withTwoGaps.gaps)")
+        if let top = withTwoGaps.gaps.first { await feed.loadGap(top) }
+        #expect(await feed.snapshot.ids.starts(with: ids("m", 0..<10) + ids("n", 0..<9)))
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        try await scrollToTheEnd(feed, "after the rejection")
+        try await scrollToTheEnd(feed, "after a refresh", refreshingFirst: true)
+        #expect(
+            await feed.snapshot.ids == ids("m", 0..<10) + ids("n", 0..<10) + ids("p", 0..<30),
+            "n9, rejected, is shown again")
+    }
+
+    /// The row right below a gap (whose row above is still shown), removed and rejected: back at
+    /// once, below the gap; the fill skips and repeats nothing.
+    @Test func theRowRightBelowAGapRemovedAndRejectedComesBackAtOnceBelowIt() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try await feedWithAGapUnderN9(server)
+        let observed = await ObservedList(feed)
+        _ = try #require(try await feed.enqueue("hide", removing: "p0", argument: Revision(revision: 4)))
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        let back = await observed.firstSnapshot(within: .seconds(60)) { $0.ids.contains("p0") }
+        #expect(back != nil, "the rejected removal's row is back at once")
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids == ids("n", 0..<10) + ids("p", 0..<20))
+        #expect(snapshot.gaps.map(\.afterRow) == [9])
+        try await scrollToTheEnd(feed, "after the rejection")
+        #expect(await feed.snapshot.ids == ids("n", 0..<10) + ids("p", 0..<30))
+    }
+
+    /// The whole first page, with the feed relaunched between the rejections and the scroll.
+    @Test(arguments: [false, true])
+    func rejectedRemovalsOfTheWholeFirstPageAcrossARelaunch(serverDeletesOne: Bool) async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        try await removeTheFirstPageRefreshAndReject(try test.feed(server.source, policy: policy))
+        if serverDeletesOne { server.items.removeAll { $0.id == "p3" } }
+        let relaunched = try test.feed(server.source, policy: policy)
+        let recorder = await SnapshotRecorder(relaunched)
+        try await scrollToTheEnd(relaunched, "after the relaunch", refreshingFirst: true)
+        try await ReferenceModelTests.check(recorder, relaunched, test, "after the scroll")
+        #expect(await relaunched.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// The whole first page, with new items published before the refresh that follows the
+    /// rejections: the refresh page does not reach p0..p9; a fill of the new gap lists them.
+    @Test func rejectedRemovalsOfTheWholeFirstPageThenNewItemsOnTop() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        try await removeTheFirstPageRefreshAndReject(feed)
+        server.items = .posts("n", 10) + server.items
+        let recorder = await SnapshotRecorder(feed)
+        try await scrollToTheEnd(feed, "after new items", refreshingFirst: true)
+        try await ReferenceModelTests.check(recorder, feed, test, "after the scroll")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// The whole first page, on a page-numbered server.
+    @Test func rejectedRemovalsOfTheWholeFirstPageOnAPageNumberedServer() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(
+            server.pageNumberSource, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        try await removeTheFirstPageRefreshAndReject(feed)
+        try await scrollToTheEnd(feed, "after the rejections", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// The whole first page, with the gap dismissed by the app after the rejections.
+    @Test func rejectedRemovalsWaitingWhileTheGapIsDismissed() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        try await removeTheFirstPageRefreshAndReject(feed)
+        for gap in await feed.snapshot.gaps { await feed.dismissGap(gap) }
+        try await scrollToTheEnd(feed, "after the dismissal")
+        try await scrollToTheEnd(feed, "after a refresh", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+}
