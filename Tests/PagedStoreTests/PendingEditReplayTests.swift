@@ -79,18 +79,19 @@ import Testing
     }
 
     @Test func aRolledBackRemovalGoesBackAtItsPositionWhenTheRowBelowItIsTheOneItNamed() {
-        func goesBack(_ removed: Int64?, _ around: (Int64?, Int64?), next: Int64?, occupied: Bool = false) -> Bool {
+        func goesBack(_ removed: Int64?, _ around: (Int64?, Int64?), first: Int64?) -> Bool {
             PendingEditReplay.goesBackAtItsPosition(
-                removed, above: around.0, below: around.1, firstRowBelowRemoved: next, occupied: occupied)
+                removed, above: around.0, below: around.1, firstRowFromRemoved: first)
         }
-        #expect(goesBack(150, (100, 200), next: 200), "its old slot, whichever side of a gap it is on")
-        #expect(goesBack(50, (nil, 100), next: 100), "on top")
-        #expect(goesBack(250, (200, nil), next: nil), "at the bottom")
-        #expect(!goesBack(150, (100, 200), next: 170), "above a row that came in between: the kind of row decides")
-        #expect(!goesBack(250, (100, 200), next: nil), "no longer between them (the rows moved)")
-        #expect(!goesBack(100, (100, 200), next: 200, occupied: true), "a row holds it")
-        #expect(!goesBack(90, (100, 200), next: 100), "above the row above it")
-        #expect(!goesBack(nil, (100, 200), next: nil), "not known: a file from before it was kept")
+        #expect(goesBack(150, (100, 200), first: 200), "its old slot, whichever side of a gap it is on")
+        #expect(goesBack(50, (nil, 100), first: 100), "on top")
+        #expect(goesBack(250, (200, nil), first: nil), "at the bottom")
+        #expect(!goesBack(150, (100, 200), first: 170), "above a row that came in between: the kind of row decides")
+        #expect(!goesBack(250, (100, 200), first: nil), "no longer between them (the rows moved)")
+        #expect(!goesBack(200, (100, 200), first: 200), "the row below holds it")
+        #expect(!goesBack(150, (nil, nil), first: 150), "a row holds it")
+        #expect(!goesBack(90, (100, 200), first: 100), "above the row above it")
+        #expect(!goesBack(nil, (100, 200), first: nil), "not known: a file from before it was kept")
     }
 
     @Test func aNamedRowThatIsGoneStandsForTheRowItsOwnRemovalNamedOnTheSameSide() {

@@ -161,7 +161,7 @@ enum PendingEditSettlement {
     /// still shown on each side when those were removed too (see
     /// ``PendingEditReplay/standIn(for:on:rows:removedPlaces:)``,
     /// ``PendingEditReplay/rowBetween(aboveRow:belowRow:serverRow:named:)`` and
-    /// ``PendingEditReplay/goesBackAtItsPosition(_:above:below:firstRowBelowRemoved:occupied:)``); nil
+    /// ``PendingEditReplay/goesBackAtItsPosition(_:above:below:firstRowFromRemoved:)``); nil
     /// when it waits for the pages.
     static func place(for edit: PendingEditRecord, in feed: FeedRecord, _ store: PageStore) throws -> Place? {
         let namedIDs = [edit.above, edit.below].compactMap { $0 }
@@ -191,8 +191,7 @@ enum PendingEditSettlement {
         if serverRow, let removed = edit.removedPosition,
             PendingEditReplay.goesBackAtItsPosition(
                 removed, above: above, below: below,
-                firstRowBelowRemoved: try store.firstPosition(after: removed, in: feed),
-                occupied: try store.hasRow(atPosition: removed, in: feed))
+                firstRowFromRemoved: try store.firstPosition(from: removed, in: feed))
         {
             return .position(removed)
         }

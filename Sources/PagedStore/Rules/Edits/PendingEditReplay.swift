@@ -91,20 +91,19 @@ enum PendingEditReplay {
 
     /// Whether a rolled-back removal's row goes back at `removed`, the position it had when it was
     /// removed, rather than where ``rowBetween(aboveRow:belowRow:serverRow:named:)`` puts it: when
-    /// no row holds it, it lies below the row standing for the item's neighbour above (`above`;
-    /// nil: the top), and the first row below it is the one standing for its neighbour below
-    /// (`below`; nil: none). The item then takes the order the rule gives a server row (right above
+    /// it lies below the row standing for the item's neighbour above (`above`; nil: the top), and
+    /// the first row at or below it is the one standing for its neighbour below (`below`; nil:
+    /// none), so no row holds it. The item then takes the order the rule gives a server row (right above
     /// the row below it, under any row that came in between) and keeps the side of a gap between
     /// them, which the rows around it cannot say: a gap hangs under the row the item was, or under
     /// the rows of a page that the pending removals took away again, the item among them. On the
     /// wrong side, the gap's fill would prove the item deleted or leave it out of order.
-    /// - Parameters:
-    ///   - firstRowBelowRemoved: The position of the first row below `removed`, nil for none.
-    ///   - occupied: Whether a row holds `removed` now.
+    /// - Parameter firstRowFromRemoved: The position of the first row at or below `removed`, nil
+    ///   for none.
     static func goesBackAtItsPosition(
-        _ removed: Int64?, above: Int64?, below: Int64?, firstRowBelowRemoved: Int64?, occupied: Bool
+        _ removed: Int64?, above: Int64?, below: Int64?, firstRowFromRemoved: Int64?
     ) -> Bool {
-        guard let removed, !occupied, firstRowBelowRemoved == below else { return false }
+        guard let removed, firstRowFromRemoved == below, below.map({ removed < $0 }) ?? true else { return false }
         return above.map { $0 < removed } ?? true
     }
 

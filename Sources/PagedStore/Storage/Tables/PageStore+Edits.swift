@@ -46,12 +46,6 @@ extension PageStore {
         return try insertItem(item, at: position, near: above ?? below, local: local, in: &feed)
     }
 
-    /// Whether a row of the feed is at `position`.
-    package func hasRow(atPosition position: Int64, in feed: FeedRecord) throws(StorageError) -> Bool {
-        try connection.integer(
-            "SELECT EXISTS (SELECT 1 FROM item WHERE feed_id = ? AND position = ?)", feed.id, position) == 1
-    }
-
     /// Inserts a row at `position`, which no row of the feed holds (a rolled-back removal's row put
     /// back where it stood), in the page of the row right above it or, at the top, right below it.
     /// - Returns: The position.

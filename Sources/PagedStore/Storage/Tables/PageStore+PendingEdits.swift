@@ -28,7 +28,9 @@ package struct PendingEditRecord: Sendable, Equatable {
     package var editedSection: String? = nil
     /// For a removal, the position its item's row had when it was removed (by the user, or again by
     /// a page that listed the item): a rollback puts the row back there while the place is free and
-    /// still between the rows around it. Nil when not known (a file from before it was kept).
+    /// the row below it is still the one standing for its neighbour below (see
+    /// ``PendingEditReplay/goesBackAtItsPosition(_:above:below:firstRowFromRemoved:)``). Nil when
+    /// not known (a file from before it was kept).
     package var removedPosition: Int64? = nil
 }
 

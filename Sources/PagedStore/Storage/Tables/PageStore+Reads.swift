@@ -144,6 +144,13 @@ extension PageStore {
             "SELECT position FROM item WHERE feed_id = ? AND position > ? ORDER BY position LIMIT 1", feed.id, position)
     }
 
+    /// The position of the first row at `position` or below it, or nil when there is none.
+    package func firstPosition(from position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
+        try connection.integer(
+            "SELECT position FROM item WHERE feed_id = ? AND position >= ? ORDER BY position LIMIT 1", feed.id, position
+        )
+    }
+
     /// The feed's pages in display order.
     package func pages(of feed: FeedRecord) throws(StorageError) -> [PageRecord] {
         let sql = "SELECT \(Self.pageColumns) FROM page WHERE feed_id = ? ORDER BY page_no"
