@@ -134,9 +134,7 @@ extension ReferenceModelTests {
         }
         guard let key else { return QueuedStep() }
         let context = "\(step) queued \(plan) \(meanwhile)"
-        if ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil {
-            print("  queued \(check) \(plan) meanwhile \(meanwhile)")
-        }
+        if TestEnvironment.tracesModels { print("  queued \(check) \(plan) meanwhile \(meanwhile)") }
         // The send is held: whatever lands meanwhile, the feed and the file show the edit.
         let sent = await answers.nextCall()
         #expect(sent == key, "\(context): the outbox sent another edit")

@@ -24,7 +24,7 @@ extension ReferenceModelTests {
         }
         guard !keys.isEmpty else { return QueuedStep() }
         let context = "\(step) \(keys.count) removals on top, rejected"
-        if ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil { print("  removals on top \(ids)") }
+        if TestEnvironment.tracesModels { print("  removals on top \(ids)") }
         let first = await answers.nextCall()  // held while the refresh lands
         #expect(first == keys.first, "\(context): the outbox sent another edit first")
         await feed.refresh()

@@ -143,7 +143,7 @@ import Testing
             await feed.start()  // trims by age when the policy has one
         }
 
-        let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
+        let trace = TestEnvironment.tracesModels
         // The queries draw from their own sequence: a seed's operations are the same searchable or not.
         var queries = SplitMix64(seed: seed ^ 0x5EA2_C4)
         for step in 0..<30 {

@@ -25,6 +25,17 @@ import Testing
         }
     }
 
+    /// Scrolls `feed` to its end after a refresh, checking every change on the way, and expects the
+    /// server's list.
+    func expectTheScrollEndsOnTheServersList(
+        _ feed: Feed<Post>, _ server: ModelServer, _ context: String
+    ) async throws {
+        let recorder = await SnapshotRecorder(feed)
+        try await scrollToTheEnd(feed, context, refreshingFirst: true)
+        try await ReferenceModelTests.check(recorder, feed, test, "\(context): the scroll")
+        #expect(await feed.snapshot.ids == server.items.map(\.id), "\(context)")
+    }
+
     /// ``removeTheFirstPage(of:)``, then a refresh that lists p0…p9 again while their removals wait,
     /// then every removal rejected.
     func removeTheFirstPageRefreshAndReject(_ feed: Feed<Post>) async throws {
@@ -85,7 +96,6 @@ import Testing
         #expect(snapshot.ids == ids("n", 0..<10) + ids("p", 0..<20), "in its place")
         try await scrollToTheEnd(feed, "after the rejection")
         #expect(await feed.snapshot.ids == ids("n", 0..<10) + ids("p", 0..<30))
-        try await scrollToTheEnd(feed, "after a refresh", refreshingFirst: true)
     }
 
     /// As above, but a second refresh put a gap above, and its fill listed n0..n9 while n9's removal
@@ -133,11 +143,8 @@ import Testing
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
         try await removeTheFirstPageRefreshAndReject(try test.feed(server.source, policy: policy))
         if serverDeletesOne { server.items.removeAll { $0.id == "p3" } }
-        let relaunched = try test.feed(server.source, policy: policy)
-        let recorder = await SnapshotRecorder(relaunched)
-        try await scrollToTheEnd(relaunched, "after the relaunch", refreshingFirst: true)
-        try await ReferenceModelTests.check(recorder, relaunched, test, "after the scroll")
-        #expect(await relaunched.snapshot.ids == server.items.map(\.id))
+        try await expectTheScrollEndsOnTheServersList(
+            try test.feed(server.source, policy: policy), server, "after the relaunch")
     }
 
     /// The whole first page, with new items published before the refresh that follows the
@@ -147,10 +154,7 @@ import Testing
         let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
         try await removeTheFirstPageRefreshAndReject(feed)
         server.items = .posts("n", 10) + server.items
-        let recorder = await SnapshotRecorder(feed)
-        try await scrollToTheEnd(feed, "after new items", refreshingFirst: true)
-        try await ReferenceModelTests.check(recorder, feed, test, "after the scroll")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheScrollEndsOnTheServersList(feed, server, "after new items")
     }
 
     /// The whole first page, on a page-numbered server.
@@ -159,8 +163,7 @@ import Testing
         let feed = try test.feed(
             server.pageNumberSource, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
         try await removeTheFirstPageRefreshAndReject(feed)
-        try await scrollToTheEnd(feed, "after the rejections", refreshingFirst: true)
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheScrollEndsOnTheServersList(feed, server, "after the rejections")
     }
 
     /// The whole first page, with the gap dismissed by the app after the rejections.
@@ -170,7 +173,6 @@ import Testing
         try await removeTheFirstPageRefreshAndReject(feed)
         for gap in await feed.snapshot.gaps { await feed.dismissGap(gap) }
         try await scrollToTheEnd(feed, "after the dismissal")
-        try await scrollToTheEnd(feed, "after a refresh", refreshingFirst: true)
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheScrollEndsOnTheServersList(feed, server, "after a refresh")
     }
 }

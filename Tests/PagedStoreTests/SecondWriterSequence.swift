@@ -46,7 +46,7 @@ struct SecondWriterSequence {
         let lists = [await ObservedList(feeds[0]), await ObservedList(feeds[1])]
         await feeds[0].refresh()
         var calls: [(call: HeldCall, edit: Task<Void, Never>)] = []
-        let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
+        let trace = TestEnvironment.tracesModels
         for step in 0..<steps {
             let actor = Int.random(in: 0..<2, using: &random)
             let feed = feeds[actor]

@@ -89,7 +89,7 @@ struct SharedItemsModel {
     var values = SharedValues()
     /// Whether a check failed: the sequence ends after the step.
     var failed = false
-    let trace = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
+    let trace = TestEnvironment.tracesModels
     let keys: [String]
     /// The outbox's handler of the queued edits (see ``queuedEdit(in:_:before:step:)``).
     let answers = SharedOutboxAnswers()

@@ -7,4 +7,7 @@ public enum TestEnvironment {
     /// and tests that push tens of megabytes through a transport take minutes: they test limits,
     /// not threads, and are left to the plain run.
     public static let underSanitizer = ProcessInfo.processInfo.environment["PAGEDSTORE_SANITIZER"] != nil
+
+    /// Whether the model-based tests print each step (`PAGEDSTORE_MODEL_TRACE`), to replay a seed.
+    public static let tracesModels = ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PagedStore
+import TestSupport
 import Testing
 
 /// Scrolls a feed to its end as a reader would (bounded): fills each gap from its top, dismisses a
@@ -23,7 +24,7 @@ func scrollToTheEnd(
     if refreshingFirst { await feed.refresh() }
     for attempt in 0..<200 {
         let snapshot = await feed.snapshot
-        if ProcessInfo.processInfo.environment["PAGEDSTORE_MODEL_TRACE"] != nil {
+        if TestEnvironment.tracesModels {
             print("scroll \(snapshot.ids) gaps \(snapshot.gaps.map { "\($0.afterRow) \($0.state)" })")
         }
         if let gap = snapshot.gaps.first(where: { $0.state == .unfillable }) {
