@@ -42,6 +42,40 @@ import Testing
         try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top)
     }
 
+    /// s1007 bumped, then nine new posts: the refresh lists s1019…s1015 and leaves a gap, whose fill
+    /// from the top lists s1014…s1011 and ends on s1007, cached below s1010 at the far side's edge.
+    /// The page does not show that it reached the far side: s1007 moves up, the gap stays below it,
+    /// and the next fill reaches s1010.
+    @Test func aTopFillThatEndsOnABumpedRowKeepsTheGapBelowIt() async throws {
+        let (feed, server, recorder) = try await cached()
+        server.bump("s1007")
+        server.publish(9)
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top)
+    }
+
+    /// Nine new posts, s1010 and s1009 deleted: the fill from the top ends on s1008 as above, which
+    /// moves up; the next fill goes on in the cached order from s1007 and proves the two deleted.
+    @Test func aTopFillThatEndsBelowDeletedRowsHasTheNextFillProveThem() async throws {
+        let (feed, server, recorder) = try await cached()
+        server.publish(9)
+        server.delete(["s1010", "s1009"])
+        await feed.refresh()
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)
+        try await check(recorder, feed, "fill ending on s1008")
+        #expect(
+            await feed.snapshot.ids.prefix(10) == [
+                "s1019", "s1018", "s1017", "s1016", "s1015", "s1014", "s1013", "s1012", "s1011", "s1008",
+            ])
+        #expect(await feed.snapshot.gaps.count == 1, "the page did not show that it reached s1010")
+        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)
+        try await check(recorder, feed, "fill going on from s1007")
+        let ids = await feed.snapshot.ids
+        #expect(!ids.contains("s1010") && !ids.contains("s1009"))
+        #expect(await feed.snapshot.gaps.isEmpty)
+        try await scrollToTheEnd(feed)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// A refresh (which leaves a gap), the gap's fill from `end`, and every page after: every change
     /// applies, and the feed ends as the server's list.
     func refreshFillAndReadOn(

@@ -31,10 +31,12 @@ enum GapFiller {
         let above = gap.abovePosition
         let known = try store.items(withIDs: items.map(\.itemID), in: feed).mapValues(\.position)
         let limit = try store.boundary(below: above, in: feed)
+        let listsTheFarSide = end == .top && known.values.contains { $0 > above }
         let plan = GapFillRule.plan(
             GapFillRule.Facts(
                 end: end, itemIDs: items.map(\.itemID), known: known, gapPosition: above, cursor: cursor,
-                rowsOnFarSide: end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false)))
+                rowsOnFarSide: end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false),
+                farSideEdge: listsTheFarSide ? try store.firstListedPosition(below: above, in: feed) : nil))
         // Rows of items that moved up: their old rows go (row indices before the fill; a deletion
         // the page proves may name one too), then the items go in where the page lists them.
         let movedRows = try plan.moved.compactMap { offset in

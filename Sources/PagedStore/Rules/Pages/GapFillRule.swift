@@ -8,6 +8,13 @@
 /// side are no proof (a page-numbered list shifts down as items arrive on top, so its pages repeat
 /// rows): they are dropped, and the page goes on; those it lists first, from the top, still say what
 /// the page goes on from (see ``DeletionProof``).
+///
+/// A page from the top whose last row of the far side lies below the first the server listed there,
+/// and that lists no row of the far side after it, has not shown that it reached the far side: the rows
+/// between were deleted, or the item moved up (a post bumped to the top, then buried by newer posts)
+/// and the page ends on it. The item is taken as moved, and the gap stays below it: the next page
+/// tells the two apart, since it lists the far side's first row (the item moved) or goes on in the
+/// cached order (the rows between were deleted, which it then proves).
 enum GapFillRule {
     /// What the store knows when the page arrives.
     struct Facts {
@@ -24,6 +31,10 @@ enum GapFillRule {
         /// Whether the feed has rows on the far side of the gap (below it when filling from the top,
         /// above it when filling from the bottom).
         var rowsOnFarSide: Bool
+        /// Filling from the top, the position of the first row below the gap that a server listed
+        /// (local rows are never listed): the far side's edge. Nil when there is none, or from the
+        /// bottom.
+        var farSideEdge: Int64? = nil
     }
 
     /// What becomes of the gap.
@@ -76,7 +87,7 @@ enum GapFillRule {
         let repeated =
             fromTop
             ? Array(items.indices.prefix { facts.known[items[$0]].map { $0 <= facts.gapPosition } ?? false }) : []
-        let reached = fromTop ? firstInCachedOrder(far, facts) : far.last
+        let reached = fromTop ? firstInCachedOrder(far, facts).flatMap { provesTheEdge($0, far, facts) } : far.last
         let candidates = fromTop ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
         let moved = candidates.filter { offset in facts.known[items[offset]].map { $0 > facts.gapPosition } ?? false }
         let movedSet = Set(moved)
@@ -96,9 +107,21 @@ enum GapFillRule {
         } else {
             gap = .aboveTheNewRows(newerCursor: facts.cursor, unfillable: unfillable)
         }
-        // A moved row stays in the proof: listed out of the cached order, it makes the page prove
-        // less, never more.
-        return Plan(fresh: fresh, moved: moved, proof: repeated + far, gap: gap)
+        // A moved row listed before the one reached stays in the proof: out of the cached order, it
+        // makes the page prove less, never more. A page that reached nothing proves nothing on the
+        // far side: a row it lists there moved, and the rows above that row's old place are not
+        // shown deleted by it.
+        return Plan(fresh: fresh, moved: moved, proof: repeated + (reached == nil ? [] : far), gap: gap)
+    }
+
+    /// `reached`, when it shows that the page reached the far side from the top: no listed row lies
+    /// between the gap and it, or the page lists another row of the far side after it (two rows in
+    /// the cached order). Otherwise nil: the row moved up to where the page lists it.
+    private static func provesTheEdge(_ reached: Int, _ far: [Int], _ facts: Facts) -> Int? {
+        guard far.last == reached, let edge = facts.farSideEdge,
+            let position = facts.known[facts.itemIDs[reached]], position > edge
+        else { return reached }
+        return nil
     }
 
     /// The far side's edge a fill from the top reached: the first of the page's rows below the gap
