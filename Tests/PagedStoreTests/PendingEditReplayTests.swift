@@ -53,14 +53,23 @@ import Testing
 
     @Test func aPageListingBothRowsAndTheItemElsewhereDisprovesItsPlace() {
         let disproved = { (listed: [String]) in
-            PendingEditReplay.placeDisproved(byPage: listed, item: "x", above: "a", below: "b")
+            PendingEditReplay.placeDisproved(byFirstPage: listed, item: "x", above: "a", below: "b")
         }
         #expect(disproved(["a", "b", "c", "x", "d"]), "it moved below both")
         #expect(disproved(["x", "a", "b"]), "it moved above both")
         #expect(!disproved(["a", "c", "x", "b"]), "between them, with rows the feed lacked: its place holds")
         #expect(!disproved(["x", "b", "c"]), "one row listed: a page-numbered list shifted, nothing proved")
         #expect(!disproved(["a", "b"]), "not listed: the page did not bring it back")
-        #expect(!PendingEditReplay.placeDisproved(byPage: ["a", "x", "b"], item: "x", above: nil, below: "b"))
+        #expect(!PendingEditReplay.placeDisproved(byFirstPage: ["a", "x", "b"], item: "x", above: nil, below: "b"))
+    }
+
+    @Test func anItemRemovedFromTheTopThatTheFirstPageListsBelowItsLowerRowMoved() {
+        let disproved = { (listed: [String]) in
+            PendingEditReplay.placeDisproved(byFirstPage: listed, item: "x", above: nil, below: "b")
+        }
+        #expect(disproved(["b", "n", "x"]), "the page starts at the head: x was above b there, and is below it")
+        #expect(!disproved(["n", "x", "b"]), "new posts on top: x is still right above b")
+        #expect(!disproved(["n", "x"]), "b not listed: nothing proved")
     }
 
     @Test func aServerRowGoesBackRightAboveTheRowBelowItAndALocalOneRightBelowTheRowAboveIt() {

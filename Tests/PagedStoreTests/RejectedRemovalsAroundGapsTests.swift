@@ -175,4 +175,27 @@ import Testing
         try await scrollToTheEnd(feed, "after the dismissal")
         try await expectTheScrollEndsOnTheServersList(feed, server, "after a refresh")
     }
+
+    /// p0…p3 queued for removal; then p2 bumped, five new posts, p12 bumped, p0, p1 and p3 after it:
+    /// the refresh's page, p2, n0…n4, p12, p0, p1, p3, ends on three hidden posts under a row it
+    /// moved up, with a gap below. p1's removal named the top (p0 was hidden already) and p2 below
+    /// it; the page lists p1 below p2, so rejected, it goes back where the page listed it, as do the
+    /// others: under p12, above the gap.
+    @Test func rejectedRemovalsThatARefreshListedUnderARowItMovedUp() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()
+        for id in ids("p", 0..<4) {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        let posts = Dictionary(uniqueKeysWithValues: server.items.map { ($0.id, $0) })
+        let moved = ["p2"] + [Post].posts("n", 5).map(\.id) + ["p12", "p0", "p1", "p3"]
+        server.items = moved.map { posts[$0] ?? Post(id: $0) } + server.items.filter { !moved.contains($0.id) }
+        await feed.refresh()
+        #expect(await feed.snapshot.ids.prefix(6) == ArraySlice(ids("n", 0..<5) + ["p12"]))
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 4)
+        #expect(await feed.snapshot.ids.prefix(10) == ArraySlice(moved))
+        try await expectTheScrollEndsOnTheServersList(feed, server, "after the rejections")
+    }
 }

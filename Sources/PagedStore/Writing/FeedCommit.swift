@@ -45,7 +45,7 @@ struct FeedCommit<Item: FeedItem> {
     var replayedEdits = false
     /// For a refresh: its first page, as written. A page that lists both rows a pending removal named
     /// and its item elsewhere proves the removal's place wrong, and the item it brings back takes its
-    /// new place (see ``PendingEditReplay/placeDisproved(byPage:item:above:below:)``). Kept as the
+    /// new place (see ``PendingEditReplay/placeDisproved(byFirstPage:item:above:below:)``). Kept as the
     /// page itself: its ids are read only when the page brings back a removed item.
     var refreshedPage: [EncodedItem]?
     /// For a commit that takes another writer's write from the file: what the change record says of

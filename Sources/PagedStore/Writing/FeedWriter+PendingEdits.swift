@@ -62,7 +62,8 @@ extension FeedWriter {
                 let named = try store.items(withIDs: [removal.above, removal.below].compactMap { $0 }, in: feed)
                 let disprovedByThePage = commit.refreshedPage.map {
                     PendingEditReplay.placeDisproved(
-                        byPage: $0.map(\.itemID), item: combined.itemID, above: removal.above, below: removal.below)
+                        byFirstPage: $0.map(\.itemID), item: combined.itemID, above: removal.above, below: removal.below
+                    )
                 }
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },

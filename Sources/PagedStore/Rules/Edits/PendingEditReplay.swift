@@ -50,12 +50,15 @@ enum PendingEditReplay {
         return true
     }
 
-    /// Whether a page that lists `item` proves wrong the place its pending removal named: it lists
-    /// both rows, `above` and `below`, and the item not between them (it moved). A page that lists
-    /// only one of them says nothing (a page-numbered list shifted by items on top).
-    static func placeDisproved(byPage listed: [String], item: String, above: String?, below: String?) -> Bool {
-        guard let above, let below, let top = listed.firstIndex(of: above), let bottom = listed.firstIndex(of: below),
-            let offset = listed.firstIndex(of: item)
+    /// Whether the list's first page (a refresh's), listing `item`, proves wrong the place its
+    /// pending removal named: it lists both rows, `above` and `below`, and the item not between
+    /// them (it moved). The first page starts at the list's head, so an item removed from the top
+    /// (no row `above`) had its place there: listed below the row that was below it, it moved down.
+    /// A page that lists only one of the rows says nothing (a page-numbered list shifted by items on
+    /// top).
+    static func placeDisproved(byFirstPage listed: [String], item: String, above: String?, below: String?) -> Bool {
+        let top: Int? = if let above { listed.firstIndex(of: above) } else { -1 }
+        guard let top, let below, let bottom = listed.firstIndex(of: below), let offset = listed.firstIndex(of: item)
         else { return false }
         return !(top < offset && offset < bottom)
     }
