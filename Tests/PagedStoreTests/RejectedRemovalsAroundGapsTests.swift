@@ -198,4 +198,29 @@ import Testing
         #expect(await feed.snapshot.ids.prefix(10) == ArraySlice(moved))
         try await expectTheScrollEndsOnTheServersList(feed, server, "after the rejections")
     }
+
+    /// n0…n9 on top of a gap over p0…p19 (n10…n19 missing there), all ten queued for removal; ten more posts, m0…m9, and a
+    /// refresh that shares nothing with the feed: its rows go above the gap and the removed rows'
+    /// places, and its own gap below them, not at the old gap's place. Rejected, n0…n9 go back
+    /// between the two gaps, and each gap's fill brings its own rows.
+    @Test func aRefreshOverRowsWhoseRemovalsWaitAboveAGapKeepsThatGap() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()
+        server.items = .posts("n", 20) + server.items
+        await feed.refresh()
+        #expect(await feed.snapshot.gaps.map(\.afterRow) == [9], "n10…n19 are missing under n9")
+        for id in ids("n", 0..<10) {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        server.items = .posts("m", 10) + server.items
+        await feed.refresh()
+        #expect(await feed.snapshot.gaps.count == 2, "the refresh's gap and the one under n9")
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 10)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids.prefix(20) == ArraySlice(ids("m", 0..<10) + ids("n", 0..<10)))
+        #expect(snapshot.gaps.map(\.afterRow) == [9, 19])
+        try await expectTheScrollEndsOnTheServersList(feed, server, "after the rejections")
+    }
 }

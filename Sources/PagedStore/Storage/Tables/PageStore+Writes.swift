@@ -73,7 +73,28 @@ extension PageStore {
         try save(&feed)
     }
 
-    /// Inserts new items above the top row, in the given order, as one new top page.
+    /// The topmost place the feed uses: its top row's, or one above it that still stands for rows,
+    /// a gap whose rows above were removed or the row of an item whose removal is pending (a
+    /// rejection puts it back there). New rows on top go above it: under it, they would take the
+    /// place of the removed rows, and the gap would hang over them. Nil for a feed with none.
+    package func headPosition(of feed: FeedRecord) throws(StorageError) -> Int64? {
+        guard let top = feed.topPosition else { return try placeAboveTheRows(of: feed, above: Int64.max) }
+        return try placeAboveTheRows(of: feed, above: top) ?? top
+    }
+
+    /// The topmost gap or pending removal's row above `position`, nil when there is none.
+    private func placeAboveTheRows(of feed: FeedRecord, above position: Int64) throws(StorageError) -> Int64? {
+        let sql = """
+            SELECT min(place) FROM (
+                SELECT min(above_position) AS place FROM gap WHERE feed_id = ?1 AND above_position < ?2
+                UNION ALL
+                SELECT min(removed_position) FROM pending_edit
+                WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position < ?2)
+            """
+        return try connection.integer(sql, feed.id, position)
+    }
+
+    /// Inserts new items above the feed's head (``headPosition(of:)``), in the given order, as one new top page.
     ///
     /// The caller has checked that none of the ids is in the feed (the refresh merge decides that).
     /// No page is stored for no items: a refresh with nothing new only updates the feed's newer cursor.
@@ -89,7 +110,7 @@ extension PageStore {
         }
         let pageNo = try Self.difference(firstPageNo(of: feed) ?? 1, 1)
         // Below an empty feed's top the first row goes to 0, as appendPage would put it.
-        let top = try feed.topPosition ?? Self.position(0, movedBy: items.count)
+        let top = try headPosition(of: feed) ?? Self.position(0, movedBy: items.count)
         var positions: [Int64] = []
         positions.reserveCapacity(items.count)
         for (offset, item) in items.enumerated() {
@@ -119,7 +140,8 @@ extension PageStore {
         through position: Int64, with items: [EncodedItem], page: PageWrite, in feed: inout FeedRecord,
         gapCursor: String? = nil
     ) throws -> [Int64] {
-        let top = feed.topPosition ?? position
+        // From the head: a gap above the top row is inside what the page covered.
+        let top = try headPosition(of: feed) ?? position
         let removed = try deleteRows(in: feed, from: top, through: position)
         feed.rowCount = try Self.count(feed.rowCount, adding: -removed)
         let gapBelow = try gaps(of: feed).first { $0.abovePosition == position }
