@@ -42,48 +42,69 @@ import Testing
         try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top)
     }
 
-    /// s1007 bumped, then nine new posts: the refresh lists s1019…s1015 and leaves a gap, whose fill
-    /// from the top lists s1014…s1011 and ends on s1007, cached below s1010 at the far side's edge.
-    /// The page does not show that it reached the far side: s1007 moves up, the gap stays below it,
-    /// and the next fill reaches s1010.
-    @Test func aTopFillThatEndsOnABumpedRowKeepsTheGapBelowIt() async throws {
+    /// s1010…s1001 cached; s1003 bumped, then nine new posts: the refresh lists five of them and
+    /// leaves a gap, whose fill from the top lists the other four and ends on s1003, seven rows
+    /// below the far side's top, more than a page of five proves deleted. s1003 moves up, the gap
+    /// stays below it, and the next fill reaches s1010.
+    @Test func aTopFillThatEndsOnARowBumpedFromDeepBelowKeepsTheGapBelowIt() async throws {
         let (feed, server, recorder) = try await cached()
-        server.bump("s1007")
+        await feed.loadNextPage()
+        server.bump("s1003")
         server.publish(9)
-        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top)
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top, closes: false)
     }
 
-    /// Nine new posts, s1010 and s1009 deleted: the fill from the top ends on s1008 as above, which
-    /// moves up; the next fill goes on in the cached order from s1007 and proves the two deleted.
-    @Test func aTopFillThatEndsBelowDeletedRowsHasTheNextFillProveThem() async throws {
+    /// Nine new posts and the far side's top rows deleted instead of bumped: the fill from the top
+    /// ends on the first row left, below no more rows than a page of five proves deleted. It
+    /// reached the far side and proves them deleted; no gap is left for a fill from either end.
+    @Test(arguments: [["s1010", "s1009"], ["s1010", "s1009", "s1008"], ["s1010", "s1009", "s1008", "s1007"]])
+    func aTopFillThatEndsBelowRowsItCanProveDeletedProvesThem(deleted: [String]) async throws {
         let (feed, server, recorder) = try await cached()
         server.publish(9)
-        server.delete(["s1010", "s1009"])
+        server.delete(Set(deleted))
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top, closes: true)
+    }
+
+    /// A second store on the file follows each fill of the first (s1003, bumped from deep below,
+    /// moved by the first fill; s1009's deletion proved by the next): every change it shows
+    /// applies, and it ends as the file.
+    @Test func aSecondStoreFollowsAFillThatMovesARowBumpedFromDeepBelow() async throws {
+        let (feed, server, _) = try await cached()
+        await feed.loadNextPage()
+        server.bump("s1003")
+        server.publish(9)
+        server.delete(["s1009"])
         await feed.refresh()
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)
-        try await check(recorder, feed, "fill ending on s1008")
-        #expect(
-            await feed.snapshot.ids.prefix(10) == [
-                "s1019", "s1018", "s1017", "s1016", "s1015", "s1014", "s1013", "s1012", "s1011", "s1008",
-            ])
-        #expect(await feed.snapshot.gaps.count == 1, "the page did not show that it reached s1010")
-        await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: .top)
-        try await check(recorder, feed, "fill going on from s1007")
-        let ids = await feed.snapshot.ids
-        #expect(!ids.contains("s1010") && !ids.contains("s1009"))
-        #expect(await feed.snapshot.gaps.isEmpty)
+        let source = ScriptedSource<Post> { request in server.page(for: request) }
+        let other = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        _ = await other.snapshots.first { _ in true }
+        let recorder = await SnapshotRecorder(other)
+        for step in 0..<4 {
+            guard let gap = await feed.snapshot.gaps.first else { break }
+            await feed.loadGap(gap, from: .top)
+            try await other.syncWithFile()
+            try await check(recorder, other, "follow fill \(step)")
+            let followed = await other.snapshot.ids
+            #expect(followed == (await feed.snapshot.ids))
+        }
         try await scrollToTheEnd(feed)
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await other.syncWithFile()
+        try await check(recorder, other, "settled")
+        let final = await other.snapshot.ids
+        #expect(final == server.items.map(\.id))
     }
 
-    /// A refresh (which leaves a gap), the gap's fill from `end`, and every page after: every change
-    /// applies, and the feed ends as the server's list.
+    /// A refresh (which leaves a gap), the gap's fill from `end` (which `closes` the gap, or leaves
+    /// it, when given), and every page after: every change applies, and the feed ends as the
+    /// server's list.
     func refreshFillAndReadOn(
-        _ feed: Feed<Post>, _ server: TimelineModel, _ recorder: SnapshotRecorder<Post>, fillingFrom end: GapEnd
+        _ feed: Feed<Post>, _ server: TimelineModel, _ recorder: SnapshotRecorder<Post>, fillingFrom end: GapEnd,
+        closes: Bool? = nil
     ) async throws {
         await feed.refresh()
         await feed.loadGap(try #require(await feed.snapshot.gaps.first), from: end)
         try await check(recorder, feed, "fill from \(end)")
+        if let closes { #expect(await feed.snapshot.gaps.isEmpty == closes) }
         try await scrollToTheEnd(feed)
         try await check(recorder, feed, "settled")
         #expect(await feed.snapshot.ids == server.items.map(\.id))

@@ -26,6 +26,12 @@ import Testing
         #expect(stretch.map { [$0.after, $0.through] } == [10, 20])
     }
 
+    @Test func aFillFromTheTopThatEndsOnRowsAboveItsGapSaysNothingBelowThem() {
+        let stretch = DeletionProof.stretch(
+            known: [(offset: 1, position: 10)], itemCount: 2, attachedAt: .upper, edge: 20)
+        #expect(stretch == nil, "the page ends on the row it repeats: what follows it is the next page's")
+    }
+
     @Test func aPageEndingOnKnownRowsSaysNothingBelowThem() {
         let endsThere = DeletionProof.stretch(
             known: [(offset: 0, position: 10), (offset: 2, position: 30)], itemCount: 3, attachedAt: .lower, edge: 90)

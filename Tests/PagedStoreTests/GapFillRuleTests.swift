@@ -6,16 +6,20 @@ import Testing
 /// The rule for a gap's page, alone: which items go in, whether the page closes the gap, and what
 /// the gap becomes.
 @Suite(.limit(minutes: 3)) struct GapFillRuleTests {
-    /// A gap at position 100: rows a (50) and b (100) above it, c (200), d (300) and e (400) below;
-    /// the far side's edge is c unless `farSideEdge` says otherwise (local rows above it).
+    /// A gap at position 100: rows a (50) and b (100) above it, c (200) down to g (600) below, all
+    /// server rows unless `local` says otherwise.
     func plan(
         _ ids: [String], from end: GapEnd = .top, cursor: String? = "next", rowsOnFarSide: Bool = true,
-        farSideEdge: Int64 = 200
+        local: Set<String> = []
     ) -> GapFillRule.Plan {
-        GapFillRule.plan(
+        let below = ["c", "d", "e", "f", "g"].enumerated().map { offset, id in
+            DeletionProof.Row(itemID: id, position: Int64(offset + 2) * 100, local: local.contains(id))
+        }
+        let known = Dictionary(uniqueKeysWithValues: below.map { ($0.itemID, $0.position) })
+        return GapFillRule.plan(
             GapFillRule.Facts(
-                end: end, itemIDs: ids, known: ["a": 50, "b": 100, "c": 200, "d": 300, "e": 400], gapPosition: 100,
-                cursor: cursor, rowsOnFarSide: rowsOnFarSide, farSideEdge: end == .top ? farSideEdge : nil))
+                end: end, itemIDs: ids, known: known.merging(["a": 50, "b": 100]) { $1 }, gapPosition: 100,
+                cursor: cursor, rowsOnFarSide: rowsOnFarSide, farSideRows: end == .top ? below : []))
     }
 
     @Test func aPageFromTheTopGoesInUpToTheFirstRowOfTheFarSideAndCloses() {
@@ -25,29 +29,31 @@ import Testing
         #expect(fill.gap == .closed)
     }
 
-    @Test func aPageThatEndsItsFarSideOnARowBelowTheEdgeMovesThatRowAndKeepsTheGap() {
-        let fill = plan(["n1", "n2", "d"])
-        #expect(fill.fresh == [0, 1, 2])
-        #expect(fill.moved == [2], "d was bumped, or c deleted: the next page tells")
-        #expect(fill.proof.isEmpty, "c is not shown deleted")
+    @Test func aPageEndingOnARowBelowMoreRowsThanItCouldProveDeletedMovesItAndKeepsTheGap() {
+        let fill = plan(["n1", "g"])
+        #expect(fill.fresh == [0, 1])
+        #expect(fill.moved == [1], "four rows above g, more than a page of two proves: g was bumped")
+        #expect(fill.proof.isEmpty, "c…f are not shown deleted")
         #expect(fill.gap == .belowTheNewRows(cursor: "next", unfillable: false))
-        let followedByAnItem = plan(["n1", "d", "n2"])
-        #expect(followedByAnItem.moved == [1])
-        #expect(followedByAnItem.gap == .belowTheNewRows(cursor: "next", unfillable: false))
-        #expect(plan(["n1", "d"], cursor: nil).gap == .closed, "the server gave all it has")
+        #expect(plan(["n1", "g"], cursor: nil).gap == .closed, "the server gave all it has")
     }
 
-    @Test func twoRowsOfTheFarSideInTheCachedOrderReachItPastRowsTheyDoNotList() {
-        let fill = plan(["n1", "d", "e"])
-        #expect(fill.fresh == [0])
-        #expect(fill.proof == [1, 2], "c, between the gap and d, is not listed")
+    @Test func aPageEndingOnARowBelowAsManyRowsAsItProvesDeletedReachesIt() {
+        let fill = plan(["n1", "n2", "e"])
+        #expect(fill.fresh == [0, 1])
+        #expect(fill.proof == [2], "c and d, above e: deleted")
         #expect(fill.gap == .closed)
     }
 
-    @Test func localRowsAboveTheFarSidesEdgeDoNotCountAsPassed() {
-        let fill = plan(["n1", "d"], farSideEdge: 300)
+    @Test func twoRowsOfTheFarSideInTheCachedOrderReachItPastMoreRows() {
+        let fill = plan(["n1", "f", "g"])
         #expect(fill.fresh == [0])
-        #expect(fill.gap == .closed, "c is a local row: d is the first row a server listed")
+        #expect(fill.gap == .closed, "listed in the cached order: the page reached them (c…e are too many to prove)")
+    }
+
+    @Test func localRowsAboveTheRowAPageEndsOnAreNotCountedAsPassed() {
+        let fill = plan(["n1", "g"], local: ["c", "d", "e"])
+        #expect(fill.gap == .closed, "only f is a server row above g")
     }
 
     @Test func aPageThatReachesNothingMovesTheGapBelowItsRowsWithItsCursor() {

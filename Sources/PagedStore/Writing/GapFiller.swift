@@ -36,7 +36,8 @@ enum GapFiller {
             GapFillRule.Facts(
                 end: end, itemIDs: items.map(\.itemID), known: known, gapPosition: above, cursor: cursor,
                 rowsOnFarSide: end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false),
-                farSideEdge: listsTheFarSide ? try store.firstListedPosition(below: above, in: feed) : nil))
+                farSideRows: listsTheFarSide ? try farSideRows(below: above, pageOf: items.count, in: feed, store) : [])
+        )
         // Rows of items that moved up: their old rows go (row indices before the fill; a deletion
         // the page proves may name one too), then the items go in where the page lists them.
         let movedRows = try plan.moved.compactMap { offset in
@@ -72,5 +73,15 @@ enum GapFiller {
             firstRow: try store.rowCount(throughPosition: above, in: feed), rows: rows,
             closed: plan.gap.closes,
             unfillable: unfillable, deletedRows: Set(deletedRows + movedRows).sorted())
+    }
+
+    /// The rows right below the gap's place that ``GapFillRule`` judges a page against.
+    private static func farSideRows(
+        below above: Int64, pageOf itemCount: Int, in feed: FeedRecord, _ store: PageStore
+    ) throws -> [DeletionProof.Row] {
+        let limit = GapFillRule.farSideRowsNeeded(pageOf: itemCount)
+        return try store.rows(after: above, through: Int64.max, limit: limit, in: feed).map {
+            DeletionProof.Row(itemID: $0.itemID, position: $0.position, local: $0.local)
+        }
     }
 }

@@ -88,9 +88,9 @@ enum DeletionProof {
     /// Attached at the ``End/upper`` edge, the stretch runs from the edge, or from the last of the
     /// rows above it that the page lists first, down to the last known row below the edge (or the
     /// edge): a page that goes on from rows it repeats says nothing lies between them and its next
-    /// item. Attached at the ``End/lower`` edge, it runs from the first known row down to the edge
-    /// when items follow the last known row, and only down to that row when the page ends there: a
-    /// page that ends on known rows (a server's newest page answered instead of the one asked for)
+    /// item; one that ends on them says nothing. Attached at the ``End/lower`` edge, it runs from
+    /// the first known row down to the edge when items follow the last known row, and only down to
+    /// that row when the page ends there: a page that ends on known rows (a server's newest page answered instead of the one asked for)
     /// says nothing of what lies between them and the edge.
     /// - Parameters:
     ///   - known: The page offsets and positions of the page's items that the feed has, in page order.
@@ -103,8 +103,10 @@ enum DeletionProof {
         else { return nil }
         switch end {
         case .upper:
-            let repeated = known.prefix { $0.position <= edge }.last?.position
-            return (repeated ?? edge, max(last.position, edge))
+            let repeated = known.prefix { $0.position <= edge }.last
+            // A page that ends on rows it repeats says nothing of what follows them.
+            if let repeated, repeated.offset == itemCount - 1 { return nil }
+            return (repeated?.position ?? edge, max(last.position, edge))
         case .lower:
             let reachesTheEdge = last.offset < itemCount - 1
             return (first.position, reachesTheEdge ? edge : last.position)

@@ -9,12 +9,11 @@
 /// rows): they are dropped, and the page goes on; those it lists first, from the top, still say what
 /// the page goes on from (see ``DeletionProof``).
 ///
-/// A page from the top whose last row of the far side lies below the first the server listed there,
-/// and that lists no row of the far side after it, has not shown that it reached the far side: the rows
-/// between were deleted, or the item moved up (a post bumped to the top, then buried by newer posts)
-/// and the page ends on it. The item is taken as moved, and the gap stays below it: the next page
-/// tells the two apart, since it lists the far side's first row (the item moved) or goes on in the
-/// cached order (the rows between were deleted, which it then proves).
+/// A page from the top whose last row of the far side lies further below the far side's top than
+/// the page could prove deleted (``DeletionProof/mostDeletions(provedByPageOf:)``), with no row of
+/// the far side after it, did not reach the far side: the item moved up (a post bumped to the top,
+/// then buried by newer posts) and the page ends on it. It moves up to where the page lists it, and
+/// the gap stays below it, for the next fill to reach the far side's top.
 enum GapFillRule {
     /// What the store knows when the page arrives.
     struct Facts {
@@ -31,10 +30,9 @@ enum GapFillRule {
         /// Whether the feed has rows on the far side of the gap (below it when filling from the top,
         /// above it when filling from the bottom).
         var rowsOnFarSide: Bool
-        /// Filling from the top, the position of the first row below the gap that a server listed
-        /// (local rows are never listed): the far side's edge. Nil when there is none, or from the
-        /// bottom.
-        var farSideEdge: Int64? = nil
+        /// Filling from the top, the rows right below the gap, top first, as many as
+        /// ``farSideRowsNeeded(pageOf:)`` says; empty from the bottom.
+        var farSideRows: [DeletionProof.Row] = []
     }
 
     /// What becomes of the gap.
@@ -114,14 +112,21 @@ enum GapFillRule {
         return Plan(fresh: fresh, moved: moved, proof: repeated + (reached == nil ? [] : far), gap: gap)
     }
 
-    /// `reached`, when it shows that the page reached the far side from the top: no listed row lies
-    /// between the gap and it, or the page lists another row of the far side after it (two rows in
-    /// the cached order). Otherwise nil: the row moved up to where the page lists it.
+    /// How many rows right below a gap a page of `itemCount` items is judged against: enough to
+    /// count more unlisted server rows above its last row than it could prove deleted.
+    static func farSideRowsNeeded(pageOf itemCount: Int) -> Int {
+        DeletionProof.longestStretch(listed: itemCount, limit: DeletionProof.mostDeletions(provedByPageOf: itemCount))
+    }
+
+    /// `reached`, unless it is the page's last row of the far side and lies below more unlisted
+    /// server rows than the page could prove deleted: then nil, the row moved up.
     private static func provesTheEdge(_ reached: Int, _ far: [Int], _ facts: Facts) -> Int? {
-        guard far.last == reached, let edge = facts.farSideEdge,
-            let position = facts.known[facts.itemIDs[reached]], position > edge
-        else { return reached }
-        return nil
+        guard far.last == reached else { return reached }
+        let listed = Set(facts.itemIDs)
+        let reachedID = facts.itemIDs[reached]
+        let passed = facts.farSideRows.prefix { $0.itemID != reachedID }
+        let skipped = passed.count { !$0.local && !listed.contains($0.itemID) }
+        return skipped > DeletionProof.mostDeletions(provedByPageOf: facts.itemIDs.count) ? nil : reached
     }
 
     /// The far side's edge a fill from the top reached: the first of the page's rows below the gap

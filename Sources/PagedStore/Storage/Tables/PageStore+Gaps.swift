@@ -94,15 +94,6 @@ extension PageStore {
         return try connection.integer(sql, feed.id, position)
     }
 
-    /// The position of the first row below `position` that a server listed (local rows are passed
-    /// over): the edge a page filling a gap there from its top reaches. Nil when there is none.
-    package func firstListedPosition(below position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
-        let sql = """
-            SELECT position FROM item WHERE feed_id = ? AND position > ? AND flags & 1 = 0 ORDER BY position LIMIT 1
-            """
-        return try connection.integer(sql, feed.id, position)
-    }
-
     /// The page of the nearest row at or above `position`, or the top page when none is above.
     private func pageNo(atOrAbove position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64 {
         let sql = "SELECT page_no FROM item WHERE feed_id = ? AND position <= ? ORDER BY position DESC LIMIT 1"
