@@ -116,6 +116,19 @@ import Testing
         #expect(PendingEditReplay.standIn(for: nil, on: .above, rows: rows, removedPlaces: places) == nil)
     }
 
+    @Test func aChainOfRemovalsEndingAtOneThatNamedNoRowStandsForTheListsEnd() {
+        // Every row removed: a (top), b and c (bottom), each naming the next.
+        let places: [String: (above: String?, below: String?)] = ["a": (nil, "b"), "b": (nil, "c"), "c": (nil, nil)]
+        #expect(PendingEditReplay.standsForTheEnd("b", on: .below, rows: [], removedPlaces: places))
+        #expect(PendingEditReplay.standsForTheEnd(nil, on: .above, rows: [], removedPlaces: places), "named none")
+        #expect(!PendingEditReplay.standsForTheEnd("b", on: .below, rows: ["c"], removedPlaces: places), "c is a row")
+        #expect(
+            !PendingEditReplay.standsForTheEnd("x", on: .below, rows: [], removedPlaces: places),
+            "gone with no removal pending: the list was replaced")
+        let cycle: [String: (above: String?, below: String?)] = ["b": (nil, "c"), "c": (nil, "b")]
+        #expect(!PendingEditReplay.standsForTheEnd("b", on: .below, rows: [], removedPlaces: cycle))
+    }
+
     @Test func aChainOfRemovalsThatNameEachOtherEndsWithoutAStandIn() {
         let places: [String: (above: String?, below: String?)] = ["b": ("c", nil), "c": ("b", nil), "s": ("s", "s")]
         #expect(PendingEditReplay.standIn(for: "b", on: .above, rows: [], removedPlaces: places) == nil)

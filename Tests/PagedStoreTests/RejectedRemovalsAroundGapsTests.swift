@@ -223,4 +223,21 @@ import Testing
         #expect(snapshot.gaps.map(\.afterRow) == [9, 19])
         try await expectTheScrollEndsOnTheServersList(feed, server, "after the rejections")
     }
+
+    /// A local post on top of p0…p2 (the whole list), all four queued for removal; a refresh lists
+    /// p0…p2 again, and the removals hide them. Rejected, each goes back, in order: the rows their
+    /// removals named were removed too, down to the list's ends, not gone with a replaced list.
+    @Test func rejectedRemovalsOfEveryRowPutEachBack() async throws {
+        let server = ModelServer(.posts("p", 3), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        try await feed.insert(Post(id: "mine"), at: 0)
+        for id in ["mine"] + ids("p", 0..<3) {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        await feed.refresh()
+        #expect(await feed.snapshot.ids.isEmpty)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 4)
+        #expect(await feed.snapshot.ids == ["mine"] + ids("p", 0..<3))
+    }
 }

@@ -177,6 +177,9 @@ enum PendingEditSettlement {
             let standIn = PendingEditReplay.standIn(for: id, on: side, rows: Set(rows.keys), removedPlaces: places)
             return standIn.flatMap { rows[$0]?.position }
         }
+        func names(_ id: String?, on side: PendingEditReplay.Side) -> Bool {
+            !PendingEditReplay.standsForTheEnd(id, on: side, rows: Set(rows.keys), removedPlaces: places)
+        }
         let (above, below) = (
             position(standingFor: edit.above, on: .above), position(standingFor: edit.below, on: .below)
         )
@@ -186,7 +189,7 @@ enum PendingEditSettlement {
         guard
             let row = PendingEditReplay.rowBetween(
                 aboveRow: aboveRow, belowRow: belowRow, serverRow: serverRow,
-                named: (edit.above != nil, edit.below != nil))
+                named: (names(edit.above, on: .above), names(edit.below, on: .below)))
         else { return nil }
         if serverRow, let removed = edit.removedPosition,
             PendingEditReplay.goesBackAtItsPosition(

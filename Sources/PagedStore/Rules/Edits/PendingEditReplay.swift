@@ -92,6 +92,23 @@ enum PendingEditReplay {
         return nil
     }
 
+    /// Whether the neighbour an edit named on `side` stands for the list's end: none was named (the
+    /// item was the first or last row), or the chain of pending removals from it ends at one that
+    /// named no row on that side. The rows are not gone then (the list was not replaced): every one
+    /// of them was removed, and a rollback puts the item back at that end.
+    static func standsForTheEnd(
+        _ named: String?, on side: Side, rows: Set<String>,
+        removedPlaces: [String: (above: String?, below: String?)]
+    ) -> Bool {
+        var current = named
+        var visited: Set<String> = []
+        while let id = current {
+            guard visited.insert(id).inserted, !rows.contains(id), let place = removedPlaces[id] else { return false }
+            current = side == .above ? place.above : place.below
+        }
+        return true
+    }
+
     /// Whether a rolled-back removal's row goes back at `removed`, the position it had when it was
     /// removed, rather than where ``rowBetween(aboveRow:belowRow:serverRow:named:)`` puts it: when
     /// it lies below the row standing for the item's neighbour above (`above`; nil: the top), and
