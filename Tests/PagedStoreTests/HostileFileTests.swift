@@ -196,4 +196,30 @@ import Testing
         await feed.start()
         #expect(source.requests == [.first], "a cache 'refreshed' a year from now is never stale")
     }
+
+    /// A removal's position or a gap's place above the top row edited to the lowest positions: the
+    /// head is the top row, as if they were not there, and every refresh writes its new rows.
+    @Test(arguments: [
+        "UPDATE pending_edit SET removed_position = -9223372036854775800",
+        "UPDATE gap SET above_position = -9223372036854775800",
+    ])
+    func placesAboveTheTopEditedToTheLowestPositionsDoNotStopRefreshes(sql: String) async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        do {
+            let feed = try test.feed(server.source, policy: policy)
+            await feed.refresh()
+            server.items = .posts("n", 15) + server.items
+            await feed.refresh()
+            _ = try #require(try await feed.enqueue("hide", removing: "n3", argument: Revision(revision: 4)))
+        }
+        try Connection(path: test.path, mode: .readWrite).execute(sql)
+        let feed = try test.feed(server.source, policy: policy)
+        for (round, published) in [3, 15].enumerated() {
+            server.items = .posts("m\(round)_", published) + server.items
+            await feed.refresh()
+            let snapshot = await feed.snapshot
+            #expect(snapshot.ids.first == "m\(round)_0", "round \(round): \(snapshot.ids.prefix(5))")
+        }
+    }
 }

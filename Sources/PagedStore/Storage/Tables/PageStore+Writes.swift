@@ -78,9 +78,17 @@ extension PageStore {
     /// rejection puts it back there). New rows on top go above it: under it, they would take the
     /// place of the removed rows, and the gap would hang over them. Nil for a feed with none.
     package func headPosition(of feed: FeedRecord) throws(StorageError) -> Int64? {
-        guard let top = feed.topPosition else { return try placeAboveTheRows(of: feed, above: Int64.max) }
-        return try placeAboveTheRows(of: feed, above: top) ?? top
+        let top = feed.topPosition
+        // A place with no room for pages above it (one written by hand near the lowest position) is
+        // passed over: new rows go above the top row, as if it were not there.
+        guard let place = try placeAboveTheRows(of: feed, above: top ?? Int64.max),
+            (try? Self.position(place, movedBy: -Self.roomAboveTheHead)) != nil
+        else { return top }
+        return place
     }
+
+    /// How many rows of room a place above the top row leaves above it to be the feed's head.
+    private static let roomAboveTheHead = 1 << 24
 
     /// The topmost gap or pending removal's row above `position`, nil when there is none.
     private func placeAboveTheRows(of feed: FeedRecord, above position: Int64) throws(StorageError) -> Int64? {
