@@ -13,9 +13,11 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
-    /// A feed with rows n0…n9, a gap, p0…p9 (next page p9) on disk, then `sql` run on the file by
-    /// another connection, as a person with `sqlite3` would.
-    func hostileFeed(_ sql: [String]) async throws -> (Feed<Post>, ModelServer) {
+    /// A feed with rows n0…n9, a gap, p0…p9 (next page p9) on disk, whatever `preparing` does to
+    /// it, then `sql` run on the file by another connection, as a person with `sqlite3` would.
+    func hostileFeed(
+        _ sql: [String], preparing: (Feed<Post>) async throws -> Void = { _ in }
+    ) async throws -> (Feed<Post>, ModelServer) {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
         do {
@@ -23,6 +25,7 @@ import Testing
             await feed.refresh()
             server.items = .posts("n", 15) + server.items
             await feed.refresh()
+            try await preparing(feed)
         }
         let connection = try Connection(path: test.path, mode: .readWrite)
         for statement in sql { try connection.execute(statement) }
@@ -204,17 +207,9 @@ import Testing
         "UPDATE gap SET above_position = -9223372036854775800",
     ])
     func placesAboveTheTopEditedToTheLowestPositionsDoNotStopRefreshes(sql: String) async throws {
-        let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
-        do {
-            let feed = try test.feed(server.source, policy: policy)
-            await feed.refresh()
-            server.items = .posts("n", 15) + server.items
-            await feed.refresh()
+        let (feed, server) = try await hostileFeed([sql]) { feed in
             _ = try #require(try await feed.enqueue("hide", removing: "n3", argument: Revision(revision: 4)))
         }
-        try Connection(path: test.path, mode: .readWrite).execute(sql)
-        let feed = try test.feed(server.source, policy: policy)
         for (round, published) in [3, 15].enumerated() {
             server.items = .posts("m\(round)_", published) + server.items
             await feed.refresh()
