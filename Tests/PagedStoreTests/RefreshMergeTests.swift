@@ -112,4 +112,16 @@ import Testing
         #expect(RefreshMerge.longestIncreasingRun([]).isEmpty)
         #expect(RefreshMerge.longestIncreasingRun([5, 4, 3]).count == 1)
     }
+
+    @Test func aPageOnTopGoesPastAGapAboveTheTopOnlyWhenItListsEveryRowWhoseRemovalWaitsAboveIt() {
+        // Rows whose removals wait: a (10) and b (20) above the gap at 30, c (40) above the one at 50.
+        let waiting = [("a", 10), ("b", 20), ("c", 40)].map { RefreshMerge.WaitingRemoval(itemID: $0, position: $1) }
+        let past = { (listed: Set<String>) in
+            RefreshMerge.gapsThePageWentPast([30, 50], waiting: waiting, listed: listed)
+        }
+        #expect(past(["a", "b", "n"]) == [30], "the rows above 30 listed; c, above 50, is not")
+        #expect(past(["a", "b", "c"]) == [30, 50])
+        #expect(past(["a", "n"]).isEmpty, "b is not listed: what lies between the page and it is unknown")
+        #expect(RefreshMerge.gapsThePageWentPast([30], waiting: [], listed: ["n"]).isEmpty, "no row above it waits")
+    }
 }

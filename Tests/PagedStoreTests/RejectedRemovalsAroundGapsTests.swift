@@ -240,4 +240,29 @@ import Testing
         #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 4)
         #expect(await feed.snapshot.ids == ["mine"] + ids("p", 0..<3))
     }
+
+    /// n0, n1 and a gap (n3, n4 missing) above p0…; n2 (above the gap) removed and confirmed, then
+    /// n0 and n1 queued for removal: a refresh lists n0, n1 (hidden) and n3, so it went past the gap
+    /// under them, whose rows its own gap continues: one gap, not two at one place. Rejected, n0 and
+    /// n1 come back, and every refresh and scroll after ends on the server's list.
+    @Test func aRefreshListingTheRowsWhoseRemovalsWaitAboveAGapGoesPastIt() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 3)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        server.items = .posts("n", 5) + server.items
+        await feed.refresh()
+        _ = try #require(try await feed.enqueue("hide", removing: "n2", argument: Revision(revision: 4)))
+        server.items.removeAll { $0.id == "n2" }
+        #expect(try await test.sendAllQueued(answering: .confirmed).count == 1)
+        for id in ["n0", "n1"] {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        await feed.refresh()
+        try await ReferenceModelTests.check(recorder, feed, test, "the refresh")
+        #expect(await feed.snapshot.gaps.map(\.afterRow) == [0], "n3, then the one gap")
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 2)
+        #expect(await feed.snapshot.ids.prefix(3) == ["n0", "n1", "n3"])
+        try await expectTheScrollEndsOnTheServersList(feed, server, "after the rejections")
+    }
 }

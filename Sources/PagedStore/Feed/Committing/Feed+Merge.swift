@@ -87,6 +87,13 @@ extension Feed {
         // The old head's newer cursor fills the gap from its bottom, unless a row of that head
         // moved up into the page: the cursor then names a place above the gap.
         let oldHeadNewerCursor = matches.isEmpty ? feed.newestCursor : nil
+        let gapsAbove = try store.gapsAboveTheTop(of: feed)
+        if !gapsAbove.isEmpty {
+            let wentPast = RefreshMerge.gapsThePageWentPast(
+                gapsAbove.map(\.place), waiting: try store.waitingRemovals(of: feed),
+                listed: Set(encoded.map(\.itemID)))
+            for gap in gapsAbove where wentPast.contains(gap.place) { try store.removeGap(id: gap.id, in: feed) }
+        }
         let positions = try store.prependPage(encoded, page: page, to: &feed)
         if neverFetched {
             // No server rows are missing between local rows and the page: its cursor continues

@@ -101,3 +101,25 @@ extension PageStore {
         return try firstPageNo(of: feed) ?? 0
     }
 }
+
+extension PageStore {
+    /// The gaps above the feed's top row (every gap of a feed with no rows): left where the rows
+    /// above them were removed.
+    package func gapsAboveTheTop(of feed: FeedRecord) throws(StorageError) -> [(id: Int64, place: Int64)] {
+        let sql = "SELECT id, above_position FROM gap WHERE feed_id = ? AND above_position < ? ORDER BY above_position"
+        return try connection.rows(sql, feed.id, feed.topPosition ?? Int64.max) { row in
+            (id: row.int64(0), place: row.int64(1))
+        }
+    }
+
+    /// The items whose removals wait, with the positions their rows had.
+    func waitingRemovals(of feed: FeedRecord) throws(StorageError) -> [RefreshMerge.WaitingRemoval] {
+        let sql = """
+            SELECT item_id, removed_position FROM pending_edit
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND removed_position IS NOT NULL
+            """
+        return try connection.rows(sql, feed.id) { row in
+            RefreshMerge.WaitingRemoval(itemID: row.string(0) ?? "", position: row.int64(1))
+        }
+    }
+}
