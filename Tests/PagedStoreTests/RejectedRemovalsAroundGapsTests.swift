@@ -16,12 +16,16 @@ import Testing
 
     func ids(_ prefix: String, _ range: Range<Int>) -> [String] { range.map { "\(prefix)\($0)" } }
 
-    /// Loads p0…p19 and queues the removals of p0…p9, the whole first page.
-    func removeTheFirstPage(of feed: Feed<Post>) async throws {
+    /// Loads p0…p19 and queues the removals of `removed`, the whole first page unless told.
+    func removeTheFirstPage(
+        of feed: Feed<Post>, removing removed: [String] = (0..<10).map { "p\($0)" }
+    )
+        async throws
+    {
         await feed.refresh()
         await feed.loadNextPage()
-        for row in 0..<10 {
-            _ = try #require(try await feed.enqueue("hide", removing: "p\(row)", argument: Revision(revision: 4)))
+        for id in removed {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
         }
     }
 
@@ -184,11 +188,7 @@ import Testing
     @Test func rejectedRemovalsThatARefreshListedUnderARowItMovedUp() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
         let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        await feed.loadNextPage()
-        for id in ids("p", 0..<4) {
-            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
-        }
+        try await removeTheFirstPage(of: feed, removing: ids("p", 0..<4))
         let posts = Dictionary(uniqueKeysWithValues: server.items.map { ($0.id, $0) })
         let moved = ["p2"] + [Post].posts("n", 5).map(\.id) + ["p12", "p0", "p1", "p3"]
         server.items = moved.map { posts[$0] ?? Post(id: $0) } + server.items.filter { !moved.contains($0.id) }
