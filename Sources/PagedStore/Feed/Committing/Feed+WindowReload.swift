@@ -6,10 +6,10 @@ extension Feed {
     /// same read. A row read with the key of a row held (the same bytes at the same place) keeps
     /// its decoded item: only the rows a write inserted or changed are decoded.
     /// - Returns: The rows read that do not decode (the window stops right above the first of them,
-    ///   and the caller removes them, ``removeUndecodable(_:inARefreshedPage:)``, before it emits); and, when the
-    ///   file's row is no longer the one held (another writer committed after this feed's commit, so
-    ///   the feed now holds the file's row and the rows read are that state's), the recorded change
-    ///   since the row held, or `.some(nil)` when the change record does not cover it.
+    ///   and the caller removes them, ``removeUndecodable(_:inARefreshedPage:)``, before it emits);
+    ///   and, when the file's row is no longer the one held (another writer committed after this
+    ///   feed's commit, so the feed now holds the file's row and the rows read are that state's), the
+    ///   recorded change since the row held, or `.some(nil)` when the change record does not cover it.
     func reloadWindow() throws -> (undecodable: [UndecodableRow], changedSince: RowChange??) {
         let (record, window, key) = (loaded.record, loaded.window, self.key)
         let read = try queue.read { store in

@@ -82,13 +82,7 @@ enum PendingEditReplay {
         for named: String?, on side: Side, rows: Set<String>,
         removedPlaces: [String: (above: String?, below: String?)]
     ) -> String? {
-        var current = named
-        var visited: Set<String> = []
-        while let id = current, visited.insert(id).inserted {
-            if rows.contains(id) { return id }
-            guard let place = removedPlaces[id] else { return nil }
-            current = side == .above ? place.above : place.below
-        }
+        if case .row(let id) = chainEnd(from: named, on: side, rows: rows, removedPlaces: removedPlaces) { return id }
         return nil
     }
 
@@ -100,13 +94,31 @@ enum PendingEditReplay {
         _ named: String?, on side: Side, rows: Set<String>,
         removedPlaces: [String: (above: String?, below: String?)]
     ) -> Bool {
+        chainEnd(from: named, on: side, rows: rows, removedPlaces: removedPlaces) == .listEnd
+    }
+
+    /// Where the chain from a named neighbour ends: at a row the feed has, at the list's end (a
+    /// removal that named no row on that side, or nothing named), or nowhere (a row that is gone
+    /// with no removal pending, or a chain that comes back on itself).
+    private enum ChainEnd: Equatable {
+        case row(String), listEnd, gone
+    }
+
+    /// Follows the pending removals' places from `named` on `side` (see
+    /// ``standIn(for:on:rows:removedPlaces:)``).
+    private static func chainEnd(
+        from named: String?, on side: Side, rows: Set<String>,
+        removedPlaces: [String: (above: String?, below: String?)]
+    ) -> ChainEnd {
         var current = named
         var visited: Set<String> = []
         while let id = current {
-            guard visited.insert(id).inserted, !rows.contains(id), let place = removedPlaces[id] else { return false }
+            guard visited.insert(id).inserted else { return .gone }
+            if rows.contains(id) { return .row(id) }
+            guard let place = removedPlaces[id] else { return .gone }
             current = side == .above ? place.above : place.below
         }
-        return true
+        return .listEnd
     }
 
     /// Whether a rolled-back removal's row goes back at `removed`, the position it had when it was

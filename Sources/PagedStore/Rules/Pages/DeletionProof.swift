@@ -90,8 +90,8 @@ enum DeletionProof {
     /// edge): a page that goes on from rows it repeats says nothing lies between them and its next
     /// item; one that ends on them says nothing. Attached at the ``End/lower`` edge, it runs from
     /// the first known row down to the edge when items follow the last known row, and only down to
-    /// that row when the page ends there: a page that ends on known rows (a server's newest page answered instead of the one asked for)
-    /// says nothing of what lies between them and the edge.
+    /// that row when the page ends there: a page that ends on known rows (a server's newest page
+    /// answered instead of the one asked for) says nothing of what lies between them and the edge.
     /// - Parameters:
     ///   - known: The page offsets and positions of the page's items that the feed has, in page order.
     ///   - itemCount: How many items the page has.

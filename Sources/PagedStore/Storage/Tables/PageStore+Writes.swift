@@ -102,7 +102,8 @@ extension PageStore {
         return try connection.integer(sql, feed.id, position)
     }
 
-    /// Inserts new items above the feed's head (``headPosition(of:)``), in the given order, as one new top page.
+    /// Inserts new items above the feed's head (``headPosition(of:)``), in the given order, as one
+    /// new top page.
     ///
     /// The caller has checked that none of the ids is in the feed (the refresh merge decides that).
     /// No page is stored for no items: a refresh with nothing new only updates the feed's newer cursor.
