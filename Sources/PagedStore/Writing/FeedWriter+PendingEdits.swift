@@ -65,11 +65,12 @@ extension FeedWriter {
                         byFirstPage: $0.map(\.itemID), item: combined.itemID, above: removal.above, below: removal.below
                     )
                 }
+                // A lost place names rows of another list: the page's is the only one known.
+                let standing = try store.pendingRemovalPlaceStanding(of: combined.itemID, in: feed)
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },
                     and: removal.below.flatMap { named[$0]?.position },
-                    placeDisproved: try disprovedByThePage == true
-                        || store.pendingRemovalPlaceDisproved(of: combined.itemID, in: feed))
+                    placeDisproved: disprovedByThePage == true || standing.disproved || standing.lost)
                 guard let removed = try store.removeItem(combined.itemID, from: &feed) else { continue }
                 (removal.base, removal.baseSection) = (before.payload, before.section)
                 if takesNewPlace { (removal.above, removal.below) = around }

@@ -35,6 +35,9 @@ enum PendingEditSettlement {
         carry: PendingEditStack.Carry = { _, _ in nil }
     ) throws -> Outcome {
         let itemID = pending.itemID
+        // Read before the edit goes: a rejected removal whose place is lost waits for the pages.
+        let placeLost =
+            try pending.kind == .remove && !confirmed && store.pendingRemovalPlaceStanding(of: itemID, in: feed).lost
         try store.deletePendingEdit(pending, in: feed)
         if confirmed {
             // A confirmed removal's item is gone for good: the removals that named it take its place.
@@ -66,9 +69,10 @@ enum PendingEditSettlement {
             guard let base = pending.base, try store.items(withIDs: [itemID], in: feed)[itemID] == nil else {
                 return Outcome()
             }
-            // No row left on either side: the list was replaced, and its pages bring the item back
-            // in order; until then the removals that named it take its place.
-            guard let place = try place(for: pending, in: feed, store) else {
+            // No row left on either side, or the rows it names went with the list they were of
+            // (``PageStore/losePendingRemovalPlaces(in:)``): the list was replaced, and its pages
+            // bring the item back in order; until then the removals that named it take its place.
+            guard !placeLost, let place = try place(for: pending, in: feed, store) else {
                 try store.handOnPlace(of: itemID, above: pending.above, below: pending.below, in: feed)
                 return Outcome()
             }

@@ -76,10 +76,11 @@ enum ProvenDeletions {
     private static func pendingRemovals(
         listedAround listed: Set<String>, in feed: FeedRecord, store: PageStore
     ) throws -> [DeletionProof.PendingRemoval] {
-        let removals = try store.pendingEdits(of: feed).filter { $0.kind == .remove }
+        var removals = try store.pendingEdits(of: feed).filter { $0.kind == .remove }
         guard !removals.isEmpty else { return [] }
-        let places = Dictionary(
-            removals.map { ($0.itemID, (above: $0.above, below: $0.below)) }, uniquingKeysWith: { first, _ in first })
+        // A removal whose place is lost names rows of another list: no page proves anything of it.
+        let places = try store.pendingRemovalPlaces(in: feed)
+        removals.removeAll { places[$0.itemID] == nil }
         let named = Set(removals.flatMap { [$0.above, $0.below] }.compactMap { $0 })
         let around = try store.items(withIDs: Array(named), in: feed)
         let rows = Set(around.keys)

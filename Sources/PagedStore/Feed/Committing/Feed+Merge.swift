@@ -17,7 +17,7 @@ extension Feed {
         case .noOverlap where policy.gapPolicy == .keepGap && page.olderCursor != nil:
             return try prependAboveAGap(encoded, items: items, page: page, matches: matches, to: &feed, store: store)
         case .noOverlap:
-            let written = try store.replaceFeed(with: encoded, page: page, in: &feed)
+            let written = try replaceFeed(with: encoded, page: page, in: &feed, store: store)
             return Commit(
                 record: feed, change: .fullReload, window: .reload, copies: written.map { encoded[$0.offset] })
         case .prepend(let newItems, let reloads):
@@ -46,9 +46,23 @@ extension Feed {
         }
         guard feed.rowCount == 0 || encoded.isEmpty else { return nil }
         let wasEmpty = feed.rowCount == 0
-        let written = try store.replaceFeed(with: encoded, page: page, in: &feed)
+        let written = try replaceFeed(with: encoded, page: page, in: &feed, store: store)
         let change = wasEmpty ? RowChange(inserted: Array(0..<feed.rowCount)) : .fullReload
         return Commit(record: feed, change: change, window: .reload, copies: written.map { encoded[$0.offset] })
+    }
+
+    /// Replaces the feed's list with the page's. When the page continues below (it has an older
+    /// cursor), the items of the pending removals it does not list lie somewhere below it, in a
+    /// place no row of the feed names any more: their places are lost
+    /// (``PageStore/losePendingRemovalPlaces(in:)``), and a rejection waits for the pages that list
+    /// them. The rows and positions they named could not be told from those of a list whose every
+    /// row was removed, which a rejection puts back at its ends. A page that ends the list is the
+    /// server's whole list: what it leaves out is not below it.
+    private static func replaceFeed(
+        with encoded: [EncodedItem], page: PageWrite, in feed: inout FeedRecord, store: PageStore
+    ) throws -> [WrittenRow] {
+        if page.olderCursor != nil { try store.losePendingRemovalPlaces(in: feed) }
+        return try store.replaceFeed(with: encoded, page: page, in: &feed)
     }
 
     /// The cached head the merge plans with, and the cached rows, anywhere in the feed, whose ids the

@@ -74,5 +74,9 @@ enum EmbeddedMigrations {
             version: 17, name: "0017_removed_row_positions.sql",
             sql: "-- A removal rolled back (the server rejected it) puts the server's row back. Between the rows it\n-- named around it the side of a gap is unknown: a gap may hang under rows a page wrote that pending\n-- removals took away again, and the item stood among them or below the gap. The position its row\n-- had when it was removed says, while it is free and still between those rows.\n--\n-- pending_edit, new column:\n--   removed_position   for a removal, the position of the item's row when it was removed (by the\n--                      user, or again by a page that listed it); NULL when not known\nALTER TABLE pending_edit ADD COLUMN removed_position INTEGER;\n"
         ),
+        Migration(
+            version: 18, name: "0018_lost_removal_places.sql",
+            sql: "-- A pending removal names the rows around its item and the position its row had: a rollback puts\n-- the item back there. When a refresh replaces the list with a page that continues below, those\n-- rows and positions are of a list the feed no longer has, and nothing tells them from those of a\n-- list whose every row was removed (each removal names no row above or below it then too). The\n-- item's place is lost: a rollback waits for a page to list the item again.\n--\n-- pending_edit, new column:\n--   place_lost   1 once a page replaced the list the place a removal names was of (its\n--                removed_position is cleared then); 0 again when the edit is saved with a new\n--                position (a page listed the item, and it was removed again there)\nALTER TABLE pending_edit ADD COLUMN place_lost INTEGER NOT NULL DEFAULT 0;\n"
+        ),
     ]
 }

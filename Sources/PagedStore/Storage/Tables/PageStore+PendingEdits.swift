@@ -218,7 +218,8 @@ extension PageStore {
 
     /// Writes a pending edit, replacing the one at its item's step; a send lease the row holds stays
     /// (an edit rebased while it is sent is still being sent), and so does a removal's place proved
-    /// wrong while it names the same rows.
+    /// wrong while it names the same rows, or lost (``losePendingRemovalPlaces(in:)``) while it also
+    /// keeps no position.
     package func savePendingEdit(_ edit: PendingEditRecord, in feed: FeedRecord) throws(StorageError) {
         let sql = """
             INSERT INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited,
@@ -237,7 +238,11 @@ extension PageStore {
                     pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_until, NULL),
                 place_disproved = iif(
                     pending_edit.above_id IS excluded.above_id AND pending_edit.below_id IS excluded.below_id,
-                    pending_edit.place_disproved, 0)
+                    pending_edit.place_disproved, 0),
+                place_lost = iif(
+                    pending_edit.above_id IS excluded.above_id AND pending_edit.below_id IS excluded.below_id
+                        AND pending_edit.removed_position IS excluded.removed_position,
+                    pending_edit.place_lost, 0)
             """
         let queued = edit.queued
         try connection.run(
@@ -259,12 +264,15 @@ extension PageStore {
         )
     }
 
-    /// The rows each of the feed's pending removals named around its item, by item id.
+    /// The rows each of the feed's pending removals named around its item, by item id; none for a
+    /// removal whose place is lost (``losePendingRemovalPlaces(in:)``): the rows it names are of
+    /// another list, and a chain of removals that reaches it ends nowhere.
     package func pendingRemovalPlaces(
         in feed: FeedRecord
     ) throws(StorageError) -> [String: (above: String?, below: String?)] {
         let sql = """
-            SELECT item_id, above_id, below_id FROM pending_edit WHERE feed_id = ? AND kind = 'remove' AND detached = 0
+            SELECT item_id, above_id, below_id FROM pending_edit
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND place_lost = 0
             """
         return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
@@ -311,15 +319,32 @@ extension PageStore {
             """, above, below, feed.id, itemID)
     }
 
-    /// Whether a page proved the place the item's pending removal names wrong.
-    package func pendingRemovalPlaceDisproved(of itemID: String, in feed: FeedRecord) throws(StorageError) -> Bool {
-        try connection.withStatement(
-            "SELECT EXISTS (SELECT 1 FROM pending_edit WHERE feed_id = ? AND item_id = ? AND kind = 'remove' "
-                + "AND place_disproved = 1)"
-        ) { statement throws(StorageError) in
+    /// Marks the places of the feed's pending removals lost: a page replaced the list, and the rows
+    /// and positions they name are of a list the feed no longer has. A rollback waits for a page to
+    /// list the item, which gives it a place again (``savePendingEdit(_:in:)``).
+    package func losePendingRemovalPlaces(in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET place_lost = 1, removed_position = NULL
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0
+            """, feed.id)
+    }
+
+    /// What is known against the place the item's pending removal names: whether a page proved it
+    /// wrong (``disprovePendingRemovalPlace(of:in:)``) and whether it is lost
+    /// (``losePendingRemovalPlaces(in:)``). Neither for an item with no removal pending.
+    package func pendingRemovalPlaceStanding(
+        of itemID: String, in feed: FeedRecord
+    ) throws(StorageError) -> (disproved: Bool, lost: Bool) {
+        let sql = """
+            SELECT place_disproved, place_lost FROM pending_edit
+            WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND detached = 0
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
             try statement.bind(1, feed.id)
             try statement.bind(2, itemID)
-            return try statement.step() && statement.int64(0) == 1
+            guard try statement.step() else { return (false, false) }
+            return (statement.int64(0) != 0, statement.int64(1) != 0)
         }
     }
 

@@ -1,0 +1,11 @@
+-- A pending removal names the rows around its item and the position its row had: a rollback puts
+-- the item back there. When a refresh replaces the list with a page that continues below, those
+-- rows and positions are of a list the feed no longer has, and nothing tells them from those of a
+-- list whose every row was removed (each removal names no row above or below it then too). The
+-- item's place is lost: a rollback waits for a page to list the item again.
+--
+-- pending_edit, new column:
+--   place_lost   1 once a page replaced the list the place a removal names was of (its
+--                removed_position is cleared then); 0 again when the edit is saved with a new
+--                position (a page listed the item, and it was removed again there)
+ALTER TABLE pending_edit ADD COLUMN place_lost INTEGER NOT NULL DEFAULT 0;
