@@ -44,6 +44,36 @@ import Testing
         #expect(inserted == [Array(0..<20), Array(0..<20)], "each page is inserted on top as it arrives")
     }
 
+    /// A newer page that proves the top row deleted, in a refresh that then trims the feed to its
+    /// row limit: one change cannot name both, and the refresh's is a full reload that names no row.
+    /// It shows at once, as the file has it: the next newer page went on top of the rows from before
+    /// the refresh, and the list showed those until a later write read the file again.
+    @Test func aNewerPageThatDeletesAndIsTrimmedShowsAtOnce() async throws {
+        let source = ScriptedSource<Post> { request in
+            switch request {
+            case .first: Page(items: ["b", "c", "d"].map { Post(id: $0) }, olderCursor: "d", newerCursor: "nb")
+            case .olderThan: Page(items: ["e", "f"].map { Post(id: $0) }, olderCursor: nil)
+            // Above b: x, y, a, then c (b was deleted); above x, z; nothing above z.
+            case .newerThan("nb"):
+                Page(items: ["x", "y", "a", "c"].map { Post(id: $0) }, olderCursor: "c", newerCursor: "nx")
+            case .newerThan("nx"): Page(items: [Post(id: "z")], olderCursor: "z", newerCursor: "nz")
+            case .newerThan: Page(items: [], olderCursor: nil, newerCursor: nil)
+            }
+        }
+        let policy = FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 5), maxRows: 6)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        await feed.loadNextPage()
+        #expect(await feed.snapshot.ids == ["b", "c", "d", "e", "f"])
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        let shown = await feed.snapshot.ids
+        #expect(shown == (try test.idsOnDisk()), "the list shows the file's rows")
+        #expect(shown == ["z", "x", "y", "a", "c", "d"], "b deleted, the bottom page trimmed, then z on top")
+        #expect(source.requests.last == .newerThan(cursor: "nz"), "the refresh went on up")
+        try await ReferenceModelTests.check(recorder, feed, test, "the trimmed newer page")
+    }
+
     @Test func theFirstPageRefreshNeedsAGapAndTwoMoreRequestsToFillIt() async throws {
         let (feed, server, source) = try await backlog(.firstPage)
         let before = source.requests.count

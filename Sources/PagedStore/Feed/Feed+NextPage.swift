@@ -90,12 +90,12 @@ extension Feed {
                 if let loop = run.refusal(ofAnswerPointingTo: page.olderCursor) { throw loop }
                 let commit = try commitNextPage(page, continuing: run.bottom)
                 if let commit, let next = commit.advancedCursor {
-                    // The cursor is saved, and no row changed: nothing to emit unless the write
-                    // took another writer's rows or re-applied an edit.
-                    if commit.adoptsFile || commit.replayedEdits {
-                        try apply(commit)
-                    } else {
+                    // The cursor is saved, and no row was added or removed: nothing to emit unless
+                    // the write did more (``FeedCommit/movesOnlyTheRecord``).
+                    if commit.movesOnlyTheRecord {
                         loaded.record = commit.record
+                    } else {
+                        try apply(commit)
                     }
                     if let loop = run.follow(next) { throw loop }
                     report(.committed, request, generation: generation, since: started)

@@ -123,8 +123,8 @@ extension Feed {
             // No way further up, or only back to a cursor already asked: the server's own answer
             // says the head is the newest.
             guard let next = page.newerCursor, cursorsAsked.insert(next).inserted else { return (commit, committed) }
-            if commit.change.inserted.isEmpty, commit.change.deleted.isEmpty {
-                loaded.record = commit.record  // only the newer cursor moved: no row, nothing to emit
+            if commit.movesOnlyTheRecord {
+                loaded.record = commit.record  // only the newer cursor moved: nothing to emit
             } else {
                 try apply(commit)
             }

@@ -58,6 +58,14 @@ struct FeedCommit<Item: FeedItem> {
     /// commit that follows another writer (its look sets the mark).
     var writeMark: DatabaseQueue.WriteMark?
 
+    /// Whether the write moved only the feed's row (a cursor): it changed no row, not even by a full
+    /// reload, took no other writer's write, applied no pending edit again and met no undecodable
+    /// row. Such a commit has nothing to show; any other is applied, or the list keeps rows the file
+    /// no longer has and the next change it emits is of rows it does not show.
+    var movesOnlyTheRecord: Bool {
+        change == RowChange() && !adoptsFile && !replayedEdits && undecodable.isEmpty
+    }
+
     /// Another writer's write as a list takes it from the file.
     enum FollowedWrite {
         /// The exact change the file's change record holds for it.
