@@ -46,6 +46,24 @@ import Testing
         #expect(Set(await feed.snapshot.ids) == Set((0..<6).map { "p\($0)" }), "every rejected removal is back")
     }
 
+    /// p0's removal names p1 below it; then the app's model stops reading p1, whose row leaves the
+    /// feed (the server still lists it). Rejected, p0 goes back above the row that was below p1,
+    /// not nowhere: a refresh by the newer cursor never lists the top of the list again.
+    @Test func anItemWhoseNeighbourNoLongerDecodesGoesBackNextToTheRowBeyondIt() async throws {
+        let refused = RefusedIDs()
+        let store = try test.store()
+        let feed = try test.feed(ModelServer(.posts("p", 6), pageSize: 10).source, store: store, codec: refused.codec)
+        await feed.refresh()
+        try await feed.enqueue("refuse", removing: "p0", argument: Revision(revision: 0))
+        refused.insert("p1")
+        #expect(try await feed.enqueue("refuse", removing: "p1", argument: Revision(revision: 0)) == nil)
+        #expect(await feed.snapshot.ids == ["p2", "p3", "p4", "p5"], "p1's row left as undecodable")
+        await store.outbox.register("refuse", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await store.outbox.waitUntilEmpty()
+        await feed.waitUntilIdle()
+        #expect(await feed.snapshot.ids == ["p0", "p2", "p3", "p4", "p5"])
+    }
+
     @Test func anItemBetweenTwoRejectedInsertsGoesBackBetweenTheRowsAroundThem() async throws {
         let (store, feed) = try await openFeed()
         try await feed.enqueue("post", inserting: Post(id: "n1"), at: 2, argument: Revision(revision: 0))

@@ -36,9 +36,14 @@ extension UndecodableRow {
         var dropped: [MalformedPendingEdit] = []
         var restored: [EncodedItem] = []
         for row in rows.sorted(by: { $0.position > $1.position }) {
-            guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position,
-                let item = try store.removeItem(row.itemID, from: &feed)
-            else { continue }
+            guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position else {
+                continue
+            }
+            let around = try store.neighbours(of: row.position, in: feed)
+            guard let item = try store.removeItem(row.itemID, from: &feed) else { continue }
+            // The item stays in the server's list, where its neighbours are: the pending edits that
+            // named it as a neighbour name them instead, or a rollback would find no row there.
+            try store.handOnPlace(of: row.itemID, above: around.above, below: around.below, in: feed)
             dropped += try LeavingRowEdits.rowsLeave(
                 .undecodable, item: row.itemID, in: feed, store: store, at: date, restoring: &restored)
             removed.append((item.row, row))
