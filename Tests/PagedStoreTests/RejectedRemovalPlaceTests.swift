@@ -64,6 +64,49 @@ import Testing
         #expect(await feed.snapshot.ids == ["p0", "p2", "p3", "p4", "p5"])
     }
 
+    /// p0…p19 loaded from a server of p0…p29, pages of ten, and the removals of `hidden` queued.
+    func loadTwoPagesAndHide(
+        _ server: ModelServer, _ source: ScriptedSource<Post>, gapPolicy: FeedPolicy.GapPolicy, hidden: Range<Int>
+    ) async throws -> Feed<Post> {
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy))
+        await feed.refresh()
+        await feed.loadNextPage()
+        for index in hidden {
+            _ = try #require(try await feed.enqueue("hide", removing: "p\(index)", argument: Revision(revision: 4)))
+        }
+        return feed
+    }
+
+    /// Every row hidden, then a refresh with nothing new: its page, and the next one the empty list
+    /// loads, list only hidden items, which go again at once. Rejected, each goes back in the
+    /// server's order, whatever the order of the answers: the items a page listed next to each other
+    /// name each other.
+    @Test(arguments: [FeedPolicy.GapPolicy.replace, .keepGap])
+    func rejectedRemovalsOfPagesOfHiddenItemsGoBackInOrder(gapPolicy: FeedPolicy.GapPolicy) async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try await loadTwoPagesAndHide(server, server.source, gapPolicy: gapPolicy, hidden: 0..<20)
+        await feed.refresh()
+        #expect(await feed.snapshot.ids.isEmpty)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 20)
+        await feed.waitUntilIdle()
+        try await scrollToTheEnd(feed, "after the rejections")
+        let shown = await feed.snapshot.ids
+        #expect(shown == (0..<30).map { "p\($0)" }, "every post back, in order")
+    }
+
+    /// A page-numbered list shifted by ten posts on top: the next page lists p10…p19 again, every one
+    /// of them hidden. Rejected, they go back in order between p9 and p15… as the page listed them.
+    @Test func rejectedRemovalsOfANextPageOfHiddenItemsGoBackInOrder() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try await loadTwoPagesAndHide(server, server.pageNumberSource, gapPolicy: .replace, hidden: 5..<20)
+        server.items = .posts("n", 10) + server.items
+        await feed.loadNextPage()
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 15)
+        await feed.waitUntilIdle()
+        let shown = await feed.snapshot.ids.prefix(20)
+        #expect(Array(shown) == (0..<20).map { "p\($0)" }, "every post back, in order")
+    }
+
     @Test func anItemBetweenTwoRejectedInsertsGoesBackBetweenTheRowsAroundThem() async throws {
         let (store, feed) = try await openFeed()
         try await feed.enqueue("post", inserting: Post(id: "n1"), at: 2, argument: Revision(revision: 0))

@@ -24,6 +24,9 @@ extension FeedWriter {
             at: self.store.clock.date())
         var touched = false
         var remaining = pending.count
+        // Items the write brought back while their removals wait: they go again after the others'
+        // steps, each with the rows around it read before any goes (see ``removeAgain(_:from:in:)``).
+        var goingAgain: [GoingAgain] = []
         for var stack in PendingEditStack.stacks(pending) {
             guard let combined = PendingEditStack.combined(stack) else { continue }
             let stored = try store.items(withIDs: [combined.itemID], in: feed)[combined.itemID]
@@ -58,7 +61,6 @@ extension FeedWriter {
                 guard let stored, var removal = stack.popLast() else { continue }
                 // The edits before the removal now stand on the server's value that came back.
                 let before = try reapply(&stack, onto: stored, changes: changes) ?? (stored.payload, stored.section)
-                let around = try store.neighbours(of: stored.position, in: feed)
                 let named = try store.items(withIDs: [removal.above, removal.below].compactMap { $0 }, in: feed)
                 let disprovedByThePage = commit.refreshedPage.map {
                     PendingEditReplay.placeDisproved(
@@ -71,12 +73,11 @@ extension FeedWriter {
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },
                     and: removal.below.flatMap { named[$0]?.position },
                     placeDisproved: disprovedByThePage == true || standing.disproved || standing.lost)
-                guard let removed = try store.removeItem(combined.itemID, from: &feed) else { continue }
                 (removal.base, removal.baseSection) = (before.payload, before.section)
-                if takesNewPlace { (removal.above, removal.below) = around }
                 removal.removedPosition = stored.position
                 stack.append(removal)
-                if !commit.change.withdrawInsertion(ofNewRow: removed.row) { commit.change = .fullReload }
+                goingAgain.append(GoingAgain(itemID: combined.itemID, stack: stack, takesNewPlace: takesNewPlace))
+                continue
             case .putBack:
                 guard let shown = combined.edited, var insert = stack.first else { continue }
                 let item = EncodedItem(itemID: combined.itemID, section: combined.baseSection, payload: shown)
@@ -90,6 +91,10 @@ extension FeedWriter {
             touched = true
             for edit in stack { try store.savePendingEdit(edit, in: feed) }
         }
+        if !goingAgain.isEmpty {
+            try removeAgain(goingAgain, from: &feed, in: store, change: &commit.change)
+            touched = true
+        }
         if touched {
             commit.record = feed
             commit.window = .reload
@@ -98,6 +103,40 @@ extension FeedWriter {
         // One item's edits say nothing of the others': whether any remain is one look.
         if commit.onlyItem != nil { remaining = try store.hasPendingEdits(in: feed) ? 1 : 0 }
         return (remaining, dropped, restored)
+    }
+
+    /// An item a write brought back while its removal waits, with the stack to save once it went
+    /// again (its removal last).
+    private struct GoingAgain {
+        var itemID: String
+        var stack: [PendingEditRecord]
+        /// Whether the removal takes the rows around the item as its place (see
+        /// ``PendingEditReplay/takesNewPlace(cameBackAt:removedBetween:and:placeDisproved:)``).
+        var takesNewPlace: Bool
+    }
+
+    /// Removes again the items a write brought back while their removals wait. The rows around
+    /// each are read before any goes: items the write listed next to each other name each other,
+    /// as the rows around them, in the write's order. Read one by one as they went, each named the
+    /// last row left above them all, and their rollbacks came back in the order of their answers.
+    private func removeAgain(
+        _ items: [GoingAgain], from feed: inout FeedRecord, in store: PageStore, change: inout RowChange
+    ) throws {
+        var places: [String: (above: String?, below: String?)] = [:]
+        for item in items where item.takesNewPlace {
+            guard let position = try store.items(withIDs: [item.itemID], in: feed)[item.itemID]?.position else {
+                continue
+            }
+            places[item.itemID] = try store.neighbours(of: position, in: feed)
+        }
+        for var item in items {
+            guard let removed = try store.removeItem(item.itemID, from: &feed) else { continue }
+            if let place = places[item.itemID], let last = item.stack.indices.last {
+                (item.stack[last].above, item.stack[last].below) = place
+            }
+            if !change.withdrawInsertion(ofNewRow: removed.row) { change = .fullReload }
+            for edit in item.stack { try store.savePendingEdit(edit, in: feed) }
+        }
     }
 
     /// Applies the stack's edits again on top of the server's new value of their row, in order (see
