@@ -137,6 +137,21 @@ import Testing
         #expect(nextToANewItem.movedTo.isEmpty, "a row the feed does not have is no place to name")
     }
 
+    @Test func aRemovalWhosePlaceIsLostTakesThePlaceThePageListsItAtAndIsNeverSettled() {
+        for queued in [false, true] {
+            let lost = DeletionProof.PendingRemoval(itemID: "lost", queued: queued, placeLost: true)
+            let listed = DeletionProof.plan(
+                rows: rows(["b", "c", "d"], from: 20), in: (after: 10, through: 40),
+                listed: ["a", "b", "c", "lost", "d"], limit: 5, removals: [lost])
+            #expect(listed.movedTo == ["lost": DeletionProof.Place(above: "c", below: "d")])
+            #expect(listed.settled.isEmpty, "nothing proves where a lost place was")
+            let unlisted = DeletionProof.plan(
+                rows: rows(["b", "c"], from: 20), in: (after: 10, through: 30), listed: ["a", "b", "c"], limit: 3,
+                removals: [lost])
+            #expect(unlisted.displaced.isEmpty && unlisted.settled.isEmpty, "a page not listing it says nothing")
+        }
+    }
+
     @Test func aDisplacedRemovalListedNextToAnotherRemovedItemNamesThatItem() {
         let moved = DeletionProof.PendingRemoval(itemID: "moved", above: ("a", 10), below: ("b", 20), queued: true)
         let other = DeletionProof.PendingRemoval(itemID: "other", above: ("b", 20), below: ("c", 30), queued: true)

@@ -63,6 +63,27 @@ import Testing
         #expect(await feed.snapshot.ids == ids("n", 0..<11) + ids("p", 0..<30), "every post back, in order")
     }
 
+    /// After the replace (keepGap), the server moves p5 between n5 and n6 and publishes m0…m10: the
+    /// refresh leaves a gap above n0…n9, whose fill lists p5 between rows the feed has without
+    /// writing it (its removal hides it). That listing gives the lost place back: rejected, p5 goes
+    /// back there, where no later page lists it again.
+    @Test func aGapFillListingTheItemAmongShownRowsGivesItsRemovalAPlace() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try await replaceAListWhoseEveryRowWaitsForItsRemoval(server, gapPolicy: .keepGap)
+        var items = server.items
+        let p5 = try #require(items.firstIndex { $0.id == "p5" })
+        let moved = items.remove(at: p5)
+        items.insert(moved, at: try #require(items.firstIndex { $0.id == "n6" }))
+        server.items = .posts("m", 11) + items
+        await feed.refresh()
+        try await scrollToTheEnd(feed, "before the rejections")
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 20)
+        await feed.waitUntilIdle()
+        try await scrollToTheEnd(feed, "after the rejections", refreshingFirst: true)
+        let shown = await feed.snapshot.ids
+        #expect(shown == server.items.map(\.id), "p5 back where the fill listed it, every post in order")
+    }
+
     /// The server's list went empty (a refresh replaced the feed's with none), then came back with
     /// p6 above p5, on the first page, and p5 above p4, on the next: the rows p5's removal named are
     /// of the old list, and the next page's place is the one a rejection puts it back to.

@@ -68,7 +68,8 @@ enum ProvenDeletions {
         )
     }
 
-    /// The feed's pending removals whose two neighbours `listed` names, with where those rows are.
+    /// The feed's pending removals whose two neighbours `listed` names, with where those rows are,
+    /// and those whose place is lost and whose item it names.
     ///
     /// Removals next to each other name each other's items, which have no row: each side stands
     /// for the closest row the chain of their places reaches (``PendingEditReplay/standIn(for:on:rows:removedPlaces:)``),
@@ -78,19 +79,25 @@ enum ProvenDeletions {
     ) throws -> [DeletionProof.PendingRemoval] {
         var removals = try store.pendingEdits(of: feed).filter { $0.kind == .remove }
         guard !removals.isEmpty else { return [] }
-        // A removal whose place is lost names rows of another list: no page proves anything of it.
+        // A removal whose place is lost names rows of another list: only a page listing its item
+        // says where it is.
         let places = try store.pendingRemovalPlaces(in: feed)
+        let lost = removals.filter { places[$0.itemID] == nil && listed.contains($0.itemID) }.map {
+            DeletionProof.PendingRemoval(itemID: $0.itemID, queued: $0.queued != nil, placeLost: true)
+        }
         removals.removeAll { places[$0.itemID] == nil }
         let named = Set(removals.flatMap { [$0.above, $0.below] }.compactMap { $0 })
         let around = try store.items(withIDs: Array(named), in: feed)
         let rows = Set(around.keys)
-        return removals.compactMap { edit in
-            let above = PendingEditReplay.standIn(for: edit.above, on: .above, rows: rows, removedPlaces: places)
-            let below = PendingEditReplay.standIn(for: edit.below, on: .below, rows: rows, removedPlaces: places)
-            guard let above, let below, listed.contains(above), listed.contains(below) else { return nil }
-            return DeletionProof.PendingRemoval(
-                itemID: edit.itemID, above: (above, around[above]?.position), below: (below, around[below]?.position),
-                queued: edit.queued != nil)
-        }
+        return lost
+            + removals.compactMap { edit in
+                let above = PendingEditReplay.standIn(for: edit.above, on: .above, rows: rows, removedPlaces: places)
+                let below = PendingEditReplay.standIn(for: edit.below, on: .below, rows: rows, removedPlaces: places)
+                guard let above, let below, listed.contains(above), listed.contains(below) else { return nil }
+                return DeletionProof.PendingRemoval(
+                    itemID: edit.itemID, above: (above, around[above]?.position),
+                    below: (below, around[below]?.position),
+                    queued: edit.queued != nil)
+            }
     }
 }

@@ -41,11 +41,15 @@ enum DeletionProof {
         var below: (id: String, position: Int64?)?
         /// Whether it was queued by kind for the outbox to send, rather than made with a closure.
         var queued = false
+        /// Whether its place is lost (a page replaced the list it named rows of): no page proves
+        /// anything of it, and one that lists the item between two rows the feed has gives it its
+        /// place (``Plan/movedTo``).
+        var placeLost = false
 
         static func == (lhs: PendingRemoval, rhs: PendingRemoval) -> Bool {
             lhs.itemID == rhs.itemID && lhs.above?.id == rhs.above?.id && lhs.above?.position == rhs.above?.position
                 && lhs.below?.id == rhs.below?.id && lhs.below?.position == rhs.below?.position
-                && lhs.queued == rhs.queued
+                && lhs.queued == rhs.queued && lhs.placeLost == rhs.placeLost
         }
     }
 
@@ -155,6 +159,10 @@ enum DeletionProof {
         guard limit > 0 else { return plan }
         var settled: [String] = []
         for removal in removals {
+            if removal.placeLost {
+                if offsets[removal.itemID] != nil { plan.displaced.append(removal.itemID) }
+                continue
+            }
             guard case .disproved(let listedElsewhere) = placeProof(of: removal, in: stretch, offsets: offsets) else {
                 continue
             }

@@ -314,7 +314,7 @@ extension PageStore {
     ) throws(StorageError) {
         try connection.run(
             """
-            UPDATE pending_edit SET above_id = ?, below_id = ?, place_disproved = 0
+            UPDATE pending_edit SET above_id = ?, below_id = ?, place_disproved = 0, place_lost = 0
             WHERE feed_id = ? AND item_id = ? AND kind = 'remove'
             """, above, below, feed.id, itemID)
     }

@@ -22,7 +22,8 @@ extension PageStore {
     ) throws -> [WrittenRow] {
         let lastPage = try lastPageNo(of: feed)
         let pageNo = try Self.sum(lastPage ?? -1, 1)
-        var position = try placeBelowTheRemovedRows(of: feed) ?? feed.bottomPosition ?? -Self.positionStep
+        let belowTheRemovedRows = try placeBelowTheRemovedRows(of: feed)
+        var position = belowTheRemovedRows ?? feed.bottomPosition ?? -Self.positionStep
         var inserted: [WrittenRow] = []
         inserted.reserveCapacity(items.count)
         for (offset, item) in items.enumerated() {
@@ -31,6 +32,9 @@ extension PageStore {
                 position = next
                 inserted.append(WrittenRow(offset: offset, position: next))
             }
+        }
+        if belowTheRemovedRows != nil, let first = inserted.first {
+            try extendListEnd(named: feed, to: items[first.offset].itemID, listing: items)
         }
         if inserted.isEmpty, !storingEmptyPage, page.olderCursor != nil {
             try advanceOlderCursor(to: page.olderCursor, in: &feed)
@@ -101,6 +105,29 @@ extension PageStore {
             (try? Self.position(place, movedBy: Self.roomAboveTheHead)) != nil
         else { return nil }
         return place
+    }
+
+    /// Makes the pending removals that named the list's end as the row below their item (they were
+    /// the bottom rows) name `itemID`, the first row of a page appended under them: the list's end
+    /// is below that page now, and a rollback goes back above it, not at the end. Not those whose
+    /// item the page lists: the page's order places them.
+    private func extendListEnd(
+        named feed: FeedRecord, to itemID: String, listing page: [EncodedItem]
+    ) throws(StorageError) {
+        let sql = """
+            SELECT item_id FROM pending_edit
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND below_id IS NULL
+            """
+        let atTheEnd = try connection.rows(sql, feed.id) { $0.string(0) }.compactMap { $0 }
+        guard !atTheEnd.isEmpty else { return }
+        let listed = Set(page.map(\.itemID))
+        for removed in atTheEnd where !listed.contains(removed) {
+            try connection.run(
+                """
+                UPDATE pending_edit SET below_id = ?
+                WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND below_id IS NULL
+                """, itemID, feed.id, removed)
+        }
     }
 
     /// How many rows of room a place above the top row leaves above it to be the feed's head.
