@@ -63,6 +63,29 @@ import Testing
         #expect(await feed.snapshot.ids == ids("n", 0..<11) + ids("p", 0..<30), "every post back, in order")
     }
 
+    /// Every row hidden, then a refresh whose page is the server's whole list (it ends) and lists none
+    /// of them: no place is lost. Rejected, the posts go back in order above the page, which came
+    /// after them, none among its rows; the next refresh, starting at the list's head, proves them
+    /// deleted.
+    @Test(arguments: [FeedPolicy.GapPolicy.replace, .keepGap])
+    func rejectedRemovalsOverAPageThatEndsTheListGoBackAboveItInOrder(gapPolicy: FeedPolicy.GapPolicy) async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: gapPolicy))
+        await feed.refresh()
+        await feed.loadNextPage()
+        for id in ids("p", 0..<20) {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        server.items = .posts("n", 5)
+        await feed.refresh()
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 20)
+        await feed.waitUntilIdle()
+        let shown = await feed.snapshot.ids
+        #expect(shown == ids("p", 0..<20) + ids("n", 0..<5))
+        try await scrollToTheEnd(feed, "after the rejections", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == ids("n", 0..<5), "the server's whole list")
+    }
+
     /// After the replace (keepGap), the server moves p5 between n5 and n6 and publishes m0…m10: the
     /// refresh leaves a gap above n0…n9, whose fill lists p5 between rows the feed has without
     /// writing it (its removal hides it). That listing gives the lost place back: rejected, p5 goes
