@@ -72,7 +72,7 @@ extension Feed {
             let next = try Self.nextEdit(
                 of: storedID, .remove, queued: queued, in: feed, store: store, now: clock.date())
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
-            let around = try store.neighbours(of: stored.position, in: feed)
+            let around = try store.placeNeighbours(of: stored.position, in: feed)
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
             removedItem = try decode(removed.item)
             try store.savePendingEdit(

@@ -39,7 +39,7 @@ extension UndecodableRow {
             guard try store.items(withIDs: [row.itemID], in: feed)[row.itemID]?.position == row.position else {
                 continue
             }
-            let around = try store.neighbours(of: row.position, in: feed)
+            let around = try store.placeNeighbours(of: row.position, in: feed)
             guard let item = try store.removeItem(row.itemID, from: &feed) else { continue }
             // The item stays in the server's list, where its neighbours are: the pending edits that
             // named it as a neighbour name them instead, or a rollback would find no row there.

@@ -264,6 +264,41 @@ extension PageStore {
         )
     }
 
+    /// The items right above and right below `position`, whether shown or hidden: on each side the
+    /// closer of the row there and the row of an item whose removal waits (where it stood, while a
+    /// page has not proved that place wrong or lost it). Removals next to each other name each
+    /// other's items this way, so that a rollback reads through their places to the closest rows
+    /// shown, and each goes back in its order whatever the order of the answers.
+    package func placeNeighbours(
+        of position: Int64, in feed: FeedRecord
+    ) throws(StorageError) -> (above: String?, below: String?) {
+        let rowAbove = try window(of: feed, from: .before(position: position), limit: 1).first
+        let rowBelow = try window(of: feed, from: .after(position: position), limit: 1).first
+        let removedAbove = try closestWaitingRemoval(to: position, in: feed, above: true)
+        let removedBelow = try closestWaitingRemoval(to: position, in: feed, above: false)
+        let above = [rowAbove.map { ($0.itemID, $0.position) }, removedAbove].compactMap { $0 }.max { $0.1 < $1.1 }
+        let below = [rowBelow.map { ($0.itemID, $0.position) }, removedBelow].compactMap { $0 }.min { $0.1 < $1.1 }
+        return (above?.0, below?.0)
+    }
+
+    /// The waiting removal whose row stood closest to `position` on one side, with that place.
+    private func closestWaitingRemoval(
+        to position: Int64, in feed: FeedRecord, above: Bool
+    ) throws(StorageError) -> (String, Int64)? {
+        let sql = """
+            SELECT item_id, removed_position FROM pending_edit
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND place_disproved = 0
+                AND removed_position \(above ? "<" : ">") ?
+            ORDER BY removed_position \(above ? "DESC" : "ASC") LIMIT 1
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, position)
+            guard try statement.step(), let itemID = statement.string(0) else { return nil }
+            return (itemID, statement.int64(1))
+        }
+    }
+
     /// The rows each of the feed's pending removals named around its item, by item id; none for a
     /// removal whose place is lost (``losePendingRemovalPlaces(in:)``): the rows it names are of
     /// another list, and a chain of removals that reaches it ends nowhere.

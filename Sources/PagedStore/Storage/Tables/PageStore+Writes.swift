@@ -94,15 +94,16 @@ extension PageStore {
     /// Where a page appended to the feed starts below when rows under its bottom row (or all its
     /// rows) wait for their removals: the lowest place one had (a rejection puts the item back
     /// there, above the page, which came after it), so that the page's rows do not take those
-    /// places. Nil when there is none, or when it leaves no room below for pages (a hand edit near
-    /// the highest position). One look at the feed's pending edits, no row read.
+    /// places. Nil when there is none, or when it leaves no room below for pages within the range
+    /// `pagedb verify` allows (a hand edit). One look at the feed's pending edits, no row read.
     private func placeBelowTheRemovedRows(of feed: FeedRecord) throws(StorageError) -> Int64? {
         let sql = """
             SELECT max(removed_position) FROM pending_edit
             WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position > ?2
             """
         guard let place = try connection.integer(sql, feed.id, feed.bottomPosition ?? Int64.min),
-            (try? Self.position(place, movedBy: Self.roomAboveTheHead)) != nil
+            let room = try? Self.position(place, movedBy: Self.roomAboveTheHead),
+            room < Self.maxStoredMagnitude, place > -Self.maxStoredMagnitude
         else { return nil }
         return place
     }

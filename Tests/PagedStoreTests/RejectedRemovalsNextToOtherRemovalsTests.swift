@@ -1,0 +1,97 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// Queued removals next to each other name each other's items as neighbours, in any order they
+/// were queued: each goes back in the server's order whatever the order of the answers, also after
+/// a row between them stopped decoding, and after a next page went under the bottom ones. When
+/// they named the closest shown rows instead, two of them named one pair of rows and came back in
+/// the order of their answers, for good under a refresh by the newer cursor.
+@Suite(.limit(minutes: 2)) struct RejectedRemovalsNextToOtherRemovalsTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    func ids(_ prefix: String, _ range: Range<Int>) -> [String] { range.map { "p\($0)" } }
+
+    /// p3 and p1 hidden (in either order), then p2 stops decoding and leaves; both rejected.
+    @Test(arguments: [true, false])
+    func removalsAroundARowThatStopsDecodingGoBackInOrder(p1First: Bool) async throws {
+        let refused = RefusedIDs()
+        let store = try test.store()
+        let server = ModelServer(.posts("p", 6), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 3))
+        let feed = try test.feed(server.source, policy: policy, store: store, codec: refused.codec)
+        await feed.refresh()
+        for id in p1First ? ["p1", "p3"] : ["p3", "p1"] {
+            try await feed.enqueue("refuse", removing: id, argument: Revision(revision: 0))
+        }
+        refused.insert("p2")
+        #expect(try await feed.enqueue("refuse", removing: "p2", argument: Revision(revision: 0)) == nil)
+        let recorder = await SnapshotRecorder(feed)
+        await store.outbox.register("refuse", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await store.outbox.waitUntilEmpty()
+        await feed.waitUntilIdle()
+        let shown = await feed.snapshot.ids
+        #expect(shown == ["p0", "p1", "p3", "p4", "p5"])
+        try await ReferenceModelTests.check(recorder, feed, test, "after the rejections")
+        // A refresh by the newer cursor never lists these rows again: the order stays as it is.
+        server.items = .posts("n", 3) + server.items
+        try await scrollToTheEnd(feed, "after new posts", refreshingFirst: true)
+        let scrolled = await feed.snapshot.ids
+        #expect(scrolled == ["n0", "n1", "n2", "p0", "p1", "p3", "p4", "p5"])
+    }
+
+    /// Bottom rows hidden in a mixed order, a next page (or two) under them, then two confirmed (the
+    /// server deletes them) and two rejected, sent by another store.
+    @Test(arguments: [
+        (["p16", "p17", "p18", "p19", "p5"], 1), (["p19", "p5", "p17", "p16", "p18"], 1),
+        (["p18", "p19", "p17", "p16"], 1), (["p18", "p19", "p17", "p16"], 2),
+    ])
+    func removalsOfTheBottomRowsGoBackInOrderAfterANextPage(queued: [String], nextPages: Int) async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        await feed.loadNextPage()
+        for id in queued {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        let recorder = await SnapshotRecorder(feed)
+        for _ in 0..<nextPages { await feed.loadNextPage() }
+        let confirmed: Set<String> = ["p17", "p19"]
+        let sender = try test.store()
+        await sender.outbox.register("hide", as: Revision.self) { edit in
+            guard confirmed.contains(edit.itemID) else { return .rejected(reason: "HTTP 403") }
+            server.items.removeAll { $0.id == edit.itemID }
+            return .confirmed
+        }
+        await sender.outbox.waitUntilEmpty()
+        await feed.waitUntilIdle()
+        try await scrollToTheEnd(feed, "after the answers", refreshingFirst: true)
+        let shown = await feed.snapshot.ids
+        #expect(shown == server.items.map(\.id))
+        try await ReferenceModelTests.check(recorder, feed, test, "after the scroll")
+    }
+
+    /// The bottom row's removal edited by hand to a place near the largest position: the next page
+    /// is not written there, outside the range `pagedb verify` allows, but under the bottom row.
+    @Test(arguments: [Int64.max - 1, Int64.max - (1 << 40) - 1, Int64.max - (1 << 40) + 1, (1 << 62) - 1] as [Int64])
+    func aNextPageIgnoresAHandEditedPlaceWithNoRoomBelowIt(position: Int64) async throws {
+        let server = ModelServer(.posts("p", 20), pageSize: 5)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        _ = try #require(try await feed.enqueue("hide", removing: "p4", argument: Revision(revision: 4)))
+        try ForeignWriter.execute("UPDATE pending_edit SET removed_position = \(position)", on: test.path)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        if case .failed(let error) = await feed.snapshot.nextPage { Issue.record("next page failed: \(error)") }
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        await feed.waitUntilIdle()
+        try await scrollToTheEnd(feed, "after the rejection", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == ids("p", 0..<20))
+        try await ReferenceModelTests.check(recorder, feed, test, "after the scroll")
+    }
+}
