@@ -75,6 +75,63 @@ import Testing
         try await ReferenceModelTests.check(recorder, feed, test, "after the scroll")
     }
 
+    /// A page-numbered list shifted by five posts: the next page lists hidden p15 below p19, outside
+    /// the rows its removal names, which it keeps (the shift, not a move), with the place its row had
+    /// there. Then the removals of `queued` (rows next to p15's place), all rejected, and p15's last.
+    @Test(arguments: [["p19"], ["p16", "p17", "p18", "p19"], ["p19", "p18", "p17", "p16"]])
+    func removalsNextToAnItemThatCameBackOutsideItsPlaceGoBackInOrder(queued: [String]) async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let feed = try test.feed(server.pageNumberSource, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        await feed.loadNextPage()
+        _ = try #require(try await feed.enqueue("first", removing: "p15", argument: Revision(revision: 4)))
+        server.items = .posts("n", 5) + server.items
+        await feed.loadNextPage()
+        for id in queued {
+            _ = try #require(try await feed.enqueue("then", removing: id, argument: Revision(revision: 4)))
+        }
+        let recorder = await SnapshotRecorder(feed)
+        let sender = try test.store()
+        await sender.outbox.register("then", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectStatus("the later removals answered", within: .seconds(30)) { $0.count <= 1 }
+        await sender.outbox.register("first", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectEmpty("every removal answered")
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+        let shown = await feed.snapshot.ids
+        let expected = ids("p", 13..<21)
+        let from = try #require(shown.firstIndex(of: "p13"))
+        #expect(Array(shown[from..<min(from + expected.count, shown.count)]) == expected)
+        try await scrollToTheEnd(feed, "after the answers", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// p9 bumped to the top under a new post n0 while its removal waits: the refresh lists it there
+    /// (not the rows it names), and its removal keeps its place. n0's removal, next to p9's new row,
+    /// names the rows of the top; rejected after p9's is confirmed, n0 goes back on top.
+    @Test func aRemovalAboveAnItemBumpedToTheTopGoesBackOnTop() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        await feed.loadNextPage()
+        _ = try #require(try await feed.enqueue("first", removing: "p9", argument: Revision(revision: 4)))
+        let p9 = server.items.remove(at: 9)
+        server.items = .posts("n", 1) + [p9] + server.items
+        await feed.refresh()
+        _ = try #require(try await feed.enqueue("then", removing: "n0", argument: Revision(revision: 4)))
+        let recorder = await SnapshotRecorder(feed)
+        let sender = try test.store()
+        await sender.outbox.register("first", as: Revision.self) { edit in
+            server.items.removeAll { $0.id == edit.itemID }
+            return .confirmed
+        }
+        await sender.outbox.register("then", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectEmpty("every removal answered")
+        await feed.waitUntilIdle()
+        #expect(await feed.snapshot.ids.first == "n0")
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+    }
+
     /// The bottom row's removal edited by hand to a place near the largest position: the next page
     /// is not written there, outside the range `pagedb verify` allows, but under the bottom row.
     @Test(arguments: [Int64.max - 1, Int64.max - (1 << 40) - 1, Int64.max - (1 << 40) + 1, (1 << 62) - 1] as [Int64])

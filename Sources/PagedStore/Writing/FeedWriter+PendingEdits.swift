@@ -74,7 +74,9 @@ extension FeedWriter {
                     and: removal.below.flatMap { named[$0]?.position },
                     placeDisproved: disprovedByThePage == true || standing.disproved || standing.lost)
                 (removal.base, removal.baseSection) = (before.payload, before.section)
-                removal.removedPosition = stored.position
+                // The position goes with the rows named: a removal keeping its old place keeps where
+                // its row stood there, or the rows next to it would read it at a place it does not name.
+                if takesNewPlace { removal.removedPosition = stored.position }
                 stack.append(removal)
                 goingAgain.append(GoingAgain(itemID: combined.itemID, stack: stack, takesNewPlace: takesNewPlace))
                 continue

@@ -343,13 +343,15 @@ extension PageStore {
     }
 
     /// Makes the item's pending removal name `above` and `below` as its place: a page listed the item
-    /// between them.
+    /// between them. The position its row had is of the old place: it goes, and a rollback puts the
+    /// item between those rows.
     package func movePendingRemoval(
         of itemID: String, between above: String, and below: String, in feed: FeedRecord
     ) throws(StorageError) {
         try connection.run(
             """
-            UPDATE pending_edit SET above_id = ?, below_id = ?, place_disproved = 0, place_lost = 0
+            UPDATE pending_edit SET above_id = ?, below_id = ?, place_disproved = 0, place_lost = 0,
+                removed_position = NULL
             WHERE feed_id = ? AND item_id = ? AND kind = 'remove'
             """, above, below, feed.id, itemID)
     }
