@@ -25,7 +25,7 @@ extension FeedWriter {
         var touched = false
         var remaining = pending.count
         // Items the write brought back while their removals wait: they go again after the others'
-        // steps, each with the rows around it read before any goes (see ``removeAgain(_:from:in:)``).
+        // steps, each with the rows around it read before any goes (see `removeAgain`).
         var goingAgain: [GoingAgain] = []
         for var stack in PendingEditStack.stacks(pending) {
             guard let combined = PendingEditStack.combined(stack) else { continue }
@@ -119,8 +119,9 @@ extension FeedWriter {
 
     /// Removes again the items a write brought back while their removals wait. The rows around
     /// each are read before any goes: items the write listed next to each other name each other,
-    /// as the rows around them, in the write's order. Read one by one as they went, each named the
-    /// last row left above them all, and their rollbacks came back in the order of their answers.
+    /// as the rows around them, in the write's order. Read one by one as they go, each would name
+    /// the last row left above them all, and their rollbacks would come back in the order of their
+    /// answers.
     private func removeAgain(
         _ items: [GoingAgain], from feed: inout FeedRecord, in store: PageStore, change: inout RowChange
     ) throws {
