@@ -99,13 +99,18 @@ extension Feed {
         // No older cursor and no end: no page was ever fetched, the cached rows are local only.
         let neverFetched = feed.oldestCursor == nil && !feed.endReached
         // The old head's newer cursor fills the gap from its bottom, unless a row of that head
-        // moved up into the page: the cursor then names a place above the gap.
-        let oldHeadNewerCursor = matches.isEmpty ? feed.newestCursor : nil
+        // moved up into the page: the cursor then names a place above the gap. So does a row whose
+        // removal waits that the page lists: it has no row to match, but it was read with the page
+        // that cursor names (the user removed the rows on top, and the refresh listed them again),
+        // and a fill from below with it would answer rows above the gap and close it, skipping
+        // everything between.
+        let listed = Set(encoded.map(\.itemID))
+        let waiting = try store.waitingRemovals(of: feed)
+        let listsAWaitingRemoval = waiting.contains { listed.contains($0.itemID) }
+        let oldHeadNewerCursor = matches.isEmpty && !listsAWaitingRemoval ? feed.newestCursor : nil
         let gapsAbove = try store.gapsAboveTheTop(of: feed)
         if !gapsAbove.isEmpty {
-            let wentPast = RefreshMerge.gapsThePageWentPast(
-                gapsAbove.map(\.place), waiting: try store.waitingRemovals(of: feed),
-                listed: Set(encoded.map(\.itemID)))
+            let wentPast = RefreshMerge.gapsThePageWentPast(gapsAbove.map(\.place), waiting: waiting, listed: listed)
             for gap in gapsAbove where wentPast.contains(gap.place) { try store.removeGap(id: gap.id, in: feed) }
         }
         let positions = try store.prependPage(encoded, page: page, to: &feed)
