@@ -104,7 +104,7 @@ extension ReferenceModelTests {
         var nearTheTop = false
         switch Int.random(in: 0..<5, using: &random) {
         case 4:
-            return try await rejectedRemovalsOfTheTopRows(
+            return try await rejectedRemovalRun(
                 feed, store, snapshot, answers: answers, server: server, step: step, using: &random)
         case 3:
             return try await stackedUpdates(

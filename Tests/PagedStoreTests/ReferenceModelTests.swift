@@ -16,7 +16,7 @@ import Testing
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, queued edits
 /// (by kind, through the store's outbox) whose held send is confirmed, rejected, or retryable and then
 /// sent again on resume or by a relaunch (which registers the handler again), runs of queued removals
-/// of the top rows rejected after a refresh listed them again, trims by
+/// of the top or bottom rows rejected (some after a retry) once a refresh or a next page landed, trims by
 /// rows, relaunches that trim by age, another store opening the feed, another store writing the feed
 /// before this one reads or writes it (a second writer), rows the app's model can no longer decode (a
 /// codec that refuses some ids), callers cancelled while their

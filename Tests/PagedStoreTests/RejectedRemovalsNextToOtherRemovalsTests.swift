@@ -132,6 +132,64 @@ import Testing
         try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
     }
 
+    /// The top rows hidden, three of them from the server's newest page, whose answer carries no
+    /// newer cursor: a refresh by the newer cursor lists them again, above the places of the hidden
+    /// rows under them, and they go again. The lowest of the three names s1020's item below it, not
+    /// the first row shown; rejected while s1020's removal waits, it goes back above s1020's place.
+    @Test(arguments: [["s1020"], ["s1020", "s1019"], ["s1019"]])
+    func itemsAPageListsAgainNameTheHiddenItemsUnderThem(answeredLast: Set<String>) async throws {
+        let server = TimelineModel(
+            count: 20, pageSize: 5, byPageNumber: false, sectioned: false, headPageHasNewerCursor: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let policy = FeedPolicy(refreshOnOpen: .never, refreshMode: .newerThanHead(maxPages: 2))
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        server.publish(3)
+        await feed.refresh()
+        let top = ["s1023", "s1022", "s1021", "s1020", "s1019"]
+        #expect(Array(await feed.snapshot.ids.prefix(5)) == top)
+        for id in top {
+            let kind = answeredLast.contains(id) ? "last" : "first"
+            _ = try #require(try await feed.enqueue(kind, removing: id, argument: Revision(revision: 4)))
+        }
+        await feed.refresh()
+        #expect(await feed.snapshot.ids.first == "s1018", "the refresh showed items whose removals wait")
+        let recorder = await SnapshotRecorder(feed)
+        let sender = try test.store()
+        await sender.outbox.register("first", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectStatus("the first removals answered") { $0.count == answeredLast.count }
+        await sender.outbox.register("last", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectEmpty("every removal answered")
+        await feed.waitUntilIdle()
+        #expect(Array(await feed.snapshot.ids.prefix(6)) == top + ["s1018"])
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+        try await scrollToTheEnd(feed, "after the answers", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// A local post on top, then the server's top two, hidden; a refresh lists the two again under a
+    /// post bumped to the top, above the local post's place, which names p0 below it: a place the
+    /// page contradicts. p1 goes again naming p2 below it, as the page lists them, not that place;
+    /// rejected in the order queued, the three go back in it.
+    @Test func aPlaceThePageContradictsIsNoNeighbour() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        try await feed.insert(Post(id: "local"), at: 0)
+        for id in ["local", "p0", "p1"] {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        let bumped = server.items.remove(at: 20)
+        server.items.insert(bumped, at: 0)
+        await feed.refresh()
+        #expect(Array(await feed.snapshot.ids.prefix(2)) == ["p20", "p2"])
+        let recorder = await SnapshotRecorder(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 3)
+        await feed.waitUntilIdle()
+        #expect(Array(await feed.snapshot.ids.prefix(5)) == ["p20", "local", "p0", "p1", "p2"])
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+    }
+
     /// The bottom row's removal edited by hand to a place near the largest position: the next page
     /// is not written there, outside the range `pagedb verify` allows, but under the bottom row.
     @Test(arguments: [Int64.max - 1, Int64.max - (1 << 40) - 1, Int64.max - (1 << 40) + 1, (1 << 62) - 1] as [Int64])

@@ -121,16 +121,19 @@ extension FeedWriter {
     /// each are read before any goes: items the write listed next to each other name each other,
     /// as the rows around them, in the write's order. Read one by one as they go, each would name
     /// the last row left above them all, and their rollbacks would come back in the order of their
-    /// answers.
+    /// answers. Beyond the rows, each names the closest place of another waiting removal (as a new
+    /// removal does): a page that lists the top items again, above the places of items under them
+    /// whose removals wait, joins them to those items, not to the first row shown below them all.
     private func removeAgain(
         _ items: [GoingAgain], from feed: inout FeedRecord, in store: PageStore, change: inout RowChange
     ) throws {
         var places: [String: (above: String?, below: String?)] = [:]
+        let moving = Set(items.filter(\.takesNewPlace).map(\.itemID))
         for item in items where item.takesNewPlace {
             guard let position = try store.items(withIDs: [item.itemID], in: feed)[item.itemID]?.position else {
                 continue
             }
-            places[item.itemID] = try store.neighbours(of: position, in: feed)
+            places[item.itemID] = try store.placeNeighbours(of: position, in: feed, passingOver: moving)
         }
         for var item in items {
             guard let removed = try store.removeItem(item.itemID, from: &feed) else { continue }

@@ -269,34 +269,46 @@ extension PageStore {
     /// page has not proved that place wrong or lost it). Removals next to each other name each
     /// other's items this way, so that a rollback reads through their places to the closest rows
     /// shown, and each goes back in its order whatever the order of the answers.
+    /// - Parameter moving: Items whose removals are being given new places in this write: the
+    ///   places they had are passed over, as they no longer stand for those items.
     package func placeNeighbours(
-        of position: Int64, in feed: FeedRecord
+        of position: Int64, in feed: FeedRecord, passingOver moving: Set<String> = []
     ) throws(StorageError) -> (above: String?, below: String?) {
         let rowAbove = try window(of: feed, from: .before(position: position), limit: 1).first
         let rowBelow = try window(of: feed, from: .after(position: position), limit: 1).first
-        let removedAbove = try closestWaitingRemoval(to: position, in: feed, above: true)
-        let removedBelow = try closestWaitingRemoval(to: position, in: feed, above: false)
+        let removedAbove = try closestWaitingRemoval(to: position, in: feed, above: true, passingOver: moving)
+        let removedBelow = try closestWaitingRemoval(to: position, in: feed, above: false, passingOver: moving)
         let above = [rowAbove.map { ($0.itemID, $0.position) }, removedAbove].compactMap { $0 }.max { $0.1 < $1.1 }
         let below = [rowBelow.map { ($0.itemID, $0.position) }, removedBelow].compactMap { $0 }.min { $0.1 < $1.1 }
         return (above?.0, below?.0)
     }
 
-    /// The waiting removal whose row stood closest to `position` on one side, with that place.
+    /// The waiting removal whose row stood closest to `position` on one side, with that place; not
+    /// one of `moving`'s, nor one whose place the rows it names contradict (a row it names above
+    /// it stands below that place, or one it names below stands above it): a page put those rows
+    /// elsewhere, and the place no longer says where its item goes.
     private func closestWaitingRemoval(
-        to position: Int64, in feed: FeedRecord, above: Bool
+        to position: Int64, in feed: FeedRecord, above: Bool, passingOver moving: Set<String>
     ) throws(StorageError) -> (String, Int64)? {
         let sql = """
-            SELECT item_id, removed_position FROM pending_edit
+            SELECT item_id, removed_position, above_id, below_id FROM pending_edit
             WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND place_disproved = 0
                 AND removed_position \(above ? "<" : ">") ?
-            ORDER BY removed_position \(above ? "DESC" : "ASC") LIMIT 1
+            ORDER BY removed_position \(above ? "DESC" : "ASC")
             """
-        return try connection.withStatement(sql) { statement throws(StorageError) in
-            try statement.bind(1, feed.id)
-            try statement.bind(2, position)
-            guard try statement.step(), let itemID = statement.string(0) else { return nil }
-            return (itemID, statement.int64(1))
+        let candidates = try connection.rows(sql, feed.id, position) { row in
+            (itemID: row.string(0), place: row.int64(1), above: row.string(2), below: row.string(3))
         }
+        for candidate in candidates {
+            guard let itemID = candidate.itemID, !moving.contains(itemID) else { continue }
+            let named = try items(withIDs: [candidate.above, candidate.below].compactMap { $0 }, in: feed)
+            let rowAbove = candidate.above.flatMap { named[$0]?.position }
+            let rowBelow = candidate.below.flatMap { named[$0]?.position }
+            if let rowAbove, rowAbove > candidate.place { continue }
+            if let rowBelow, rowBelow < candidate.place { continue }
+            return (itemID, candidate.place)
+        }
+        return nil
     }
 
     /// The rows each of the feed's pending removals named around its item, by item id; none for a
