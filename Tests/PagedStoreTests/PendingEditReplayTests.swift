@@ -78,6 +78,12 @@ import Testing
         #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: 7, serverRow: false, named: (true, true)) == 4)
     }
 
+    @Test func rowsStandingTheOtherWayRoundPutAnItemRightBelowTheRowAboveIt() {
+        // The row below it moved to row 0 (bumped to the top), above the row above it, at row 7.
+        #expect(PendingEditReplay.rowBetween(aboveRow: 7, belowRow: 0, serverRow: true, named: (true, true)) == 8)
+        #expect(PendingEditReplay.rowBetween(aboveRow: 7, belowRow: 0, serverRow: false, named: (true, true)) == 8)
+    }
+
     @Test func withOneNeighbourLeftAnItemGoesNextToItAndWithNoneItWaitsForThePages() {
         #expect(PendingEditReplay.rowBetween(aboveRow: 3, belowRow: nil, serverRow: true, named: (true, true)) == 4)
         #expect(PendingEditReplay.rowBetween(aboveRow: nil, belowRow: 7, serverRow: false, named: (true, true)) == 7)

@@ -190,6 +190,41 @@ import Testing
         try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
     }
 
+    /// The bottom three rows hidden, a next page under them, then p8 bumped to the top: a refresh
+    /// lists it there, above new posts and a gap. p7 names p8 below it, which now stands above the
+    /// row p7 names above it: rejected, p7 goes back under p6, not on top, where the next refresh
+    /// would prove it deleted.
+    @Test func aRemovalWhoseNeighbourWasBumpedToTheTopGoesBackUnderTheRowAboveIt() async throws {
+        let server = TimelineModel(count: 30, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()
+        let bottom = ["s1023", "s1022", "s1021"]
+        #expect(Array(await feed.snapshot.ids.suffix(3)) == bottom)
+        for id in bottom {
+            let kind = id == "s1022" ? "last" : "first"
+            _ = try #require(try await feed.enqueue(kind, removing: id, argument: Revision(revision: 4)))
+        }
+        await feed.loadNextPage()
+        server.publish(4)
+        server.bump("s1022")
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        let sender = try test.store()
+        await sender.outbox.register("first", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectStatus("the first removals answered") { $0.count == 1 }
+        await sender.outbox.register("last", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectEmpty("every removal answered")
+        await feed.waitUntilIdle()
+        let shown = await feed.snapshot.ids
+        #expect(shown.first == "s1022")
+        #expect(shown.firstIndex(of: "s1023") == shown.firstIndex(of: "s1024").map { $0 + 1 })
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+        try await scrollToTheEnd(feed, "after the answers", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// The bottom row's removal edited by hand to a place near the largest position: the next page
     /// is not written there, outside the range `pagedb verify` allows, but under the bottom row.
     @Test(arguments: [Int64.max - 1, Int64.max - (1 << 40) - 1, Int64.max - (1 << 40) + 1, (1 << 62) - 1] as [Int64])

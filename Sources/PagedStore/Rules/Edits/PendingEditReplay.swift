@@ -148,14 +148,17 @@ enum PendingEditReplay {
     /// below it: pages come from the top, so a row put too high would be proved deleted by the
     /// first page that ends between them, while one put too low is listed again by the page that
     /// reaches it, in its place. A local row (an insert put back) goes right below the row that was
-    /// above it, where the user put it.
+    /// above it, where the user put it. Rows that now stand the other way round (a page moved the
+    /// one below, or the item it stands for, above the other: a post bumped to the top) say
+    /// nothing of its place but what the row above does: it goes right below that row, too low
+    /// rather than above a page's rows, which the next refresh would prove it deleted under.
     static func rowBetween(
         aboveRow: Int?, belowRow: Int?, serverRow: Bool, named: (above: Bool, below: Bool)
     )
         -> Int?
     {
         switch (aboveRow, belowRow) {
-        case (let above?, let below?): serverRow ? below : above + 1
+        case (let above?, let below?): serverRow && below > above ? below : above + 1
         case (let above?, nil): above + 1
         case (nil, let below?): below
         case (nil, nil): named.above || named.below ? nil : 0
