@@ -265,7 +265,7 @@ public actor Feed<Item: FeedItem> {
 
     /// Encodes items for storage, dropping repeated ids within one page (the first one wins).
     func encode(_ items: [Item]) throws -> (encoded: [EncodedItem], items: [Item]) {
-        var seen = Set<String>()
+        var seen = Set<String>(minimumCapacity: items.count)
         var encoded: [EncodedItem] = []
         var kept: [Item] = []
         encoded.reserveCapacity(items.count)

@@ -73,10 +73,10 @@ extension Feed {
         // The head first: its pages are the hot top of the feed, and it usually holds every shared id.
         // Only ids it lacks are looked up by id (random pages of the id index), to find rows deeper down.
         var head = try store.window(of: feed, from: .top, limit: encoded.count)
-        var matches: [String: StoredItem] = [:]
-        for row in head { matches[row.itemID] = row }
         let pageIDs = Set(encoded.map(\.itemID))
-        matches = matches.filter { pageIDs.contains($0.key) }
+        var matches: [String: StoredItem] = [:]
+        matches.reserveCapacity(encoded.count)
+        for row in head where pageIDs.contains(row.itemID) { matches[row.itemID] = row }
         let unmatched = encoded.lazy.map(\.itemID).filter { matches[$0] == nil }
         let deeper = try store.items(withIDs: unmatched, in: feed)
         matches.merge(deeper) { first, _ in first }
