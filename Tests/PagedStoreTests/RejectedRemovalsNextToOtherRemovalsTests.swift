@@ -225,6 +225,53 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// p14 hidden, naming p13 and p15; the server bumps p15 to the top, and a refresh moves it
+    /// there, above p13. Rejected, p14 goes back under p13: the rows it names stand the other way
+    /// round now, and it was lost for good when that left it no place.
+    @Test func aRemovalWhoseRowBelowWasBumpedComesBackUnderTheRowAbove() async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        await feed.loadNextPage()
+        _ = try #require(try await feed.enqueue("hide", removing: "p14", argument: Revision(revision: 4)))
+        server.items.insert(server.items.remove(at: 15), at: 0)
+        await feed.refresh()
+        #expect(await feed.snapshot.ids.first == "p15")
+        let recorder = await SnapshotRecorder(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answer")
+        try await scrollToTheEnd(feed, "after the answer", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// As above, then p16 hidden, right under p14's place, which the rows it names contradict; both
+    /// rejected in either order go back under p13, in order.
+    @Test(arguments: [true, false])
+    func aRemovalUnderAContradictedPlaceGoesBackInOrder(p14First: Bool) async throws {
+        let server = ModelServer(.posts("p", 40), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never))
+        await feed.refresh()
+        await feed.loadNextPage()
+        _ = try #require(try await feed.enqueue("first", removing: "p14", argument: Revision(revision: 4)))
+        server.items.insert(server.items.remove(at: 15), at: 0)
+        await feed.refresh()
+        _ = try #require(try await feed.enqueue("last", removing: "p16", argument: Revision(revision: 4)))
+        let recorder = await SnapshotRecorder(feed)
+        let sender = try test.store()
+        for kind in p14First ? ["first", "last"] : ["last", "first"] {
+            await sender.outbox.register(kind, as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+            await sender.outbox.expectStatus("\(kind) answered") { $0.edits.allSatisfy { $0.kind != kind } }
+        }
+        await feed.waitUntilIdle()
+        let shown = await feed.snapshot.ids
+        let from = try #require(shown.firstIndex(of: "p13"))
+        #expect(Array(shown[from..<min(from + 4, shown.count)]) == ["p13", "p14", "p16", "p17"])
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+        try await scrollToTheEnd(feed, "after the answers", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// The bottom row's removal edited by hand to a place near the largest position: the next page
     /// is not written there, outside the range `pagedb verify` allows, but under the bottom row.
     @Test(arguments: [Int64.max - 1, Int64.max - (1 << 40) - 1, Int64.max - (1 << 40) + 1, (1 << 62) - 1] as [Int64])
