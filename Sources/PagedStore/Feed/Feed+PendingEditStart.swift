@@ -73,13 +73,14 @@ extension Feed {
                 of: storedID, .remove, queued: queued, in: feed, store: store, now: clock.date())
             guard let stored = try store.items(withIDs: [storedID], in: feed)[storedID] else { return nil }
             let around = try store.placeNeighbours(of: stored.position, in: feed)
+            let local = try store.isLocalRow(storedID, in: feed)
             guard let removed = try store.removeItem(storedID, from: &feed) else { return nil }
             removedItem = try decode(removed.item)
             try store.savePendingEdit(
                 PendingEditRecord(
                     itemID: storedID, kind: .remove, base: removed.item.payload, baseSection: removed.item.section,
                     edited: nil, above: around.above, below: around.below, createdAt: next.createdAt, queued: queued,
-                    step: next.step, removedPosition: stored.position),
+                    step: next.step, removedPosition: stored.position, removedLocal: local),
                 in: feed)
             return RowEdit(RowChange(deleted: [removed.row]))
         }

@@ -74,6 +74,8 @@ extension FeedWriter {
                     and: removal.below.flatMap { named[$0]?.position },
                     placeDisproved: disprovedByThePage == true || standing.disproved || standing.lost)
                 (removal.base, removal.baseSection) = (before.payload, before.section)
+                // The write that brought it back is what it goes back as: a page's row is the server's.
+                removal.removedLocal = try store.isLocalRow(combined.itemID, in: feed)
                 // The position goes with the rows named: a removal keeping its old place keeps where
                 // its row stood there, or the rows next to it would read it at a place it does not name.
                 if takesNewPlace { removal.removedPosition = stored.position }

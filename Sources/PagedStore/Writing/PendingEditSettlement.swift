@@ -77,8 +77,9 @@ enum PendingEditSettlement {
                 return Outcome()
             }
             let item = EncodedItem(itemID: itemID, section: pending.baseSection, payload: base)
-            // The server's row, put back: pages that no longer list it prove it deleted.
-            let position = try insert(item, at: place, local: false, in: store, feed: &feed)
+            // Put back as it was: a server's row, which pages that no longer list prove deleted, or
+            // one the app made up, which they do not.
+            let position = try insert(item, at: place, local: pending.removedLocal, in: store, feed: &feed)
             return Outcome(change: RowChange(inserted: [try store.rowIndex(ofPosition: position, in: feed)]))
         }
     }

@@ -78,5 +78,9 @@ enum EmbeddedMigrations {
             version: 18, name: "0018_lost_removal_places.sql",
             sql: "-- A pending removal names the rows around its item and the position its row had: a rollback puts\n-- the item back there. When a refresh replaces the list with a page that continues below, those\n-- rows and positions are of a list the feed no longer has, and nothing tells them from those of a\n-- list whose every row was removed (each removal names no row above or below it then too). The\n-- item's place is lost: a rollback waits for a page to list the item again.\n--\n-- pending_edit, new column:\n--   place_lost   1 once a page replaced the list the place a removal names was of (its\n--                removed_position is cleared then); 0 again when the edit is saved with a new\n--                position (a page listed the item, and it was removed again there)\nALTER TABLE pending_edit ADD COLUMN place_lost INTEGER NOT NULL DEFAULT 0;\n"
         ),
+        Migration(
+            version: 19, name: "0019_removed_local_rows.sql",
+            sql: "-- A removal rolled back (the server rejected it) puts its item's row back. A row the app made up (a\n-- local insert, bit 0 of item.flags) is not on the server's pages: pages that skip it prove nothing.\n-- Put back as a server row, the next page over its place proved it deleted, and the user's post was\n-- lost. The removal keeps whether its row was the app's, and the rollback puts it back as it was.\n--\n-- pending_edit, new column:\n--   removed_local   for a removal, 1 when the item's row was a local row when it was removed (by\n--                   the user; a page that lists the item again makes it the server's: 0)\nALTER TABLE pending_edit ADD COLUMN removed_local INTEGER NOT NULL DEFAULT 0;\n"
+        ),
     ]
 }

@@ -32,6 +32,10 @@ package struct PendingEditRecord: Sendable, Equatable {
     /// ``PendingEditReplay/goesBackAtItsPosition(_:above:below:firstRowFromRemoved:)``). Nil when
     /// not known (a file from before it was kept).
     package var removedPosition: Int64? = nil
+    /// For a removal, whether its item's row was one the app made up (a local insert): a rollback
+    /// puts it back as such, so that pages that skip it prove nothing (a server's row put back is
+    /// proved deleted by the next page over its place that does not list it).
+    package var removedLocal = false
 }
 
 /// What the outbox keeps of an edit made by kind, beside the edit itself.
@@ -76,7 +80,7 @@ extension PageStore {
         try pendingEditRowsIfMigrated(of: feed).edits
     }
 
-    /// ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:removedPositionColumn:)``, or none when the file's schema predates pending edits.
+    /// ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:removedPositionColumn:removedLocalColumn:)``, or none when the file's schema predates pending edits.
     package func pendingEditRowsIfMigrated(
         of feed: FeedRecord
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
@@ -86,7 +90,7 @@ extension PageStore {
         return try pendingEditRows(
             of: feed, outboxColumns: try hasOutboxColumns(), nextAttemptColumn: try hasNextAttemptColumn(),
             stepColumn: try hasStepColumn(), detachedColumn: try hasDetachedColumn(),
-            removedPositionColumn: try hasRemovedPositionColumn())
+            removedPositionColumn: try hasRemovedPositionColumn(), removedLocalColumn: try hasRemovedLocalColumn())
     }
 
     /// Whether the file's `pending_edit` has the outbox's columns (a file `pagedb` reads without
@@ -116,6 +120,19 @@ extension PageStore {
             "SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'removed_position'") == 1
     }
 
+    /// Whether the file's `pending_edit` keeps whether a removed row was local (a file `pagedb` reads
+    /// without migrating it may predate it).
+    package func hasRemovedLocalColumn() throws(StorageError) -> Bool {
+        try connection.int64(
+            "SELECT count(*) FROM pragma_table_info('pending_edit') WHERE name = 'removed_local'") == 1
+    }
+
+    /// Whether the feed's row of `itemID` is one the app made up (a local insert); false when the
+    /// feed has no row of it.
+    package func isLocalRow(_ itemID: String, in feed: FeedRecord) throws(StorageError) -> Bool {
+        try connection.integer("SELECT flags & 1 FROM item WHERE feed_id = ? AND item_id = ?", feed.id, itemID) == 1
+    }
+
     /// The outbox's columns of `pending_edit` as the file has them, NULL (or 0 attempts) for those it
     /// predates, in the order ``queuedEdit(_:from:)`` reads them.
     static func outboxColumns(_ outbox: Bool, nextAttempt: Bool, table: String = "") -> String {
@@ -127,7 +144,7 @@ extension PageStore {
         return (columns + [outbox && nextAttempt ? prefix + "next_attempt_at" : "NULL"]).joined(separator: ", ")
     }
 
-    /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:removedPositionColumn:)``).
+    /// The feed's well-formed pending edits, oldest first (see ``pendingEditRows(of:item:outboxColumns:nextAttemptColumn:stepColumn:detachedColumn:removedPositionColumn:removedLocalColumn:)``).
     package func pendingEdits(of feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
         try pendingEditRows(of: feed).edits
     }
@@ -139,13 +156,15 @@ extension PageStore {
     /// read by the table's key.
     package func pendingEditRows(
         of feed: FeedRecord, item itemID: String? = nil, outboxColumns: Bool = true, nextAttemptColumn: Bool = true,
-        stepColumn: Bool = true, detachedColumn: Bool = true, removedPositionColumn: Bool = true
+        stepColumn: Bool = true, detachedColumn: Bool = true, removedPositionColumn: Bool = true,
+        removedLocalColumn: Bool = true
     ) throws(StorageError) -> (edits: [PendingEditRecord], malformed: [MalformedPendingEdit]) {
         let outbox = Self.outboxColumns(outboxColumns, nextAttempt: nextAttemptColumn)
         let (step, editedSection) = stepColumn ? ("step", "edited_section") : ("0", "base_section")
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), \(step),
-                \(editedSection), \(removedPositionColumn ? "removed_position" : "NULL")
+                \(editedSection), \(removedPositionColumn ? "removed_position" : "NULL"),
+                \(removedLocalColumn ? "removed_local" : "0")
             FROM pending_edit WHERE feed_id = ? \(itemID == nil ? "" : "AND item_id = ?") \
             \(detachedColumn ? "AND detached = 0" : "")
             ORDER BY created_at, item_id, \(step)
@@ -166,7 +185,7 @@ extension PageStore {
         let outbox = Self.outboxColumns(true, nextAttempt: true)
         let sql = """
             SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), step,
-                edited_section, removed_position
+                edited_section, removed_position, removed_local
             FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0 ORDER BY step
             """
         return try connection.rows(sql, feed.id, itemID, row: Self.pendingEditRow).compactMap(\.edit)
@@ -198,7 +217,7 @@ extension PageStore {
             above: statement.string(5), below: statement.string(6),
             createdAt: Date(millisecondsSince1970: statement.int64(7)), queued: queuedEdit(statement, from: 8),
             step: Int(clamping: statement.int64(14)), editedSection: statement.string(15),
-            removedPosition: statement.isNull(16) ? nil : statement.int64(16))
+            removedPosition: statement.isNull(16) ? nil : statement.int64(16), removedLocal: statement.int64(17) != 0)
         return (edit, nil)
     }
 
@@ -224,8 +243,8 @@ extension PageStore {
         let sql = """
             INSERT INTO pending_edit (feed_id, item_id, step, kind, base, base_section, edited,
                 edited_section, above_id, below_id, created_at, outbox_kind, argument, idempotency_key, attempts,
-                last_error, next_attempt_at, removed_position)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                last_error, next_attempt_at, removed_position, removed_local)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (feed_id, item_id, step) DO UPDATE SET kind = excluded.kind, base = excluded.base,
                 base_section = excluded.base_section, edited = excluded.edited,
                 edited_section = excluded.edited_section, above_id = excluded.above_id,
@@ -233,6 +252,7 @@ extension PageStore {
                 argument = excluded.argument, idempotency_key = excluded.idempotency_key,
                 attempts = excluded.attempts, last_error = excluded.last_error,
                 next_attempt_at = excluded.next_attempt_at, removed_position = excluded.removed_position,
+                removed_local = excluded.removed_local,
                 sending_by = iif(pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_by, NULL),
                 sending_until = iif(
                     pending_edit.idempotency_key IS excluded.idempotency_key, pending_edit.sending_until, NULL),
@@ -251,7 +271,7 @@ extension PageStore {
             queued?.kind,
             queued.map { String(decoding: $0.argument, as: UTF8.self) }, queued?.idempotencyKey.uuidString,
             Int64(queued?.attempts ?? 0), queued?.lastError, queued?.nextAttemptAt?.millisecondsSince1970,
-            edit.removedPosition)
+            edit.removedPosition, Int64(edit.removedLocal ? 1 : 0))
     }
 
     /// The ids of the rows right above and right below `position`.
