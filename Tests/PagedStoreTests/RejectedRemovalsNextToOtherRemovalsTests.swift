@@ -16,6 +16,16 @@ import Testing
 
     func ids(_ prefix: String, _ range: Range<Int>) -> [String] { range.map { "p\($0)" } }
 
+    /// Another store rejects the removals queued as "first", then, once `count` are left, those
+    /// queued as "last".
+    func rejectFirstThenLast(leaving count: Int) async throws {
+        let sender = try test.store()
+        await sender.outbox.register("first", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectStatus("the first removals answered") { $0.count == count }
+        await sender.outbox.register("last", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
+        await sender.outbox.expectEmpty("every removal answered")
+    }
+
     /// p3 and p1 hidden (in either order), then p2 stops decoding and leaves; both rejected.
     @Test(arguments: [true, false])
     func removalsAroundARowThatStopsDecodingGoBackInOrder(p1First: Bool) async throws {
@@ -155,11 +165,7 @@ import Testing
         await feed.refresh()
         #expect(await feed.snapshot.ids.first == "s1018", "the refresh showed items whose removals wait")
         let recorder = await SnapshotRecorder(feed)
-        let sender = try test.store()
-        await sender.outbox.register("first", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
-        await sender.outbox.expectStatus("the first removals answered") { $0.count == answeredLast.count }
-        await sender.outbox.register("last", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
-        await sender.outbox.expectEmpty("every removal answered")
+        try await rejectFirstThenLast(leaving: answeredLast.count)
         await feed.waitUntilIdle()
         #expect(Array(await feed.snapshot.ids.prefix(6)) == top + ["s1018"])
         try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
@@ -211,11 +217,7 @@ import Testing
         server.bump("s1022")
         await feed.refresh()
         let recorder = await SnapshotRecorder(feed)
-        let sender = try test.store()
-        await sender.outbox.register("first", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
-        await sender.outbox.expectStatus("the first removals answered") { $0.count == 1 }
-        await sender.outbox.register("last", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }
-        await sender.outbox.expectEmpty("every removal answered")
+        try await rejectFirstThenLast(leaving: 1)
         await feed.waitUntilIdle()
         let shown = await feed.snapshot.ids
         #expect(shown.first == "s1022")
