@@ -40,10 +40,8 @@ extension PageStore {
     package func queuedEdit(
         of itemID: String, key: UUID, in feed: FeedRecord
     ) throws(StorageError) -> PendingEditRecord? {
-        let outbox = Self.outboxColumns(true, nextAttempt: true)
         let sql = """
-            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), step,
-                edited_section, removed_position
+            SELECT \(Self.pendingEditColumns)
             FROM pending_edit WHERE feed_id = ? AND item_id = ? AND idempotency_key = ?
             """
         return try connection.rows(sql, feed.id, itemID, key.uuidString, row: Self.pendingEditRow).first?.edit

@@ -182,14 +182,19 @@ extension PageStore {
     /// the table's key: what an edit, a settlement or a spread of one item needs, without the feed's
     /// other edits.
     package func pendingEdits(ofItem itemID: String, in feed: FeedRecord) throws(StorageError) -> [PendingEditRecord] {
-        let outbox = Self.outboxColumns(true, nextAttempt: true)
         let sql = """
-            SELECT item_id, kind, base, base_section, edited, above_id, below_id, created_at, \(outbox), step,
-                edited_section, removed_position, removed_local
+            SELECT \(Self.pendingEditColumns)
             FROM pending_edit WHERE feed_id = ? AND item_id = ? AND detached = 0 ORDER BY step
             """
         return try connection.rows(sql, feed.id, itemID, row: Self.pendingEditRow).compactMap(\.edit)
     }
+
+    /// The columns of `pending_edit` that ``pendingEditRow(_:)`` reads, in its order, in a file that
+    /// has every one of them (a migrated file: the store's own).
+    static let pendingEditColumns = """
+        item_id, kind, base, base_section, edited, above_id, below_id, created_at, \
+        \(outboxColumns(true, nextAttempt: true)), step, edited_section, removed_position, removed_local
+        """
 
     /// One pending edit row, read as an edit or as what is wrong with it.
     static func pendingEditRow(
