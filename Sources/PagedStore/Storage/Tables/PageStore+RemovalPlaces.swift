@@ -1,0 +1,150 @@
+import Foundation
+
+/// Where a pending removal's item goes back: the rows around it (shown, or hidden by other
+/// removals), the position its row had, and what pages proved of that place (moved, disproved,
+/// lost). Read by a new removal, by the replay of a write that brought an item back, and by a
+/// rollback (`PendingEditSettlement`).
+extension PageStore {
+    /// The ids of the rows right above and right below `position`.
+    package func neighbours(
+        of position: Int64, in feed: FeedRecord
+    ) throws(StorageError) -> (above: String?, below: String?) {
+        (
+            try window(of: feed, from: .before(position: position), limit: 1).first?.itemID,
+            try window(of: feed, from: .after(position: position), limit: 1).first?.itemID
+        )
+    }
+
+    /// The items right above and right below `position`, whether shown or hidden: on each side the
+    /// closer of the row there and the row of an item whose removal waits (where it stood, while a
+    /// page has not proved that place wrong or lost it). Removals next to each other name each
+    /// other's items this way, so that a rollback reads through their places to the closest rows
+    /// shown, and each goes back in its order whatever the order of the answers.
+    /// - Parameter moving: Items whose removals are being given new places in this write: the
+    ///   places they had are passed over, as they no longer stand for those items.
+    package func placeNeighbours(
+        of position: Int64, in feed: FeedRecord, passingOver moving: Set<String> = []
+    ) throws(StorageError) -> (above: String?, below: String?) {
+        let rowAbove = try window(of: feed, from: .before(position: position), limit: 1).first
+        let rowBelow = try window(of: feed, from: .after(position: position), limit: 1).first
+        let removedAbove = try closestWaitingRemoval(to: position, in: feed, above: true, passingOver: moving)
+        let removedBelow = try closestWaitingRemoval(to: position, in: feed, above: false, passingOver: moving)
+        let above = [rowAbove.map { ($0.itemID, $0.position) }, removedAbove].compactMap { $0 }.max { $0.1 < $1.1 }
+        let below = [rowBelow.map { ($0.itemID, $0.position) }, removedBelow].compactMap { $0 }.min { $0.1 < $1.1 }
+        return (above?.0, below?.0)
+    }
+
+    /// The waiting removal whose row stood closest to `position` on one side, with that place; not
+    /// one of `moving`'s, nor one whose place the rows it names contradict (a row it names above
+    /// it stands below that place, or one it names below stands above it): a page put those rows
+    /// elsewhere, and the place no longer says where its item goes.
+    private func closestWaitingRemoval(
+        to position: Int64, in feed: FeedRecord, above: Bool, passingOver moving: Set<String>
+    ) throws(StorageError) -> (String, Int64)? {
+        let sql = """
+            SELECT item_id, removed_position, above_id, below_id FROM pending_edit
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND place_disproved = 0
+                AND removed_position \(above ? "<" : ">") ?
+            ORDER BY removed_position \(above ? "DESC" : "ASC")
+            """
+        let candidates = try connection.rows(sql, feed.id, position) { row in
+            (itemID: row.string(0), place: row.int64(1), above: row.string(2), below: row.string(3))
+        }
+        for candidate in candidates {
+            guard let itemID = candidate.itemID, !moving.contains(itemID) else { continue }
+            let named = try items(withIDs: [candidate.above, candidate.below].compactMap { $0 }, in: feed)
+            let rowAbove = candidate.above.flatMap { named[$0]?.position }
+            let rowBelow = candidate.below.flatMap { named[$0]?.position }
+            if let rowAbove, rowAbove > candidate.place { continue }
+            if let rowBelow, rowBelow < candidate.place { continue }
+            return (itemID, candidate.place)
+        }
+        return nil
+    }
+
+    /// The rows each of the feed's pending removals named around its item, by item id; none for a
+    /// removal whose place is lost (``losePendingRemovalPlaces(in:)``): the rows it names are of
+    /// another list, and a chain of removals that reaches it ends nowhere.
+    package func pendingRemovalPlaces(
+        in feed: FeedRecord
+    ) throws(StorageError) -> [String: (above: String?, below: String?)] {
+        let sql = """
+            SELECT item_id, above_id, below_id FROM pending_edit
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND place_lost = 0
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            var places: [String: (above: String?, below: String?)] = [:]
+            while try statement.step() {
+                guard let itemID = statement.string(0) else { continue }
+                places[itemID] = (statement.string(1), statement.string(2))
+            }
+            return places
+        }
+    }
+
+    /// Hands the place of an item that left the feed for good to the pending edits that named it:
+    /// one that named it as the row above now names the row that was above it, and likewise below.
+    /// A rollback then puts their items back next to the closest rows left, not nowhere.
+    package func handOnPlace(
+        of itemID: String, above: String?, below: String?, in feed: FeedRecord
+    ) throws(StorageError) {
+        try connection.run(
+            "UPDATE pending_edit SET above_id = ? WHERE feed_id = ? AND above_id = ?", above, feed.id, itemID)
+        try connection.run(
+            "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
+    }
+
+    /// Marks the place the item's pending removal names as proved wrong: a page listed those rows
+    /// and not the item between them. The removal keeps naming them (see
+    /// ``PendingEditReplay/takesNewPlace(cameBackAt:removedBetween:and:placeDisproved:)``); the mark
+    /// goes when the removal names other rows (``savePendingEdit(_:in:)``).
+    package func disprovePendingRemovalPlace(of itemID: String, in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            "UPDATE pending_edit SET place_disproved = 1 WHERE feed_id = ? AND item_id = ? AND kind = 'remove'",
+            feed.id, itemID)
+    }
+
+    /// Makes the item's pending removal name `above` and `below` as its place: a page listed the item
+    /// between them. The position its row had is of the old place: it goes, and a rollback puts the
+    /// item between those rows.
+    package func movePendingRemoval(
+        of itemID: String, between above: String, and below: String, in feed: FeedRecord
+    ) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET above_id = ?, below_id = ?, place_disproved = 0, place_lost = 0,
+                removed_position = NULL
+            WHERE feed_id = ? AND item_id = ? AND kind = 'remove'
+            """, above, below, feed.id, itemID)
+    }
+
+    /// Marks the places of the feed's pending removals lost: a page replaced the list, and the rows
+    /// and positions they name are of a list the feed no longer has. A rollback waits for a page to
+    /// list the item, which gives it a place again (``savePendingEdit(_:in:)``).
+    package func losePendingRemovalPlaces(in feed: FeedRecord) throws(StorageError) {
+        try connection.run(
+            """
+            UPDATE pending_edit SET place_lost = 1, removed_position = NULL
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0
+            """, feed.id)
+    }
+
+    /// What is known against the place the item's pending removal names: whether a page proved it
+    /// wrong (``disprovePendingRemovalPlace(of:in:)``) and whether it is lost
+    /// (``losePendingRemovalPlaces(in:)``). Neither for an item with no removal pending.
+    package func pendingRemovalPlaceStanding(
+        of itemID: String, in feed: FeedRecord
+    ) throws(StorageError) -> (disproved: Bool, lost: Bool) {
+        let sql = """
+            SELECT place_disproved, place_lost FROM pending_edit
+            WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND detached = 0
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, itemID)
+            guard try statement.step() else { return (false, false) }
+            return (statement.int64(0) != 0, statement.int64(1) != 0)
+        }
+    }
+}
