@@ -41,25 +41,26 @@ extension PageStore {
     private func closestWaitingRemoval(
         to position: Int64, in feed: FeedRecord, above: Bool, passingOver moving: Set<String>
     ) throws(StorageError) -> (String, Int64)? {
+        // The rows it names, where the feed has them, must stand on their sides of its place.
         let sql = """
-            SELECT item_id, removed_position, above_id, below_id FROM pending_edit
-            WHERE feed_id = ? AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND place_disproved = 0
-                AND removed_position \(above ? "<" : ">") ?
-            ORDER BY removed_position \(above ? "DESC" : "ASC")
+            SELECT edit.item_id, edit.removed_position FROM pending_edit AS edit
+            LEFT JOIN item AS above ON above.feed_id = edit.feed_id AND above.item_id = edit.above_id
+            LEFT JOIN item AS below ON below.feed_id = edit.feed_id AND below.item_id = edit.below_id
+            WHERE edit.feed_id = ? AND edit.kind = 'remove' AND edit.detached = 0 AND edit.place_lost = 0
+                AND edit.place_disproved = 0 AND edit.removed_position \(above ? "<" : ">") ?
+                AND (above.position IS NULL OR above.position <= edit.removed_position)
+                AND (below.position IS NULL OR below.position >= edit.removed_position)
+            ORDER BY edit.removed_position \(above ? "DESC" : "ASC")
             """
-        let candidates = try connection.rows(sql, feed.id, position) { row in
-            (itemID: row.string(0), place: row.int64(1), above: row.string(2), below: row.string(3))
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, position)
+            while try statement.step() {
+                guard let itemID = statement.string(0) else { continue }
+                if !moving.contains(itemID) { return (itemID, statement.int64(1)) }
+            }
+            return nil
         }
-        for candidate in candidates {
-            guard let itemID = candidate.itemID, !moving.contains(itemID) else { continue }
-            let named = try items(withIDs: [candidate.above, candidate.below].compactMap { $0 }, in: feed)
-            let rowAbove = candidate.above.flatMap { named[$0]?.position }
-            let rowBelow = candidate.below.flatMap { named[$0]?.position }
-            if let rowAbove, rowAbove > candidate.place { continue }
-            if let rowBelow, rowBelow < candidate.place { continue }
-            return (itemID, candidate.place)
-        }
-        return nil
     }
 
     /// The rows each of the feed's pending removals named around its item, by item id; none for a
