@@ -47,7 +47,7 @@ enum GapFiller {
             skippedBy: items,
             known: plan.proof.compactMap { offset in known[items[offset].itemID].map { (offset, $0) } },
             attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed, store: store)
-        for offset in plan.moved { _ = try store.removeItem(items[offset].itemID, from: &feed) }
+        for offset in plan.moved { _ = try store.removeMovedItem(items[offset].itemID, from: &feed) }
         let rows = try store.insertRows(
             plan.fresh.map { items[$0] }, offsets: plan.fresh, below: above, limit: limit, in: &feed)
         var unfillable = false

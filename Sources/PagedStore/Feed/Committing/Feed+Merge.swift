@@ -24,7 +24,7 @@ extension Feed {
             return try prepend(
                 newItems, reloading: reloads, items: items, head: head, page: page, to: &feed, store: store)
         case .rewrite(let through, let relocated, let change, let joinsBelow):
-            for item in relocated { _ = try store.removeItem(item.itemID, from: &feed) }
+            for item in relocated { _ = try store.removeMovedItem(item.itemID, from: &feed) }
             // Rows below that the page may not reach: under the keepGap policy, a gap the page's
             // cursor fills. The replace policy shows no gaps: it keeps the rows right below.
             let gapCursor = !joinsBelow && policy.gapPolicy == .keepGap ? page.olderCursor : nil
@@ -95,7 +95,7 @@ extension Feed {
         // Ids shared only far below would appear twice: they move to the top with the new page.
         // Their rows are taken before any is removed: a batch names rows of the previous snapshot.
         let deleted = try matches.values.map { try store.rowIndex(ofPosition: $0.position, in: feed) }.sorted()
-        for match in matches.values { _ = try store.removeItem(match.itemID, from: &feed) }
+        for match in matches.values { _ = try store.removeMovedItem(match.itemID, from: &feed) }
         // No older cursor and no end: no page was ever fetched, the cached rows are local only.
         let neverFetched = feed.oldestCursor == nil && !feed.endReached
         // The old head's newer cursor fills the gap from its bottom, unless a row of that head

@@ -96,6 +96,35 @@ extension PageStore {
             "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
     }
 
+    /// Removes the row of an item a page lists elsewhere (a post bumped up) and hands the place it
+    /// leaves to the pending edits that named it (``handOnPlace(of:above:below:in:)``): in the
+    /// server's list their items stand next to the items around that place, not next to the row
+    /// that moved. Named by the moved row, a rejected removal's item would go back next to it, among
+    /// a page's rows, and the next page listing them without it would prove it deleted.
+    /// - Returns: The removed row and its index, nil when the feed has no row for the item.
+    package func removeMovedItem(
+        _ itemID: String, from feed: inout FeedRecord
+    ) throws -> (item: StoredItem, row: Int)? {
+        if try pendingEditsName(itemID, in: feed), let moved = try items(withIDs: [itemID], in: feed)[itemID] {
+            let around = try placeNeighbours(of: moved.position, in: feed)
+            try handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
+        }
+        return try removeItem(itemID, from: &feed)
+    }
+
+    /// Whether a pending edit of the feed names the item as the row above or below its own.
+    private func pendingEditsName(_ itemID: String, in feed: FeedRecord) throws(StorageError) -> Bool {
+        let sql = """
+            SELECT EXISTS (SELECT 1 FROM pending_edit WHERE feed_id = ? AND (above_id = ? OR below_id = ?))
+            """
+        return try connection.withStatement(sql) { statement throws(StorageError) in
+            try statement.bind(1, feed.id)
+            try statement.bind(2, itemID)
+            try statement.bind(3, itemID)
+            return try statement.step() && statement.int64(0) != 0
+        }
+    }
+
     /// Marks the place the item's pending removal names as proved wrong: a page listed those rows
     /// and not the item between them. The removal keeps naming them (see
     /// ``PendingEditReplay/takesNewPlace(cameBackAt:removedBetween:and:placeDisproved:)``); the mark
