@@ -55,14 +55,52 @@ import Testing
     }
 
     /// Nine new posts and the far side's top rows deleted instead of bumped: the fill from the top
-    /// ends on the first row left, below no more rows than a page of five proves deleted. It
-    /// reached the far side and proves them deleted; no gap is left for a fill from either end.
-    @Test(arguments: [["s1010", "s1009"], ["s1010", "s1009", "s1008"], ["s1010", "s1009", "s1008", "s1007"]])
-    func aTopFillThatEndsBelowRowsItCanProveDeletedProvesThem(deleted: [String]) async throws {
+    /// ends on the first row left, below no more rows than a page of five proves deleted. On the
+    /// bottom row (s1006), nothing below could say more: it reached the far side, proves them
+    /// deleted, and no gap is left. On a row with rows under it, the page cannot tell the
+    /// deletions from that row bumped from under them: the row moves up, the gap stays below it,
+    /// and the next fill, listing the rows under it, proves the deletions.
+    @Test(arguments: [
+        (["s1010", "s1009"], false), (["s1010", "s1009", "s1008"], false),
+        (["s1010", "s1009", "s1008", "s1007"], true),
+    ])
+    func aTopFillThatEndsBelowRowsItCanProveDeletedProvesThem(deleted: [String], closes: Bool) async throws {
         let (feed, server, recorder) = try await cached()
         server.publish(9)
         server.delete(Set(deleted))
-        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top, closes: true)
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top, closes: closes)
+    }
+
+    /// The far side's top rows s1010 and s1009 kept, s1008 bumped to just above them, then nine new
+    /// posts: the fill from the top ends on s1008, above s1007, listing none of s1010 and s1009.
+    /// Taken for deletions, they were skipped for good; taken for a bump, the next fill lists them.
+    @Test func aTopFillThatEndsOnARowBumpedFromJustBelowTheFarSidesTopSkipsNothing() async throws {
+        let (feed, server, recorder) = try await cached()
+        server.bump("s1008")
+        server.publish(9)
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top, closes: false)
+    }
+
+    /// s1040…s1026 cached; the server bumps s1038, publishes seven posts, then bumps s1022 and
+    /// s1027: the refresh by first page keeps a gap above s1040 and s1039, and the fill ends on
+    /// s1038, bumped from under them. Nothing is deleted: the scroll ends on the server's list.
+    @Test func bumpsAroundAGapSkipNoPost() async throws {
+        let server = TimelineModel(count: 40, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { request in server.page(for: request) }
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()
+        await feed.loadNextPage()
+        server.bump("s1038")
+        server.publish(7)
+        server.bump("s1022")
+        server.bump("s1027")
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        try await check(recorder, feed, "after the refresh")
+        try await scrollToTheEnd(feed, "scroll", refreshingFirst: true)
+        try await check(recorder, feed, "settled")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
     /// A second store on the file follows each fill of the first (s1003, bumped from deep below,

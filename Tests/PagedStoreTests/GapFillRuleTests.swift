@@ -38,10 +38,26 @@ import Testing
         #expect(plan(["n1", "g"], cursor: nil).gap == .closed, "the server gave all it has")
     }
 
-    @Test func aPageEndingOnARowBelowAsManyRowsAsItProvesDeletedReachesIt() {
-        let fill = plan(["n1", "n2", "e"])
+    @Test func aPageThatListsTheRowUnderTheOneItReachesProvesTheRowsAboveDeleted() {
+        let fill = plan(["n1", "n2", "e", "f"])
         #expect(fill.fresh == [0, 1])
-        #expect(fill.proof == [2], "c and d, above e: deleted")
+        #expect(fill.proof == [2, 3], "c and d, above e: deleted")
+        #expect(fill.gap == .closed)
+    }
+
+    @Test func aPageEndingOnARowItSkipsRowsToWithServerRowsUnderItMovesItAndKeepsTheGap() {
+        let fill = plan(["n1", "n2", "e"])
+        #expect(fill.moved == [2], "c and d deleted, or e bumped from below them: only the next item would say")
+        #expect(fill.fresh == [0, 1, 2])
+        #expect(fill.proof.isEmpty, "c and d are not shown deleted")
+        #expect(fill.gap == .belowTheNewRows(cursor: "next", unfillable: false))
+        #expect(plan(["n1", "n2", "e"], cursor: nil).gap == .closed, "the server gave all it has")
+    }
+
+    @Test func aPageEndingOnTheLastRowBelowAsManyRowsAsItProvesDeletedReachesIt() {
+        let fill = plan(["n1", "n2", "n3", "g"])
+        #expect(fill.fresh == [0, 1, 2])
+        #expect(fill.proof == [3], "c…f, above g, the bottom row: deleted (no row below g to say more)")
         #expect(fill.gap == .closed)
     }
 

@@ -118,15 +118,24 @@ enum GapFillRule {
         DeletionProof.longestStretch(listed: itemCount, limit: DeletionProof.mostDeletions(provedByPageOf: itemCount))
     }
 
-    /// `reached`, unless it is the page's last row of the far side and lies below more unlisted
-    /// server rows than the page could prove deleted: then nil, the row moved up.
+    /// `reached`, unless it is the page's last row of the far side and lies below unlisted server
+    /// rows that nothing else on the page says are gone: then nil, the row moved up. That is so
+    /// when they are more than the page could prove deleted, and when the page ends on that row
+    /// and goes on, with server rows cached below it: the page cannot tell rows deleted above it
+    /// from the row bumped from below them (its next item would say), and taking a bump for
+    /// deletions skips live posts for good. Moved up, the row leaves the gap below it, and the
+    /// next fill, which lists the rows below the row's new place, reaches the far side and proves
+    /// what was deleted there.
     private static func provesTheEdge(_ reached: Int, _ far: [Int], _ facts: Facts) -> Int? {
         guard far.last == reached else { return reached }
         let listed = Set(facts.itemIDs)
         let reachedID = facts.itemIDs[reached]
         let passed = facts.farSideRows.prefix { $0.itemID != reachedID }
         let skipped = passed.count { !$0.local && !listed.contains($0.itemID) }
-        return skipped > DeletionProof.mostDeletions(provedByPageOf: facts.itemIDs.count) ? nil : reached
+        if skipped > DeletionProof.mostDeletions(provedByPageOf: facts.itemIDs.count) { return nil }
+        let endsOnIt = reached == facts.itemIDs.count - 1 && facts.cursor != nil
+        let serverRowsBelow = facts.farSideRows.dropFirst(passed.count + 1).contains { !$0.local }
+        return skipped > 0 && endsOnIt && serverRowsBelow ? nil : reached
     }
 
     /// The far side's edge a fill from the top reached: the first of the page's rows below the gap
