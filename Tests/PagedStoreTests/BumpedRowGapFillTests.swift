@@ -55,13 +55,13 @@ import Testing
     }
 
     /// Nine new posts and the far side's top rows deleted instead of bumped: the fill from the top
-    /// ends on the first row left, below no more rows than a page of five proves deleted. On the
-    /// bottom row (s1006), nothing below could say more: it reached the far side, proves them
-    /// deleted, and no gap is left. On a row with rows under it, the page cannot tell the
-    /// deletions from that row bumped from under them: the row moves up, the gap stays below it,
-    /// and the next fill, listing the rows under it, proves the deletions.
+    /// ends on the first row left, below no more rows than a page of five proves deleted. With as
+    /// many rows cached under that row as it passed (s1008, over s1007 and s1006), the page cannot
+    /// tell the deletions from that row bumped from under them: it moves up, the gap stays below
+    /// it, and the next fill, listing the rows under it, proves the deletions. With fewer, that
+    /// fill might list too few to prove them: the page proves them, and no gap is left.
     @Test(arguments: [
-        (["s1010", "s1009"], false), (["s1010", "s1009", "s1008"], false),
+        (["s1010", "s1009"], false), (["s1010", "s1009", "s1008"], true),
         (["s1010", "s1009", "s1008", "s1007"], true),
     ])
     func aTopFillThatEndsBelowRowsItCanProveDeletedProvesThem(deleted: [String], closes: Bool) async throws {
@@ -69,6 +69,27 @@ import Testing
         server.publish(9)
         server.delete(Set(deleted))
         try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top, closes: closes)
+    }
+
+    /// The whole list cached (`deleted` + 1 + `live` rows, its end reached), its top `deleted` rows
+    /// deleted, then nine new posts: the fill from the top ends on the first row left, with `live`
+    /// rows under it, fewer than it passed. A next fill would list only those, too few to prove
+    /// the deletions: this one proves them, and no deleted post stays.
+    @Test(arguments: [(2, 1), (3, 2), (4, 3), (3, 1), (5, 4)])
+    func deletionsAboveARowNearTheListsEndAreProved(deleted: Int, live: Int) async throws {
+        let server = TimelineModel(count: deleted + 1 + live, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { request in server.page(for: request) }
+        let feed = try test.feed(source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()
+        let cached = await feed.snapshot.ids
+        #expect(cached == server.items.map(\.id))
+        server.publish(9)
+        server.delete(Set(cached.prefix(deleted)))
+        let recorder = await SnapshotRecorder(feed)
+        try await scrollToTheEnd(feed, "scroll", refreshingFirst: true)
+        try await check(recorder, feed, "settled")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
     /// The far side's top rows s1010 and s1009 kept, s1008 bumped to just above them, then nine new

@@ -54,11 +54,14 @@ import Testing
         #expect(plan(["n1", "n2", "e"], cursor: nil).gap == .closed, "the server gave all it has")
     }
 
-    @Test func aPageEndingOnTheLastRowBelowAsManyRowsAsItProvesDeletedReachesIt() {
+    @Test func aPageEndingOnARowWithFewerRowsUnderItThanItPassedReachesIt() {
         let fill = plan(["n1", "n2", "n3", "g"])
         #expect(fill.fresh == [0, 1, 2])
         #expect(fill.proof == [3], "c…f, above g, the bottom row: deleted (no row below g to say more)")
         #expect(fill.gap == .closed)
+        let overTwo = plan(["n1", "n2", "n3", "f"])
+        #expect(overTwo.proof == [3], "c…e, above f, with only g under it: a next fill might not prove them")
+        #expect(overTwo.gap == .closed)
     }
 
     @Test func twoRowsOfTheFarSideInTheCachedOrderReachItPastMoreRows() {

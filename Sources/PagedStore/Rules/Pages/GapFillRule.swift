@@ -121,11 +121,13 @@ enum GapFillRule {
     /// `reached`, unless it is the page's last row of the far side and lies below unlisted server
     /// rows that nothing else on the page says are gone: then nil, the row moved up. That is so
     /// when they are more than the page could prove deleted, and when the page ends on that row
-    /// and goes on, with server rows cached below it: the page cannot tell rows deleted above it
-    /// from the row bumped from below them (its next item would say), and taking a bump for
-    /// deletions skips live posts for good. Moved up, the row leaves the gap below it, and the
-    /// next fill, which lists the rows below the row's new place, reaches the far side and proves
-    /// what was deleted there.
+    /// and goes on, with at least as many server rows cached under it as it passed: the page
+    /// cannot tell rows deleted above it from the row bumped from under them (its next item would
+    /// say), and taking a bump for deletions skips live posts for good. Moved up, the row leaves
+    /// the gap below it, and the next fill, which lists the rows under it, reaches them and proves
+    /// what was deleted. With fewer rows under it, that fill might list too few to prove them (the
+    /// list's end), and the deleted rows would stay: the page proves them, as one that cannot tell
+    /// must.
     private static func provesTheEdge(_ reached: Int, _ far: [Int], _ facts: Facts) -> Int? {
         guard far.last == reached else { return reached }
         let listed = Set(facts.itemIDs)
@@ -134,8 +136,8 @@ enum GapFillRule {
         let skipped = passed.count { !$0.local && !listed.contains($0.itemID) }
         if skipped > DeletionProof.mostDeletions(provedByPageOf: facts.itemIDs.count) { return nil }
         let endsOnIt = reached == facts.itemIDs.count - 1 && facts.cursor != nil
-        let serverRowsBelow = facts.farSideRows.dropFirst(passed.count + 1).contains { !$0.local }
-        return skipped > 0 && endsOnIt && serverRowsBelow ? nil : reached
+        let serverRowsBelow = facts.farSideRows.dropFirst(passed.count + 1).count { !$0.local }
+        return skipped > 0 && endsOnIt && serverRowsBelow >= skipped ? nil : reached
     }
 
     /// The far side's edge a fill from the top reached: the first of the page's rows below the gap
