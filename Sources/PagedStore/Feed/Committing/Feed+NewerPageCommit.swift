@@ -2,7 +2,7 @@ import Foundation
 
 /// Committing a page newer than the cached head, on top of it.
 extension Feed {
-    /// Writes a page that is newer than the cached head on top of it, dropping ids the feed has.
+    /// Writes a page that is newer than the cached head on top of it (``NewerPageRule``).
     func commitNewer(
         _ page: Page<Item>, askedWith cursor: String, task: FeedActivity.TaskID, generation: Int64, continuing: Bool
     ) throws -> Commit? {
@@ -12,19 +12,28 @@ extension Feed {
             request: .newer, requestCursor: cursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor ?? cursor, fetchedAt: clock.date())
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
-            let known = try store.items(withIDs: encoded.map(\.itemID), in: feed)
-            // New items go on top, above the first row the feed has. An item it lacks below that row
-            // (one the app removed, listed again) would be out of place on top: the merge of a later
-            // first page puts it back where it belongs.
-            let fresh = Array(encoded.indices.prefix { known[encoded[$0].itemID] == nil })
-            let deleted = try Self.deleteRowsSkipped(
+            let ids = encoded.map(\.itemID)
+            var known = try store.items(withIDs: ids, in: feed)
+            let rows = Set(known.keys)
+            let hidden =
+                NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows)
+                ? Set(try store.pendingEdits(of: feed).lazy.filter { $0.kind == .remove }.map(\.itemID)) : []
+            let plan = NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: hidden)
+            // Moved rows prove nothing where they were; their old rows go (indices before the page).
+            let movedIDs = plan.moved.map { ids[$0] }
+            let movedRows = try movedIDs.compactMap { id in
+                try known.removeValue(forKey: id).map { try store.rowIndex(ofPosition: $0.position, in: feed) }
+            }
+            let skipped = try Self.deleteRowsSkipped(
                 by: encoded, as: .newer(top: feed.topPosition), known: known, in: &feed, store: store)
-            let newItems = fresh.map { encoded[$0] }
+            for id in movedIDs { _ = try store.removeMovedItem(id, from: &feed) }
+            let deleted = (skipped + movedRows).sorted()
+            let newItems = plan.onTop.map { encoded[$0] }
             let positions = try store.prependPage(newItems, page: write, to: &feed)
-            let rows = Self.newRows(fresh.map { items[$0] }, newItems, positions: positions)
+            let loaded = Self.newRows(plan.onTop.map { items[$0] }, newItems, positions: positions)
             return Commit(
                 record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<newItems.count)),
-                window: deleted.isEmpty ? .prepend(rows, reloads: []) : .reload, copies: newItems)
+                window: deleted.isEmpty ? .prepend(loaded, reloads: []) : .reload, copies: newItems)
         }
     }
 }

@@ -1,0 +1,45 @@
+/// The rule for a page newer than the cached head (a refresh by the newer cursor): which of its
+/// items go on top. Pure: ``Feed`` reads the facts and carries the plan out.
+///
+/// The page lists what is newer than the feed's newer cursor, newest first. The items the feed
+/// lacks go on top, in the page's order; rows it has that the page lists after them are the head
+/// again (the cursor lagged behind it) and stay, proving what the page skipped there. A row it has
+/// that the page lists before an item new to the feed moved up (a post bumped with a new place in
+/// the list): it goes on top with them, in the page's order, and its old row goes. Left where it
+/// was, it would hold back every new item listed after it, and the cursor, moving past them, would
+/// never ask for them again.
+///
+/// The items of queued removals, which the feed hides, count as neither: listed before new items
+/// they go on top with them, to be hidden again there; listed only after the head's rows, they are
+/// left to the pages that reach their places.
+enum NewerPageRule {
+    /// What goes on top.
+    struct Plan: Equatable {
+        /// The page offsets of the items that go on top, in page order (`moved` among them).
+        var onTop: [Int]
+        /// The page offsets of rows the feed has elsewhere that move to the top.
+        var moved: [Int]
+    }
+
+    /// Plans a newer page listing `itemIDs`, for a feed with rows for the ids in `rows` and queued
+    /// removals hiding the items in `hidden` (read only when ``needsHiddenItems(itemIDs:rows:)``).
+    static func plan(itemIDs: [String], rows: Set<String>, hidden: Set<String> = []) -> Plan {
+        let lacking = itemIDs.prefix { !rows.contains($0) }.count
+        let lastNew = itemIDs.lastIndex { !rows.contains($0) && !hidden.contains($0) }
+        let count = max(lacking, lastNew.map { $0 + 1 } ?? 0)
+        var seen: Set<String> = []
+        var plan = Plan(onTop: [], moved: [])
+        for offset in 0..<count where seen.insert(itemIDs[offset]).inserted {
+            plan.onTop.append(offset)
+            if rows.contains(itemIDs[offset]) { plan.moved.append(offset) }
+        }
+        return plan
+    }
+
+    /// Whether the plan depends on the hidden items: the page lists a row the feed has before an
+    /// item it lacks. Otherwise the items before the first row go on top, whatever they are.
+    static func needsHiddenItems(itemIDs: [String], rows: Set<String>) -> Bool {
+        guard let firstRow = itemIDs.firstIndex(where: rows.contains) else { return false }
+        return itemIDs[firstRow...].contains { !rows.contains($0) }
+    }
+}
