@@ -30,8 +30,10 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         /// fetches the first page as ``firstPage`` does (the gap policy then decides). A feed with
         /// no rows or no newest cursor refreshes by the first page. For lists whose items keep their
         /// place (ordered by creation, as those two are): an item the feed has that a newer page
-        /// lists again (bumped by a list ordered by activity) stays where it is cached, and the
-        /// newer page is read only down to it; such a list refreshes by ``firstPage``.
+        /// lists before new ones (bumped by a list ordered by activity) moves up with them, but one
+        /// listed after them is taken for the head again (a newer cursor that lagged behind it), and
+        /// the page may prove the rows cached above it deleted; such a list refreshes by
+        /// ``firstPage``.
         case newerThanHead(maxPages: Int)
     }
 
