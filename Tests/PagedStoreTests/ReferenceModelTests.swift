@@ -734,6 +734,29 @@ final class TimelineModel: @unchecked Sendable {
         }
     }
 
+    /// Moves the item right above the run of `ids` (as the list holds them), the one right below
+    /// it, or both, to the top, unedited, under new serials; returns their ids.
+    @discardableResult
+    func bumpNeighbours(of ids: [String], using random: inout SplitMix64) -> [String] {
+        lock.withLock {
+            let indices = ids.compactMap { id in list.firstIndex { $0.post.id == id } }
+            guard let first = indices.min(), let last = indices.max() else { return [] }
+            let above = first > 0 ? list[first - 1].post.id : nil
+            let below = last + 1 < list.count ? list[last + 1].post.id : nil
+            let chosen: [String?] =
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: [above]
+                case 1: [below]
+                default: Bool.random(using: &random) ? [above, below] : [below, above]
+                }
+            let bumped = chosen.compactMap { $0 }
+            for id in bumped {
+                if let index = list.firstIndex(where: { $0.post.id == id }) { moveToTheTop(at: index, edited: false) }
+            }
+            return bumped
+        }
+    }
+
     /// Moves the item `id` to the top, unedited, under a new serial.
     func bump(_ id: String) {
         lock.withLock {
