@@ -101,21 +101,26 @@ extension Feed {
                 record: feed, change: change, window: .reload, copies: fill.rows.map { encoded[$0.offset] })
         }
         guard let commit = written else { return nil }
-        try countFillWithoutNewRows(gap: id, commit.change.inserted.isEmpty && commit.change.deleted.isEmpty)
+        if let loop = loopAfterFill(gap: id, commit) {
+            // The page is in the file: the feed takes it before it stops, as a run of next pages
+            // does, so that the feed and the file stay one state.
+            try apply(commit)
+            throw loop
+        }
         return commit
     }
 
     /// Stops a gap whose fills keep coming back with nothing new while its cursor moves (a server
-    /// cycling cursors): after ``FeedPolicy/maxPagesWithoutNewItems`` such fills in a row, the fill
-    /// fails with ``FeedError/Kind/paginationLoop`` instead of moving on for ever.
-    private func countFillWithoutNewRows(gap id: Int64, _ nothingNew: Bool) throws {
+    /// cycling cursors): after ``FeedPolicy/maxPagesWithoutNewItems`` such fills in a row, the
+    /// ``FeedError/Kind/paginationLoop`` error the fill fails with, instead of moving on for ever.
+    private func loopAfterFill(gap id: Int64, _ commit: Commit) -> FeedError? {
+        let nothingNew = commit.change.inserted.isEmpty && commit.change.deleted.isEmpty
         let stillOpen = loaded.gaps.contains { $0.record.id == id && !$0.record.unfillable }
-        if let count = activity.gapFilled(
-            id, broughtNothingNew: nothingNew && stillOpen, limit: policy.maxPagesWithoutNewItems)
-        {
-            throw FeedError(
-                .paginationLoop,
-                message: "\(count) pages in a row for this gap held nothing new; stopped to avoid a loop")
-        }
+        guard
+            let count = activity.gapFilled(
+                id, broughtNothingNew: nothingNew && stillOpen, limit: policy.maxPagesWithoutNewItems)
+        else { return nil }
+        return FeedError(
+            .paginationLoop, message: "\(count) pages in a row for this gap held nothing new; stopped to avoid a loop")
     }
 }
