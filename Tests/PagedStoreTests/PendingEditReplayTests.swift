@@ -40,6 +40,8 @@ import Testing
         #expect(takesNewPlace(150, nil, nil), "the only place known")
         #expect(!takesNewPlace(400, 100, 300), "appended below the row it was above: its place is still between them")
         #expect(!takesNewPlace(50, 100, nil))
+        #expect(takesNewPlace(400, 300, 100), "the row below moved above the other: only the row above tells")
+        #expect(!takesNewPlace(200, 300, 100))
     }
 
     @Test func anItemWhosePlaceAPageDisprovedTakesItsNewPlaceWherever() {
@@ -70,6 +72,21 @@ import Testing
         #expect(disproved(["b", "n", "x"]), "the page starts at the head: x was above b there, and is below it")
         #expect(!disproved(["n", "x", "b"]), "new posts on top: x is still right above b")
         #expect(!disproved(["n", "x"]), "b not listed: nothing proved")
+    }
+
+    @Test func aRewrittenRowLeavesTheItemsRightAboveItThatTheFirstPageLeftOut() {
+        let places: [String: (above: String?, below: String?)] = [
+            "x": (nil, "b"), "y": ("b", "c"), "z": ("c", "d"),
+        ]
+        let leaving = { (rewritten: [String], listed: Set<String>) in
+            PendingEditReplay.rowsLeavingTheirPlaces(rewritten: rewritten, listed: listed, removedPlaces: places)
+        }
+        #expect(leaving(["b"], ["b", "n1", "n2"]) == ["b"], "b bumped to the top, x not listed above it")
+        #expect(leaving(["b", "c"], ["b", "n1", "c"]) == ["b", "c"])
+        #expect(
+            leaving(["b", "c"], ["b", "y", "c"]) == ["b"], "y listed: its removal goes again with the page's place")
+        #expect(leaving(["b"], ["n1", "n2"]).isEmpty, "not listed: the page does not rewrite it")
+        #expect(leaving(["a"], ["a", "n1"]).isEmpty, "no removal names a")
     }
 
     @Test func aServerRowGoesBackRightAboveTheRowBelowItAndALocalOneRightBelowTheRowAboveIt() {

@@ -25,12 +25,28 @@ extension Feed {
                 newItems, reloading: reloads, items: items, head: head, page: page, to: &feed, store: store)
         case .rewrite(let through, let relocated, let change, let joinsBelow):
             for item in relocated { _ = try store.removeMovedItem(item.itemID, from: &feed) }
+            try handOnPlacesLeft(by: head.prefix { $0.position <= through }, listing: encoded, in: feed, store: store)
             // Rows below that the page may not reach: under the keepGap policy, a gap the page's
             // cursor fills. The replace policy shows no gaps: it keeps the rows right below.
             let gapCursor = !joinsBelow && policy.gapPolicy == .keepGap ? page.olderCursor : nil
             try store.replaceHead(through: through, with: encoded, page: page, in: &feed, gapCursor: gapCursor)
             return Commit(record: feed, change: change, window: .reload, copies: encoded)
         }
+    }
+
+    /// Hands on the places of the head's rows a rewrite moves away from the items of pending
+    /// removals right above them (``PendingEditReplay/rowsLeavingTheirPlaces(rewritten:listed:removedPlaces:)``),
+    /// before the rows are rewritten. One look at the pending removals; none when the feed has no
+    /// pending edits.
+    private static func handOnPlacesLeft(
+        by rewritten: some Collection<StoredItem>, listing encoded: [EncodedItem], in feed: FeedRecord,
+        store: PageStore
+    ) throws {
+        let places = try store.pendingRemovalPlaces(in: feed)
+        guard !places.isEmpty else { return }
+        let leaving = PendingEditReplay.rowsLeavingTheirPlaces(
+            rewritten: rewritten.map(\.itemID), listed: Set(encoded.map(\.itemID)), removedPlaces: places)
+        for row in rewritten where leaving.contains(row.itemID) { try store.handOnPlace(ofRowLeaving: row, in: feed) }
     }
 
     /// The merge of a page with no items, or into a feed with no rows: nothing can overlap. Nil when

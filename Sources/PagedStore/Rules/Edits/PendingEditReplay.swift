@@ -40,13 +40,16 @@ enum PendingEditReplay {
     /// starts with it after items came on top): its place in the server's order is still between
     /// them, unless a page `placeDisproved`, listing both rows without the item between them
     /// (``DeletionProof/Plan/displaced``): the item moved. With both gone, the new place is the
-    /// only one known.
+    /// only one known. Rows that now stand the other way round (a page moved the row below above
+    /// the other: a post bumped to the top) say nothing of the place but what the row above does,
+    /// as in ``rowBetween(aboveRow:belowRow:serverRow:named:)``: kept, that place would put the
+    /// item back under the row above and below a gap the page hung under the item.
     static func takesNewPlace(
         cameBackAt position: Int64, removedBetween above: Int64?, and below: Int64?, placeDisproved: Bool
     ) -> Bool {
         if placeDisproved { return true }
         if let above, position < above { return false }
-        if let below, position > below { return false }
+        if let below, position > below, above.map({ $0 < below }) ?? true { return false }
         return true
     }
 
@@ -61,6 +64,25 @@ enum PendingEditReplay {
         guard let top, let below, let bottom = listed.firstIndex(of: below), let offset = listed.firstIndex(of: item)
         else { return false }
         return !(top < offset && offset < bottom)
+    }
+
+    /// The rows of the head a refresh's first page rewrites whose places are lost to the pending
+    /// removals that name them as the row below their items: the page starts at the list's head and
+    /// lists such a row without the item, so the item no longer stands right above it (a post bumped
+    /// to the top from right under the item). Those removals then name the rows around the place
+    /// the row left (``PageStore/handOnPlace(of:above:below:in:)``). Named by the row, a rejected
+    /// item went back right above it, on top of the page's rows, and the next pages, listing
+    /// those rows without it, proved it deleted.
+    /// - Parameters:
+    ///   - rewritten: The ids of the head's rows the page rewrites, top first.
+    ///   - listed: The ids the page lists.
+    ///   - removedPlaces: The rows each pending removal named around its item, by item id.
+    static func rowsLeavingTheirPlaces(
+        rewritten: [String], listed: Set<String>, removedPlaces: [String: (above: String?, below: String?)]
+    ) -> [String] {
+        let namedBelowUnlisted = Set(
+            removedPlaces.compactMap { item, place in listed.contains(item) ? nil : place.below })
+        return rewritten.filter { listed.contains($0) && namedBelowUnlisted.contains($0) }
     }
 
     /// A side of the place an edit names: the row above it or the row below it.

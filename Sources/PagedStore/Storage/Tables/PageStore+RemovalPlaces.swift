@@ -106,10 +106,17 @@ extension PageStore {
         _ itemID: String, from feed: inout FeedRecord
     ) throws -> (item: StoredItem, row: Int)? {
         if try pendingEditsName(itemID, in: feed), let moved = try items(withIDs: [itemID], in: feed)[itemID] {
-            let around = try placeNeighbours(of: moved.position, in: feed)
-            try handOnPlace(of: itemID, above: around.above, below: around.below, in: feed)
+            try handOnPlace(ofRowLeaving: moved, in: feed)
         }
         return try removeItem(itemID, from: &feed)
+    }
+
+    /// Hands the place `row` is leaving to the pending edits that named it: they name the rows, or
+    /// the places of waiting removals, around its position instead
+    /// (``placeNeighbours(of:in:passingOver:)``). Call before the row moves.
+    package func handOnPlace(ofRowLeaving row: StoredItem, in feed: FeedRecord) throws(StorageError) {
+        let around = try placeNeighbours(of: row.position, in: feed)
+        try handOnPlace(of: row.itemID, above: around.above, below: around.below, in: feed)
     }
 
     /// Whether a pending edit of the feed names the item as the row above or below its own.
