@@ -92,6 +92,25 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// Two new posts, the far side's top s1010 bumped, two more, then five: the refresh leaves a
+    /// gap over s1010, and its fill from the top lists s1015, s1014, s1010, then s1012 and s1011,
+    /// which the feed lacks, under it. s1010 moves up over them and the gap stays under the page;
+    /// closed at s1010, the fill left the two out for good.
+    @Test(arguments: [FeedPolicy.ItemOrder.fixed, .byActivity])
+    func aTopFillThatListsNewPostsUnderTheFarSidesTopTakesThem(order: FeedPolicy.ItemOrder) async throws {
+        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { request in server.page(for: request) }
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: order)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        server.publish(2)
+        server.bump("s1010")
+        server.publish(2)
+        server.publish(5)
+        try await refreshFillAndReadOn(feed, server, recorder, fillingFrom: .top, closes: false)
+    }
+
     /// The far side's top rows s1010 and s1009 kept, s1008 bumped to just above them, then nine new
     /// posts: the fill from the top ends on s1008, above s1007, listing none of s1010 and s1009.
     /// Taken for deletions, they were skipped for good; taken for a bump, the next fill lists them.

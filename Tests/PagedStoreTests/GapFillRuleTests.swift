@@ -10,7 +10,7 @@ import Testing
     /// server rows unless `local` says otherwise.
     func plan(
         _ ids: [String], from end: GapEnd = .top, cursor: String? = "next", rowsOnFarSide: Bool = true,
-        local: Set<String> = []
+        local: Set<String> = [], order: FeedPolicy.ItemOrder = .fixed, hidden: Set<String> = []
     ) -> GapFillRule.Plan {
         let below = ["c", "d", "e", "f", "g"].enumerated().map { offset, id in
             DeletionProof.Row(itemID: id, position: Int64(offset + 2) * 100, local: local.contains(id))
@@ -19,14 +19,37 @@ import Testing
         return GapFillRule.plan(
             GapFillRule.Facts(
                 end: end, itemIDs: ids, known: known.merging(["a": 50, "b": 100]) { $1 }, gapPosition: 100,
-                cursor: cursor, rowsOnFarSide: rowsOnFarSide, farSideRows: end == .top ? below : []))
+                cursor: cursor, rowsOnFarSide: rowsOnFarSide, farSideRows: end == .top ? below : [], order: order,
+                hidden: hidden, farSideBottom: 600))
     }
 
     @Test func aPageFromTheTopGoesInUpToTheFirstRowOfTheFarSideAndCloses() {
-        let fill = plan(["n1", "n2", "c", "n3"])
+        let fill = plan(["n1", "n2", "c", "d"])
         #expect(fill.fresh == [0, 1])
-        #expect(fill.proof == [2])
+        #expect(fill.proof == [2, 3])
         #expect(fill.gap == .closed)
+    }
+
+    @Test func itemsListedUnderARowOfTheFarSideMoveItUpToThem() {
+        let open = plan(["n1", "n2", "c", "n3"])
+        #expect(open.fresh == [0, 1, 2, 3], "n3 lies under c, where the feed has d: c was bumped from under n3")
+        #expect(open.moved == [2])
+        #expect(open.proof.isEmpty)
+        #expect(open.gap == .belowTheNewRows(cursor: "next", unfillable: false))
+        let closed = plan(["n1", "c", "n3", "d", "e"])
+        #expect(closed.fresh == [0, 1, 2], "c moves up over n3, and the page reaches d")
+        #expect(closed.moved == [1])
+        #expect(closed.gap == .closed)
+        let both = plan(["c", "d", "n1", "n2"])
+        #expect(both.moved == [0, 1], "c and d both bumped, in their cached order, over n1 and n2")
+        #expect(both.proof.isEmpty)
+        #expect(both.gap == .belowTheNewRows(cursor: "next", unfillable: false))
+        let past = plan(["f", "g", "n1", "n2"])
+        #expect(past.fresh.isEmpty, "n1 and n2 are under g, the far side's last row: the list goes on there")
+        #expect(past.gap == .closed)
+        let hidden = plan(["n1", "n2", "c", "x", "d"], hidden: ["x"])
+        #expect(hidden.fresh == [0, 1], "x is hidden by its pending removal, not an item the feed lacks")
+        #expect(hidden.gap == .closed)
     }
 
     @Test func aPageEndingOnARowBelowMoreRowsThanItCouldProveDeletedMovesItAndKeepsTheGap() {
@@ -36,6 +59,17 @@ import Testing
         #expect(fill.proof.isEmpty, "c…f are not shown deleted")
         #expect(fill.gap == .belowTheNewRows(cursor: "next", unfillable: false))
         #expect(plan(["n1", "g"], cursor: nil).gap == .closed, "the server gave all it has")
+    }
+
+    @Test func inAListOrderedByActivityAPageEndingOnTheFarSidesTopMovesItAndKeepsTheGap() {
+        let fill = plan(["n1", "n2", "c"], order: .byActivity)
+        #expect(fill.moved == [2], "c may have moved up from above items the feed never had")
+        #expect(fill.fresh == [0, 1, 2])
+        #expect(fill.proof.isEmpty)
+        #expect(fill.gap == .belowTheNewRows(cursor: "next", unfillable: false))
+        #expect(plan(["n1", "n2", "c"]).gap == .closed, "ordered by creation, c is where it was")
+        #expect(plan(["n1", "n2", "c"], cursor: nil, order: .byActivity).gap == .closed, "nothing under c")
+        #expect(plan(["n1", "c", "d"], order: .byActivity).gap == .closed, "two rows in their order: reached")
     }
 
     @Test func aPageThatListsTheRowUnderTheOneItReachesProvesTheRowsAboveDeleted() {

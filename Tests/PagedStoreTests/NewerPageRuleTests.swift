@@ -29,6 +29,17 @@ import Testing
         #expect(leading == .init(onTop: [0, 1], moved: []), "as before: the items before the first row")
     }
 
+    @Test func inAListOrderedByActivityEveryItemGoesOnTop() {
+        let ids = ["n2", "n1", "h9", "x1"]
+        let rows: Set<String> = ["h1", "h9"]
+        #expect(!NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows, order: .byActivity))
+        let plan = NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: ["x1"], order: .byActivity)
+        #expect(plan == .init(onTop: [0, 1, 2, 3], moved: [2]), "h9 was bumped before n1 and n2 came")
+        #expect(
+            NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: ["x1"]) == .init(onTop: [0, 1], moved: []),
+            "ordered by creation, h9 is the head again")
+    }
+
     @Test func anIdListedTwiceGoesOnTopOnce() {
         let plan = NewerPageRule.plan(itemIDs: ["n1", "n2", "n1"], rows: [])
         #expect(plan == .init(onTop: [0, 1], moved: []))

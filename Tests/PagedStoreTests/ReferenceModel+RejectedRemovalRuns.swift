@@ -12,9 +12,9 @@ import Testing
 /// the bottom ones (a page-numbered list shifts), and the pending removals hide them at once. Each
 /// send is rejected at once or answered "retry later" and rejected when it goes again, so that the
 /// items come back in an order other than the queue's; put back, each must reach its place in the
-/// server's order (the scroll at the end of the sequence checks it). Where the list follows items
-/// that move up (keepGap, refreshed by the first page), the server sometimes bumps the items right
-/// around the run while the sends are held, so that the pages move the rows the removals name.
+/// server's order (the scroll at the end of the sequence checks it). In lists ordered by activity,
+/// the server sometimes bumps the items right around the run while the sends are held, so that the
+/// pages move the rows the removals name.
 extension ReferenceModelTests {
     static func rejectedRemovalRun(
         _ feed: Feed<Post>, _ store: FeedStore, _ snapshot: FeedSnapshot<Post>, answers: QueuedEditAnswers,
@@ -41,7 +41,7 @@ extension ReferenceModelTests {
         }
         let first = await answers.nextCall()  // held while the pages land
         let policy = feed.policy
-        if policy.refreshMode == .firstPage, policy.gapPolicy == .keepGap, Bool.random(using: &random) {
+        if policy.itemOrder == .byActivity, Bool.random(using: &random) {
             let bumped = server.bumpNeighbours(of: ids, using: &random)
             if TestEnvironment.tracesModels { print("  bumped the run's neighbours \(bumped)") }
         }

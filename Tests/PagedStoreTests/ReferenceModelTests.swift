@@ -9,8 +9,8 @@ import Testing
 /// The reference-model test: a model of the server's list, random sequences of every operation of a
 /// feed, and after every step the checks that bind the features together.
 ///
-/// Operations: items appearing on top (and bumped to the top, in keepGap sequences refreshing by the
-/// first page), edited and deleted on the server; refresh, next page (also racing a refresh), prefetch through `rowDidAppear` and
+/// Operations: items appearing on top (and bumped to the top, in keepGap sequences of lists ordered
+/// by activity), edited and deleted on the server; refresh, next page (also racing a refresh), prefetch through `rowDidAppear` and
 /// `setVisibleRows`, gap fills from either end (and gaps filled by a refresh), unfillable gaps dismissed, local inserts (also right under a
 /// gap), updates and removals (also of the row above a gap), optimistic updates, inserts and removals
 /// whose call succeeds or fails after a refresh, a next page or new server items landed, queued edits
@@ -24,8 +24,8 @@ import Testing
 /// was read from; one fetch in eight fails and responses complete
 /// out of order. Servers page by
 /// cursor (`max_id`, and `min_id` for refreshes by the newer cursor, whose newest page may carry no
-/// newer cursor) or by page number (so every list's second page is `2`); gap policy, refresh mode and
-/// row limits vary by sequence.
+/// newer cursor) or by page number (so every list's second page is `2`); gap policy, refresh mode,
+/// item order and row limits vary by sequence.
 ///
 /// After every step: each snapshot's change turns the previous rows into the next (as UIKit reads a
 /// batch); no id appears twice; the feed equals the file; nothing says loading without a fetch in
@@ -93,6 +93,11 @@ import Testing
             maxAge: Int.random(in: 0..<4, using: &random) == 0 ? 60 : nil,
             autoFillGapPages: Int.random(in: 0..<3, using: &random) == 0 ? Int.random(in: 1...2, using: &random) : 0,
             keepsReadingPosition: Bool.random(using: &random))
+        // Half the keepGap lists are ordered by activity, and only those have items bumped to the
+        // top: a list ordered by creation keeps each item's place. Drawn apart, so that each seed's
+        // operations are the ones it drew before the order existed.
+        var orders = SplitMix64(seed: seed ^ 0x0D_E2)
+        if policy.gapPolicy == .keepGap, Bool.random(using: &orders) { policy.itemOrder = .byActivity }
         // The items the app's model can no longer read (as after an update that changed the model):
         // their rows go when read, and come back only to go again.
         let refused = RefusedIDs()
@@ -110,7 +115,8 @@ import Testing
         var locals = Set<String>()
         var removedLocally = Set<String>()
         let context =
-            "seed \(seed) (\(server.byPageNumber ? "page numbers" : "cursors"), \(policy.gapPolicy), \(policy.refreshMode))"
+            "seed \(seed) (\(server.byPageNumber ? "page numbers" : "cursors"), \(policy.gapPolicy), \(policy.refreshMode), "
+            + "\(policy.itemOrder))"
 
         /// A relaunch: a new store on the file (the handler registered again, so that a queued edit
         /// still pending is sent again), at the saved reading position, trimmed by age; with
@@ -158,12 +164,20 @@ import Testing
             case 0, 1: server.publish(Int.random(in: 1...12, using: &random))
             case 2: server.editOrDelete(using: &random)
             case 21:
-                // Only where a feed can follow items that move up: a newer-page refresh is for lists
-                // whose items keep their place, and the replace policy, which shows no gaps, joins the
-                // rows below a page that ends with new items to it (``FeedPolicy/GapPolicy``).
-                if policy.refreshMode == .firstPage, policy.gapPolicy == .keepGap {
+                // Only in lists the feed is told are ordered by activity, which are keepGap ones: the
+                // replace policy, which shows no gaps, joins the rows below a page that ends with new
+                // items to it (``FeedPolicy/GapPolicy``). Half the time the row on top of the feed
+                // moves up, often between posts published before and after it: the next page that
+                // lists it ends on it, or lists it after new posts, above posts the feed never had.
+                guard policy.itemOrder == .byActivity else { break }
+                let pageSize = server.pageSize
+                if Bool.random(using: &random) { server.publish(Int.random(in: 1...pageSize, using: &random)) }
+                if Bool.random(using: &random), let top = snapshot.ids.first {
+                    server.bump(top)
+                } else {
                     server.bump(using: &random)
                 }
+                if Bool.random(using: &random) { server.publish(Int.random(in: 1...pageSize, using: &random)) }
             case 3: await feed.refresh()
             case 4:
                 async let a: Void = current.refresh()

@@ -16,17 +16,31 @@ import Testing
         }
     }
 
-    static func plan(_ page: [EncodedItem], _ head: [StoredItem], deep: [StoredItem] = []) -> RefreshMerge.Plan {
+    static func plan(
+        _ page: [EncodedItem], _ head: [StoredItem], deep: [StoredItem] = [], order: FeedPolicy.ItemOrder = .fixed
+    ) -> RefreshMerge.Plan {
         var matches: [String: StoredItem] = [:]
         let ids = Set(page.map(\.itemID))
         for row in head + deep where ids.contains(row.itemID) { matches[row.itemID] = row }
-        return RefreshMerge.plan(page: page, head: head, matches: matches) { Int($0 / 10) }
+        return RefreshMerge.plan(page: page, head: head, matches: matches, order: order) { Int($0 / 10) }
     }
 
     @Test func newItemsAboveAnUnchangedHeadAreAPrepend() {
         let plan = Self.plan(
             [Self.item("n0"), Self.item("n1"), Self.item("c0"), Self.item("c1")], Self.head(["c0", "c1", "c2"]))
         #expect(plan == .prepend(newItems: [Self.item("n0"), Self.item("n1")], reloads: []))
+    }
+
+    @Test func inAListOrderedByActivityOneSharedRowListedLastProvesNoOverlap() {
+        let page = [Self.item("n0"), Self.item("n1"), Self.item("c0")]
+        let head = Self.head(["c0", "c1", "c2"])
+        #expect(Self.plan(page, head, order: .byActivity) == .noOverlap, "c0 may have moved up from above new items")
+        #expect(Self.plan(page, head) == .prepend(newItems: [Self.item("n0"), Self.item("n1")], reloads: []))
+        let two = [Self.item("n0"), Self.item("c0"), Self.item("c1")]
+        #expect(
+            Self.plan(two, head, order: .byActivity) == .prepend(newItems: [Self.item("n0")], reloads: []),
+            "two rows in their cached order: the page reached them")
+        #expect(Self.plan([Self.item("c0")], head, order: .byActivity) == .prepend(newItems: [], reloads: []))
     }
 
     @Test func aChangedPayloadInTheOverlapIsAReload() {

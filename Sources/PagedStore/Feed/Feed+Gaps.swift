@@ -86,7 +86,8 @@ extension Feed {
         let next = end == .top ? page.olderCursor : page.newerCursor
         let written = try write(creatingFeed: false) { store, feed in
             guard feed.generation <= generation,
-                let fill = try GapFiller.fill(gap: id, from: end, with: encoded, cursor: next, in: &feed, store: store)
+                let fill = try GapFiller.fill(
+                    gap: id, from: end, with: encoded, cursor: next, order: policy.itemOrder, in: &feed, store: store)
             else { return nil }
             if fill.rows.isEmpty, !fill.closed, !fill.unfillable, next == cursor {
                 // Thrown inside the transaction: nothing of this page is written.

@@ -28,13 +28,29 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         /// the server answers with nothing newer: only new items are fetched, and the server's own
         /// answer proves the overlap. After `maxPages` pages with more still coming, the refresh
         /// fetches the first page as ``firstPage`` does (the gap policy then decides). A feed with
-        /// no rows or no newest cursor refreshes by the first page. For lists whose items keep their
-        /// place (ordered by creation, as those two are): an item the feed has that a newer page
-        /// lists before new ones (bumped by a list ordered by activity) moves up with them, but one
-        /// listed after them is taken for the head again (a newer cursor that lagged behind it), and
-        /// the page may prove the rows cached above it deleted; such a list refreshes by
-        /// ``firstPage``.
+        /// no rows or no newest cursor refreshes by the first page. In a list whose items keep their
+        /// place (``ItemOrder/fixed``, as those two do), an item the feed has that a newer page lists
+        /// before new ones moves up with them, but one listed after them is taken for the head again
+        /// (a newer cursor that lagged behind it), and the page proves the rows cached above it
+        /// deleted. A list whose items move up says so with ``ItemOrder/byActivity``.
         case newerThanHead(maxPages: Int)
+    }
+
+    /// How the server orders the list: what a row the feed has, listed again by a page, says.
+    public enum ItemOrder: String, Sendable, Equatable, Codable {
+        /// Items keep their place once listed (a timeline ordered by posting time, search results):
+        /// a page that lists a row the feed has joins the feed there, and what it skipped above that
+        /// row is deleted.
+        case fixed
+        /// Items move to the top when they change (an inbox ordered by each thread's last message,
+        /// posts boosted again): a row listed again may have moved up from its place, so that one
+        /// row says nothing of the rows around its old place. A refresh's first page whose only row
+        /// the feed has is its last shares nothing that proves an overlap (the gap policy decides);
+        /// a gap's fill that ends on the first row under the gap leaves the gap under that row, for
+        /// the next fill to find what was between; a newer page (``RefreshMode/newerThanHead(maxPages:)``)
+        /// puts every item it lists on top, in its order, and proves nothing deleted. Each costs one
+        /// more request where a list ordered by ``fixed`` closes at once.
+        case byActivity
     }
 
     /// When opening the feed refreshes it. Default: when older than five minutes.
@@ -43,6 +59,8 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     public var gapPolicy: GapPolicy
     /// How a refresh asks for what is new. Default: ``RefreshMode/firstPage``.
     public var refreshMode: RefreshMode
+    /// How the server orders the list. Default: ``ItemOrder/fixed``.
+    public var itemOrder: ItemOrder
     /// How many rows below the last row that appeared start the next page. Default 3.
     public var prefetchDistance: Int
     /// How many rows the feed keeps decoded in memory around the rows on screen. Default 300.
@@ -80,7 +98,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
     /// Creates a policy; every parameter has the default described on its property.
     public init(
         refreshOnOpen: RefreshOnOpen = .whenOlderThan(seconds: 300), gapPolicy: GapPolicy = .replace,
-        refreshMode: RefreshMode = .firstPage,
+        refreshMode: RefreshMode = .firstPage, itemOrder: ItemOrder = .fixed,
         prefetchDistance: Int = 3, windowSize: Int = 300, firstScreenRows: Int = 50, maxRows: Int? = nil,
         maxAge: Double? = nil, maxPagesWithoutNewItems: Int = 5, autoFillGapPages: Int = 0,
         keepsReadingPosition: Bool = false, cacheVersion: Int = 0
@@ -88,6 +106,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
         self.refreshOnOpen = refreshOnOpen
         self.gapPolicy = gapPolicy
         self.refreshMode = refreshMode
+        self.itemOrder = itemOrder
         self.prefetchDistance = prefetchDistance
         self.windowSize = max(windowSize, 1)
         self.firstScreenRows = max(firstScreenRows, 1)
@@ -109,6 +128,7 @@ public struct FeedPolicy: Sendable, Equatable, Codable {
                 ?? defaults.refreshOnOpen,
             gapPolicy: try container.decodeIfPresent(GapPolicy.self, forKey: .gapPolicy) ?? defaults.gapPolicy,
             refreshMode: try container.decodeIfPresent(RefreshMode.self, forKey: .refreshMode) ?? defaults.refreshMode,
+            itemOrder: try container.decodeIfPresent(ItemOrder.self, forKey: .itemOrder) ?? defaults.itemOrder,
             prefetchDistance: try container.decodeIfPresent(Int.self, forKey: .prefetchDistance)
                 ?? defaults.prefetchDistance,
             windowSize: try container.decodeIfPresent(Int.self, forKey: .windowSize) ?? defaults.windowSize,

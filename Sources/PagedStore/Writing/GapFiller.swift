@@ -24,20 +24,24 @@ enum GapFiller {
     /// - Parameter cursor: The cursor the page returned for going on in the same direction.
     /// - Returns: Nil when the gap no longer exists.
     static func fill(
-        gap id: Int64, from end: GapEnd, with items: [EncodedItem], cursor: String?, in feed: inout FeedRecord,
-        store: PageStore
+        gap id: Int64, from end: GapEnd, with items: [EncodedItem], cursor: String?, order: FeedPolicy.ItemOrder,
+        in feed: inout FeedRecord, store: PageStore
     ) throws -> Fill? {
         guard let gap = try store.gaps(of: feed).first(where: { $0.id == id }) else { return nil }
         let above = gap.abovePosition
         let known = try store.items(withIDs: items.map(\.itemID), in: feed).mapValues(\.position)
         let limit = try store.boundary(below: above, in: feed)
         let listsTheFarSide = end == .top && known.values.contains { $0 > above }
-        let plan = GapFillRule.plan(
-            GapFillRule.Facts(
-                end: end, itemIDs: items.map(\.itemID), known: known, gapPosition: above, cursor: cursor,
-                rowsOnFarSide: end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false),
-                farSideRows: listsTheFarSide ? try farSideRows(below: above, pageOf: items.count, in: feed, store) : [])
-        )
+        var facts = GapFillRule.Facts(
+            end: end, itemIDs: items.map(\.itemID), known: known, gapPosition: above, cursor: cursor,
+            rowsOnFarSide: end == .top ? limit != nil : (feed.topPosition.map { $0 <= above } ?? false),
+            farSideRows: listsTheFarSide ? try farSideRows(below: above, pageOf: items.count, in: feed, store) : [],
+            order: order)
+        if GapFillRule.needsFarSideFacts(facts) {
+            facts.hidden = Set(try store.pendingEdits(of: feed).lazy.filter { $0.kind == .remove }.map(\.itemID))
+            facts.farSideBottom = try store.lastPosition(ofRowsBelow: above, in: feed)
+        }
+        let plan = GapFillRule.plan(facts)
         // Rows of items that moved up: their old rows go (row indices before the fill; a deletion
         // the page proves may name one too), then the items go in where the page lists them.
         let movedRows = try plan.moved.compactMap { offset in

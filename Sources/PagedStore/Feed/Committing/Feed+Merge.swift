@@ -10,7 +10,7 @@ extension Feed {
         if let commit = try mergeWithAnEmptySide(encoded, page: page, into: &feed, store: store) { return commit }
         let (head, matches) = try headAndMatches(of: encoded, in: feed, store: store)
         let snapshotFeed = feed
-        let plan = try RefreshMerge.plan(page: encoded, head: head, matches: matches) {
+        let plan = try RefreshMerge.plan(page: encoded, head: head, matches: matches, order: policy.itemOrder) {
             try store.rowIndex(ofPosition: $0, in: snapshotFeed)
         }
         switch plan {

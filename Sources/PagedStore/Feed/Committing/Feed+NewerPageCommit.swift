@@ -11,14 +11,15 @@ extension Feed {
         let write = PageWrite(
             request: .newer, requestCursor: cursor, olderCursor: page.olderCursor,
             newerCursor: page.newerCursor ?? cursor, fetchedAt: clock.date())
+        let order = policy.itemOrder
         return try refreshTransaction(task: task, generation: generation, continuing: continuing) { store, feed in
             let ids = encoded.map(\.itemID)
             var known = try store.items(withIDs: ids, in: feed)
             let rows = Set(known.keys)
             let hidden =
-                NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows)
+                NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows, order: order)
                 ? Set(try store.pendingEdits(of: feed).lazy.filter { $0.kind == .remove }.map(\.itemID)) : []
-            let plan = NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: hidden)
+            let plan = NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: hidden, order: order)
             // Moved rows prove nothing where they were; their old rows go (indices before the page).
             let movedIDs = plan.moved.map { ids[$0] }
             let movedRows = try movedIDs.compactMap { id in

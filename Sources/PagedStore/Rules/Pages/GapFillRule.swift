@@ -33,6 +33,14 @@ enum GapFillRule {
         /// Filling from the top, the rows right below the gap, top first, as many as
         /// ``farSideRowsNeeded(pageOf:)`` says; empty from the bottom.
         var farSideRows: [DeletionProof.Row] = []
+        /// How the server orders the list.
+        var order: FeedPolicy.ItemOrder = .fixed
+        /// The items whose removals wait, which the feed hides: listed, they are neither rows nor
+        /// items it lacks. Read only when ``needsFarSideFacts(_:)`` says so.
+        var hidden: Set<String> = []
+        /// The position of the far side's last row, above the next gap or at the feed's bottom.
+        /// Read only when ``needsFarSideFacts(_:)`` says so.
+        var farSideBottom: Int64?
     }
 
     /// What becomes of the gap.
@@ -85,7 +93,11 @@ enum GapFillRule {
         let repeated =
             fromTop
             ? Array(items.indices.prefix { facts.known[items[$0]].map { $0 <= facts.gapPosition } ?? false }) : []
-        let reached = fromTop ? firstInCachedOrder(far, facts).flatMap { provesTheEdge($0, far, facts) } : far.last
+        let reached =
+            fromTop
+            ? firstInCachedOrder(far, facts).flatMap { edgeOverTheFarSide($0, far, facts) }.flatMap {
+                provesTheEdge($0, far, facts)
+            } : far.last
         let candidates = fromTop ? 0..<(reached ?? items.count) : (reached.map { $0 + 1 } ?? 0)..<items.count
         let moved = candidates.filter { offset in facts.known[items[offset]].map { $0 > facts.gapPosition } ?? false }
         let movedSet = Set(moved)
@@ -127,17 +139,53 @@ enum GapFillRule {
     /// the gap below it, and the next fill, which lists the rows under it, reaches them and proves
     /// what was deleted. With fewer rows under it, that fill might list too few to prove them (the
     /// list's end), and the deleted rows would stay: the page proves them, as one that cannot tell
-    /// must.
+    /// must. In a list ordered by activity (``FeedPolicy/ItemOrder/byActivity``), a page that ends
+    /// on the only row of the far side it lists proves nothing of what is under the gap even when
+    /// it passed no row: that row may have moved up from above items the feed never had.
     private static func provesTheEdge(_ reached: Int, _ far: [Int], _ facts: Facts) -> Int? {
         guard far.last == reached else { return reached }
+        let endsOnIt = reached == facts.itemIDs.count - 1 && facts.cursor != nil
+        if facts.order == .byActivity, endsOnIt, far.count == 1 { return nil }
         let listed = Set(facts.itemIDs)
         let reachedID = facts.itemIDs[reached]
         let passed = facts.farSideRows.prefix { $0.itemID != reachedID }
         let skipped = passed.count { !$0.local && !listed.contains($0.itemID) }
         if skipped > DeletionProof.mostDeletions(provedByPageOf: facts.itemIDs.count) { return nil }
-        let endsOnIt = reached == facts.itemIDs.count - 1 && facts.cursor != nil
         let serverRowsBelow = facts.farSideRows.dropFirst(passed.count + 1).count { !$0.local }
         return skipped > 0 && endsOnIt && serverRowsBelow >= skipped ? nil : reached
+    }
+
+    /// `edge`, or the first row of the far side the page lists after the last item the feed lacks
+    /// that it lists under a row of the far side with cached rows under it: the feed has that row's
+    /// next rows and not the item, so the rows above the item moved up (bumped from under it) and go
+    /// where the page lists them, however they stand among themselves. Nil when no row of the far
+    /// side follows: the page did not reach the far side. Closed at `edge`, the items under it
+    /// were left out for good, and the rows the page passed taken for deleted. Items listed under
+    /// the far side's last row are only the list going on below it.
+    private static func edgeOverTheFarSide(_ edge: Int, _ far: [Int], _ facts: Facts) -> Int? {
+        let farOffsets = Set(far)
+        var rowAbove = edge
+        var lastUnderARow: Int?
+        for offset in (edge + 1)..<facts.itemIDs.count {
+            if farOffsets.contains(offset) {
+                rowAbove = offset
+            } else if facts.lacks(facts.itemIDs[offset]), let position = facts.known[facts.itemIDs[rowAbove]],
+                let bottom = facts.farSideBottom, position < bottom
+            {
+                lastUnderARow = offset
+            }
+        }
+        guard let lastUnderARow else { return edge }
+        return far.first { $0 > lastUnderARow }
+    }
+
+    /// Whether the plan depends on the hidden items and the far side's bottom: the page lists an
+    /// item the feed has no row for after a row of the far side. Filling from the top only.
+    static func needsFarSideFacts(_ facts: Facts) -> Bool {
+        guard facts.end == .top,
+            let firstFar = facts.itemIDs.firstIndex(where: { facts.known[$0].map { $0 > facts.gapPosition } ?? false })
+        else { return false }
+        return facts.itemIDs[(firstFar + 1)...].contains { facts.known[$0] == nil }
     }
 
     /// The far side's edge a fill from the top reached: the first of the page's rows below the gap
@@ -153,4 +201,9 @@ enum GapFillRule {
         }
         return edge
     }
+}
+
+extension GapFillRule.Facts {
+    /// Whether the page lists `id` as an item the feed lacks: neither a row nor hidden.
+    func lacks(_ id: String) -> Bool { known[id] == nil && !hidden.contains(id) }
 }

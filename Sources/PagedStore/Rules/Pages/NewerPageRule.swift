@@ -22,11 +22,15 @@ enum NewerPageRule {
     }
 
     /// Plans a newer page listing `itemIDs`, for a feed with rows for the ids in `rows` and queued
-    /// removals hiding the items in `hidden` (read only when ``needsHiddenItems(itemIDs:rows:)``).
-    static func plan(itemIDs: [String], rows: Set<String>, hidden: Set<String> = []) -> Plan {
+    /// removals hiding the items in `hidden` (read only when ``needsHiddenItems(itemIDs:rows:order:)``).
+    /// In a list ordered by activity every item the page lists is newer than the rows under the
+    /// cursor, the rows the feed has among them moved up: all go on top.
+    static func plan(
+        itemIDs: [String], rows: Set<String>, hidden: Set<String> = [], order: FeedPolicy.ItemOrder = .fixed
+    ) -> Plan {
         let lacking = itemIDs.prefix { !rows.contains($0) }.count
         let lastNew = itemIDs.lastIndex { !rows.contains($0) && !hidden.contains($0) }
-        let count = max(lacking, lastNew.map { $0 + 1 } ?? 0)
+        let count = order == .byActivity ? itemIDs.count : max(lacking, lastNew.map { $0 + 1 } ?? 0)
         var seen: Set<String> = []
         var plan = Plan(onTop: [], moved: [])
         for offset in 0..<count where seen.insert(itemIDs[offset]).inserted {
@@ -37,9 +41,10 @@ enum NewerPageRule {
     }
 
     /// Whether the plan depends on the hidden items: the page lists a row the feed has before an
-    /// item it lacks. Otherwise the items before the first row go on top, whatever they are.
-    static func needsHiddenItems(itemIDs: [String], rows: Set<String>) -> Bool {
-        guard let firstRow = itemIDs.firstIndex(where: rows.contains) else { return false }
+    /// item it lacks, in a list ordered by ``FeedPolicy/ItemOrder/fixed``. Otherwise the items
+    /// before the first row go on top, whatever they are (or, ordered by activity, all of them).
+    static func needsHiddenItems(itemIDs: [String], rows: Set<String>, order: FeedPolicy.ItemOrder = .fixed) -> Bool {
+        guard order == .fixed, let firstRow = itemIDs.firstIndex(where: rows.contains) else { return false }
         return itemIDs[firstRow...].contains { !rows.contains($0) }
     }
 }

@@ -40,11 +40,20 @@ enum RefreshMerge {
     ///   - page: The new first page, top first.
     ///   - head: The cached rows from the top, as many as ``headLimit(pageSize:)``.
     ///   - matches: The cached rows (anywhere in the feed) whose ids are in `page`, keyed by id.
+    ///   - order: How the server orders the list: in one ordered by activity, a page whose only row
+    ///     the feed has is its last, under new items, shares nothing that proves an overlap (the row
+    ///     may have moved up from above rows the page did not reach).
     ///   - rowOfPosition: The row index of a cached position below the head (for relocated rows).
     static func plan(
-        page: [EncodedItem], head: [StoredItem], matches: [String: StoredItem], rowOfPosition: (Int64) throws -> Int
+        page: [EncodedItem], head: [StoredItem], matches: [String: StoredItem],
+        order: FeedPolicy.ItemOrder = .fixed, rowOfPosition: (Int64) throws -> Int
     ) rethrows -> Plan {
         guard !matches.isEmpty else { return .noOverlap }
+        if order == .byActivity, matches.count == 1, page.count > 1, let last = page.last,
+            matches[last.itemID] != nil
+        {
+            return .noOverlap
+        }
         var headIndex: [String: Int] = [:]
         headIndex.reserveCapacity(head.count)
         for (row, item) in head.enumerated() { headIndex[item.itemID] = row }

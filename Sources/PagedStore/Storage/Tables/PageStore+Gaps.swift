@@ -94,6 +94,17 @@ extension PageStore {
         return try connection.integer(sql, feed.id, position)
     }
 
+    /// The position of the last row below `position` and above the next gap under it (or at the
+    /// feed's bottom): the last row of the stretch a gap at `position` hangs over. Nil when none.
+    package func lastPosition(ofRowsBelow position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
+        let sql = """
+            SELECT max(position) FROM item WHERE feed_id = ?1 AND position > ?2 AND position <= coalesce(
+                (SELECT min(above_position) FROM gap WHERE feed_id = ?1 AND above_position > ?2),
+                9223372036854775807)
+            """
+        return try connection.integer(sql, feed.id, position)
+    }
+
     /// The page of the nearest row at or above `position`, or the top page when none is above.
     private func pageNo(atOrAbove position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64 {
         let sql = "SELECT page_no FROM item WHERE feed_id = ? AND position <= ? ORDER BY position DESC LIMIT 1"

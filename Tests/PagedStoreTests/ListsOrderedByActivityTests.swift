@@ -1,0 +1,97 @@
+import Foundation
+import PagedStoreTesting
+import TestSupport
+import Testing
+
+@testable import PagedStore
+
+/// A list whose items move to the top when they change (``FeedPolicy/ItemOrder/byActivity``): a row
+/// the feed has, listed alone under new items, may have moved up from above items the feed never
+/// had. Taken for the place where the page joins the feed, it skipped those items for good.
+@Suite(.limit(minutes: 2)) struct ListsOrderedByActivityTests {
+    let test: FeedTestCase
+    init() throws { test = try FeedTestCase() }
+
+    /// s1010…s1006 cached; three posts published, then s1010 bumped, then four more: the server lists
+    /// s1018…s1015, s1010, then s1013…s1011, which the feed never had.
+    private func bumpedUnderNewPosts(
+        _ policy: FeedPolicy
+    ) async throws -> (feed: Feed<Post>, server: TimelineModel) {
+        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        #expect(await feed.snapshot.ids == ["s1010", "s1009", "s1008", "s1007", "s1006"])
+        server.publish(3)
+        server.bump("s1010")
+        server.publish(4)
+        return (feed, server)
+    }
+
+    /// The first page is s1018…s1015 then s1010, the feed's top row: under new posts, it proves no
+    /// overlap, and the rows go on top over a gap whose fill finds s1013…s1011.
+    @Test func aFirstPageEndingOnTheTopRowLeavesAGapUnderIt() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let (feed, server) = try await bumpedUnderNewPosts(policy)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids.prefix(5) == ["s1018", "s1017", "s1016", "s1015", "s1010"])
+        #expect(snapshot.gaps.map(\.afterRow) == [4])
+        try await ReferenceModelTests.check(recorder, feed, test, "after the refresh")
+        try await scrollToTheEnd(feed, "after the refresh")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// A gap over s1010…s1006 (five newer posts on top of it), whose fill lists s1018…s1015 and
+    /// ends on s1010: the gap stays under s1010, and the next fill finds s1013…s1011.
+    @Test func aFillEndingOnTheFarSidesTopRowKeepsTheGapUnderIt() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let (feed, server) = try await bumpedUnderNewPosts(policy)
+        server.publish(5)
+        await feed.refresh()
+        #expect(await feed.snapshot.ids.count == 10)
+        let recorder = await SnapshotRecorder(feed)
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        let snapshot = await feed.snapshot
+        #expect(Array(snapshot.ids[5..<10]) == ["s1018", "s1017", "s1016", "s1015", "s1010"])
+        #expect(snapshot.gaps.map(\.afterRow) == [9], "the gap under s1010, for what came before its bump")
+        try await ReferenceModelTests.check(recorder, feed, test, "after the fill")
+        try await scrollToTheEnd(feed, "after the fill")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// By the newer cursor (s1010's): s1008 bumped, then four posts published. The page lists
+    /// s1015…s1012, then s1008, newer than the cursor since its bump. Every item goes on top, s1008
+    /// moving up with them, and no row is proved deleted: s1010 and s1009 stay. Ordered by
+    /// creation, s1008 is taken for the head again, and s1010 and s1009 for deleted.
+    @Test func aNewerPageListingABumpedRowAfterNewOnesPutsAllOnTop() async throws {
+        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let policy = FeedPolicy(
+            refreshOnOpen: .never, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 3),
+            itemOrder: .byActivity)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        server.bump("s1008")
+        server.publish(4)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        #expect(source.requests.contains(.newerThan(cursor: "s1010")), "the refresh went by the newer cursor")
+        #expect(await feed.snapshot.ids == server.items.prefix(9).map(\.id))
+        try await ReferenceModelTests.check(recorder, feed, test, "after the refresh")
+        try await scrollToTheEnd(feed, "after the refresh")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// A policy recorded before the order existed reads as ``FeedPolicy/ItemOrder/fixed``.
+    @Test func aPolicyRecordedWithoutAnOrderIsFixed() throws {
+        let recorded = Data(#"{"gapPolicy":"keepGap","windowSize":300}"#.utf8)
+        let policy = try JSONDecoder().decode(FeedPolicy.self, from: recorded)
+        #expect(policy.itemOrder == .fixed)
+        #expect(policy.gapPolicy == .keepGap)
+        let activity = FeedPolicy(itemOrder: .byActivity)
+        #expect(try JSONDecoder().decode(FeedPolicy.self, from: JSONEncoder().encode(activity)) == activity)
+    }
+}
