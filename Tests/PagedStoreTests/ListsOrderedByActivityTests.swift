@@ -85,6 +85,31 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// s1008 hidden by its queued removal; one post, s1008 bumped, one more: the newer page lists
+    /// s1013, s1008, s1011, and s1008 goes on top with them, hidden. Rejected, it goes back there,
+    /// where the server lists it, not to its old place: no newer page lists it again to put it right.
+    @Test(arguments: [FeedPolicy.ItemOrder.fixed, .byActivity])
+    func aHiddenItemANewerPageListsOnTopGoesBackThere(order: FeedPolicy.ItemOrder) async throws {
+        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let policy = FeedPolicy(
+            refreshOnOpen: .never, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 3), itemOrder: order)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        _ = try #require(try await feed.enqueue("hide", removing: "s1008", argument: Revision(revision: 4)))
+        server.publish(1)
+        server.bump("s1008")
+        server.publish(1)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        #expect(await !feed.snapshot.ids.contains("s1008"))
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answer")
+        try await scrollToTheEnd(feed, "after the answer")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// A policy recorded before the order existed reads as ``FeedPolicy/ItemOrder/fixed``.
     @Test func aPolicyRecordedWithoutAnOrderIsFixed() throws {
         let recorded = Data(#"{"gapPolicy":"keepGap","windowSize":300}"#.utf8)

@@ -48,6 +48,9 @@ struct FeedCommit<Item: FeedItem> {
     /// new place (see ``PendingEditReplay/placeDisproved(byFirstPage:item:above:below:)``). Kept as the
     /// page itself: its ids are read only when the page brings back a removed item.
     var refreshedPage: [EncodedItem]?
+    /// Hidden items a page listed as moved up (``NewerPageRule/Plan/hiddenOnTop``): a removal of one
+    /// takes the place the page gave it, whatever its old place says.
+    var movedUp: Set<String> = []
     /// For a commit that takes another writer's write from the file: what the change record says of
     /// it. ``Feed/apply(_:)`` reports it once the change is checked against the rows, so that an
     /// event counts only a change the list applied.

@@ -72,7 +72,8 @@ extension FeedWriter {
                 let takesNewPlace = PendingEditReplay.takesNewPlace(
                     cameBackAt: stored.position, removedBetween: removal.above.flatMap { named[$0]?.position },
                     and: removal.below.flatMap { named[$0]?.position },
-                    placeDisproved: disprovedByThePage == true || standing.disproved || standing.lost)
+                    placeDisproved: disprovedByThePage == true || standing.disproved || standing.lost
+                        || commit.movedUp.contains(combined.itemID))
                 (removal.base, removal.baseSection) = (before.payload, before.section)
                 // The write that brought it back is what it goes back as: a page's row is the server's.
                 removal.removedLocal = try store.isLocalRow(combined.itemID, in: feed)

@@ -17,7 +17,7 @@ extension Feed {
             var known = try store.items(withIDs: ids, in: feed)
             let rows = Set(known.keys)
             let hidden =
-                NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows, order: order)
+                try NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows) && store.hasPendingEdits(in: feed)
                 ? Set(try store.pendingEdits(of: feed).lazy.filter { $0.kind == .remove }.map(\.itemID)) : []
             let plan = NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: hidden, order: order)
             // Moved rows prove nothing where they were; their old rows go (indices before the page).
@@ -32,9 +32,11 @@ extension Feed {
             let newItems = plan.onTop.map { encoded[$0] }
             let positions = try store.prependPage(newItems, page: write, to: &feed)
             let loaded = Self.newRows(plan.onTop.map { items[$0] }, newItems, positions: positions)
-            return Commit(
+            var commit = Commit(
                 record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<newItems.count)),
                 window: deleted.isEmpty ? .prepend(loaded, reloads: []) : .reload, copies: newItems)
+            commit.movedUp = Set(plan.hiddenOnTop.map { ids[$0] })
+            return commit
         }
     }
 }

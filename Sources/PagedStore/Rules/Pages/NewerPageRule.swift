@@ -19,10 +19,13 @@ enum NewerPageRule {
         var onTop: [Int]
         /// The page offsets of rows the feed has elsewhere that move to the top.
         var moved: [Int]
+        /// The page offsets of hidden items among `onTop`: they moved up too, and their removals'
+        /// places go with them (a rejected one goes back where the page listed it).
+        var hiddenOnTop: [Int] = []
     }
 
     /// Plans a newer page listing `itemIDs`, for a feed with rows for the ids in `rows` and queued
-    /// removals hiding the items in `hidden` (read only when ``needsHiddenItems(itemIDs:rows:order:)``).
+    /// removals hiding the items in `hidden` (read only when ``needsHiddenItems(itemIDs:rows:)``).
     /// In a list ordered by activity every item the page lists is newer than the rows under the
     /// cursor, the rows the feed has among them moved up: all go on top.
     static func plan(
@@ -36,15 +39,15 @@ enum NewerPageRule {
         for offset in 0..<count where seen.insert(itemIDs[offset]).inserted {
             plan.onTop.append(offset)
             if rows.contains(itemIDs[offset]) { plan.moved.append(offset) }
+            if hidden.contains(itemIDs[offset]) { plan.hiddenOnTop.append(offset) }
         }
         return plan
     }
 
-    /// Whether the plan depends on the hidden items: the page lists a row the feed has before an
-    /// item it lacks, in a list ordered by ``FeedPolicy/ItemOrder/fixed``. Otherwise the items
-    /// before the first row go on top, whatever they are (or, ordered by activity, all of them).
-    static func needsHiddenItems(itemIDs: [String], rows: Set<String>, order: FeedPolicy.ItemOrder = .fixed) -> Bool {
-        guard order == .fixed, let firstRow = itemIDs.firstIndex(where: rows.contains) else { return false }
-        return itemIDs[firstRow...].contains { !rows.contains($0) }
+    /// Whether the plan depends on the hidden items: the page lists an item the feed has no row
+    /// for, which may be one of them (where it goes on top, or whether it does, and where its
+    /// removal's place goes).
+    static func needsHiddenItems(itemIDs: [String], rows: Set<String>) -> Bool {
+        itemIDs.contains { !rows.contains($0) }
     }
 }
