@@ -156,24 +156,31 @@ enum GapFillRule {
     }
 
     /// `edge`, or the first row of the far side the page lists after the last item the feed lacks
-    /// that it lists under a row of the far side with cached rows under it: the feed has that row's
-    /// next rows and not the item, so the rows above the item moved up (bumped from under it) and go
-    /// where the page lists them, however they stand among themselves. Nil when no row of the far
-    /// side follows: the page did not reach the far side. Closed at `edge`, the items under it
-    /// were left out for good, and the rows the page passed taken for deleted. Items listed under
-    /// the far side's last row are only the list going on below it.
+    /// that it lists where the feed has rows: between two rows of the far side, or under a lone one
+    /// (not listed right under a far-side row cached above it) with cached rows under it. The rows
+    /// above such an item moved up (bumped from under it) and go where the page lists them, however
+    /// they stand among themselves. Nil when no row of the far side follows: the page did not reach
+    /// the far side. Closed at `edge`, the items under it were left out for good, and the rows the
+    /// page passed taken for deleted. Items listed under a run of far-side rows in their cached
+    /// order, or under the far side's last row, are the list going on below rows that the server
+    /// deleted, or below the far side: the run holds its place.
     private static func edgeOverTheFarSide(_ edge: Int, _ far: [Int], _ facts: Facts) -> Int? {
         let farOffsets = Set(far)
+        let position = { (offset: Int) in facts.known[facts.itemIDs[offset]] }
         var rowAbove = edge
         var lastUnderARow: Int?
         for offset in (edge + 1)..<facts.itemIDs.count {
             if farOffsets.contains(offset) {
                 rowAbove = offset
-            } else if facts.lacks(facts.itemIDs[offset]), let position = facts.known[facts.itemIDs[rowAbove]],
-                let bottom = facts.farSideBottom, position < bottom
-            {
-                lastUnderARow = offset
+                continue
             }
+            guard facts.lacks(facts.itemIDs[offset]) else { continue }
+            let betweenRows = far.last.map { $0 > offset } ?? false
+            let inARun =
+                rowAbove > 0 && farOffsets.contains(rowAbove - 1)
+                && (position(rowAbove - 1) ?? .max) < (position(rowAbove) ?? .min)
+            let rowsUnder = (position(rowAbove) ?? .max) < (facts.farSideBottom ?? .min)
+            if betweenRows || (!inARun && rowsUnder) { lastUnderARow = offset }
         }
         guard let lastUnderARow else { return edge }
         return far.first { $0 > lastUnderARow }
