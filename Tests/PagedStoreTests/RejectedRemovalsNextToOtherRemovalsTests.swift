@@ -74,7 +74,7 @@ import Testing
         let sender = try test.store()
         await sender.outbox.register("hide", as: Revision.self) { edit in
             guard confirmed.contains(edit.itemID) else { return .rejected(reason: "HTTP 403") }
-            server.items.removeAll { $0.id == edit.itemID }
+            server.removeItems { $0.id == edit.itemID }
             return .confirmed
         }
         await sender.outbox.waitUntilEmpty()
@@ -132,7 +132,7 @@ import Testing
         let recorder = await SnapshotRecorder(feed)
         let sender = try test.store()
         await sender.outbox.register("first", as: Revision.self) { edit in
-            server.items.removeAll { $0.id == edit.itemID }
+            server.removeItems { $0.id == edit.itemID }
             return .confirmed
         }
         await sender.outbox.register("then", as: Revision.self) { _ in .rejected(reason: "HTTP 403") }

@@ -20,6 +20,13 @@ final class ModelServer: @unchecked Sendable {
         set { lock.withLock { list = newValue } }
     }
 
+    /// Removes the items `shouldBeRemoved` picks in one step: outbox handlers that run side by side
+    /// (edits of different items are sent at once) lose no removal, as `items.removeAll` (a read,
+    /// then a write) would.
+    func removeItems(where shouldBeRemoved: (Post) -> Bool) {
+        lock.withLock { list.removeAll(where: shouldBeRemoved) }
+    }
+
     /// The page the request asks for, given the list as it is now.
     func page(for request: PageRequest) -> Page<Post> {
         let items = self.items
