@@ -38,7 +38,7 @@ enum GapFiller {
             farSideRows: listsTheFarSide ? try farSideRows(below: above, pageOf: items.count, in: feed, store) : [],
             order: order)
         if GapFillRule.needsFarSideFacts(facts) {
-            facts.hidden = Set(try store.pendingEdits(of: feed).lazy.filter { $0.kind == .remove }.map(\.itemID))
+            facts.hidden = try store.hiddenItemIDs(in: feed)
             facts.farSideBottom = try store.lastPosition(ofRowsBelow: above, in: feed)
         }
         let plan = GapFillRule.plan(facts)

@@ -18,7 +18,7 @@ extension Feed {
             let rows = Set(known.keys)
             let hidden =
                 try NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows) && store.hasPendingEdits(in: feed)
-                ? Set(try store.pendingEdits(of: feed).lazy.filter { $0.kind == .remove }.map(\.itemID)) : []
+                ? try store.hiddenItemIDs(in: feed) : []
             let plan = NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: hidden, order: order)
             // Moved rows prove nothing where they were; their old rows go (indices before the page).
             let movedIDs = plan.moved.map { ids[$0] }

@@ -149,6 +149,12 @@ extension PageStore {
         try pendingEditRows(of: feed).edits
     }
 
+    /// The items the feed's pending removals hide: a page that lists one lists neither a row of the
+    /// feed nor an item it lacks.
+    package func hiddenItemIDs(in feed: FeedRecord) throws(StorageError) -> Set<String> {
+        Set(try pendingEdits(of: feed).lazy.filter { $0.kind == .remove }.map(\.itemID))
+    }
+
     /// The feed's pending edit rows that show on its rows (not detached, see ``detach(_:in:)``),
     /// oldest first: the well-formed ones as edits, and the ones no edit can come from (a file edited
     /// by hand, a faulty writer) with what is wrong with them. A malformed row is never applied: it
