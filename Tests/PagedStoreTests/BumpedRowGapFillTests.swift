@@ -98,11 +98,8 @@ import Testing
     /// closed at s1010, the fill left the two out for good.
     @Test(arguments: [FeedPolicy.ItemOrder.fixed, .byActivity])
     func aTopFillThatListsNewPostsUnderTheFarSidesTopTakesThem(order: FeedPolicy.ItemOrder) async throws {
-        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
-        let source = ScriptedSource<Post> { request in server.page(for: request) }
         let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: order)
-        let feed = try test.feed(source, policy: policy)
-        await feed.refresh()
+        let (feed, server, _) = try await test.refreshedTimeline(count: 10, policy: policy)
         let recorder = await SnapshotRecorder(feed)
         server.publish(2)
         server.bump("s1010")

@@ -17,10 +17,7 @@ import Testing
     private func bumpedUnderNewPosts(
         _ policy: FeedPolicy
     ) async throws -> (feed: Feed<Post>, server: TimelineModel) {
-        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
-        let source = ScriptedSource<Post> { server.page(for: $0) }
-        let feed = try test.feed(source, policy: policy)
-        await feed.refresh()
+        let (feed, server, _) = try await test.refreshedTimeline(count: 10, policy: policy)
         #expect(await feed.snapshot.ids == ["s1010", "s1009", "s1008", "s1007", "s1006"])
         server.publish(3)
         server.bump("s1010")
@@ -67,13 +64,10 @@ import Testing
     /// moving up with them, and no row is proved deleted: s1010 and s1009 stay. Ordered by
     /// creation, s1008 is taken for the head again, and s1010 and s1009 for deleted.
     @Test func aNewerPageListingABumpedRowAfterNewOnesPutsAllOnTop() async throws {
-        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
-        let source = ScriptedSource<Post> { server.page(for: $0) }
         let policy = FeedPolicy(
             refreshOnOpen: .never, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 3),
             itemOrder: .byActivity)
-        let feed = try test.feed(source, policy: policy)
-        await feed.refresh()
+        let (feed, server, source) = try await test.refreshedTimeline(count: 10, policy: policy)
         server.bump("s1008")
         server.publish(4)
         let recorder = await SnapshotRecorder(feed)
@@ -90,12 +84,9 @@ import Testing
     /// where the server lists it, not to its old place: no newer page lists it again to put it right.
     @Test(arguments: [FeedPolicy.ItemOrder.fixed, .byActivity])
     func aHiddenItemANewerPageListsOnTopGoesBackThere(order: FeedPolicy.ItemOrder) async throws {
-        let server = TimelineModel(count: 10, pageSize: 5, byPageNumber: false, sectioned: false)
-        let source = ScriptedSource<Post> { server.page(for: $0) }
         let policy = FeedPolicy(
             refreshOnOpen: .never, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 3), itemOrder: order)
-        let feed = try test.feed(source, policy: policy)
-        await feed.refresh()
+        let (feed, server, _) = try await test.refreshedTimeline(count: 10, policy: policy)
         _ = try #require(try await feed.enqueue("hide", removing: "s1008", argument: Revision(revision: 4)))
         server.publish(1)
         server.bump("s1008")

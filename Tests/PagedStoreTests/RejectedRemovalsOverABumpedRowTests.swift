@@ -18,10 +18,7 @@ import Testing
     private func runOnTop(
         _ run: [String], bumping: Bool, policy: FeedPolicy
     ) async throws -> (feed: Feed<Post>, server: TimelineModel) {
-        let server = TimelineModel(count: 6, pageSize: 5, byPageNumber: false, sectioned: false)
-        let source = ScriptedSource<Post> { server.page(for: $0) }
-        let feed = try test.feed(source, policy: policy)
-        await feed.refresh()
+        let (feed, server, _) = try await test.refreshedTimeline(count: 6, policy: policy)
         #expect(await feed.snapshot.ids == ["s1006", "s1005", "s1004", "s1003", "s1002"])
         for id in run {
             _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))

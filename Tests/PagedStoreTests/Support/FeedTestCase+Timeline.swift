@@ -5,6 +5,17 @@ import TestSupport
 @testable import PagedStore
 
 extension FeedTestCase {
+    /// A feed over a server of `count` posts (s1001 and up, paged by cursor), refreshed once.
+    func refreshedTimeline(
+        count: Int, pageSize: Int = 5, policy: FeedPolicy
+    ) async throws -> (feed: Feed<Post>, server: TimelineModel, source: ScriptedSource<Post>) {
+        let server = TimelineModel(count: count, pageSize: pageSize, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let feed = try self.feed(source, policy: policy)
+        await feed.refresh()
+        return (feed, server, source)
+    }
+
     /// The timeline the gap tests start from: `old` (p0…p29) on a server of pages of 10, with its
     /// first page cached; then 25 new posts n0…n24 on top, and a refresh that leaves n0…n9, a gap,
     /// and p0…p9 (with the keepGap policy).
