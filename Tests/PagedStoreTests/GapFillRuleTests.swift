@@ -75,6 +75,25 @@ import Testing
         #expect(plan(["n1", "c", "d"], order: .byActivity).gap == .closed, "two rows in their order: reached")
     }
 
+    @Test func inAListOrderedByActivityOnlyTheWholeFarSideHoldsItsPlaceOverItemsListedUnderIt() {
+        let passed = plan(["c", "e", "n1", "n2"], order: .byActivity)
+        #expect(passed.moved == [0, 1], "d deleted, or e then c bumped from above n1: only a later fill would say")
+        #expect(passed.fresh == [0, 1, 2, 3])
+        #expect(passed.proof.isEmpty, "d is not shown deleted")
+        #expect(passed.gap == .belowTheNewRows(cursor: "next", unfillable: false))
+        #expect(plan(["c", "e", "n1", "n2"]).proof == [0, 1], "ordered by creation, e holds its place: d deleted")
+        let above = plan(["c", "d", "n1", "n2"], order: .byActivity)
+        #expect(above.moved == [0, 1], "e…g cached under d: d was bumped, or they were deleted")
+        #expect(above.gap == .belowTheNewRows(cursor: "next", unfillable: false))
+        let whole = plan(["c", "d", "e", "f", "g", "n1"], order: .byActivity)
+        #expect(whole.fresh.isEmpty, "the whole far side in its order: n1 is the list going on under it")
+        #expect(whole.proof == [0, 1, 2, 3, 4])
+        #expect(whole.gap == .closed)
+        let local = plan(["c", "d", "f", "g", "n1"], local: ["e"], order: .byActivity)
+        #expect(local.fresh.isEmpty, "e is the app's own row, not one the page passed")
+        #expect(local.gap == .closed)
+    }
+
     @Test func aPageThatListsTheRowUnderTheOneItReachesProvesTheRowsAboveDeleted() {
         let fill = plan(["n1", "n2", "e", "f"])
         #expect(fill.fresh == [0, 1])

@@ -59,6 +59,54 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// s1005…s1001 cached; seven posts, then s1001 and s1005 bumped, then nine more: the fill under
+    /// the nine lists s1005 and s1001 in their cached order, then s1012…s1006, which the feed never
+    /// had. s1004…s1002 are under those, not deleted: the two rows move up with the page, and the
+    /// gap stays under it for the next fill to reach them.
+    @Test func aFillListingTwoBumpedRowsInTheirOrderOverNewItemsProvesNothingBetweenThem() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let (feed, server, _) = try await test.refreshedTimeline(count: 5, pageSize: 9, policy: policy)
+        server.publish(7)
+        server.bump("s1001")
+        server.bump("s1005")
+        server.publish(9)
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        let snapshot = await feed.snapshot
+        #expect(snapshot.ids.prefix(18) == server.items.prefix(18).map(\.id)[...])
+        #expect(snapshot.gaps.map(\.afterRow) == [17], "the gap under s1006, over s1004…s1002")
+        try await ReferenceModelTests.check(recorder, feed, test, "after the fill")
+        try await scrollToTheEnd(feed, "after the fill")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// s1010…s1007 over a gap (s1006, s1005) over s1004…s1001, the four on top hidden by queued
+    /// removals; four posts, then s1004 bumped. The refresh lists s1004 first, then the new posts:
+    /// it may have moved up from under the hidden rows and the gap, which stays. Rejected, the
+    /// four come back over it, and the fill that reaches them leaves it for the next.
+    @Test func aRefreshListingTheTopRowFirstKeepsAGapUnderHiddenRowsAboveIt() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let (feed, server, _) = try await test.refreshedTimeline(count: 4, pageSize: 4, policy: policy)
+        server.publish(6)
+        await feed.refresh()
+        #expect(await feed.snapshot.gaps.map(\.afterRow) == [3])
+        for id in ["s1010", "s1009", "s1008", "s1007"] {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        server.publish(4)
+        server.bump("s1004")
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 4)
+        await feed.waitUntilIdle()
+        #expect(await feed.snapshot.gaps.count == 2, "the refresh's gap, and the one under s1007")
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+        try await scrollToTheEnd(feed, "after the answers")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// By the newer cursor (s1010's): s1008 bumped, then four posts published. The page lists
     /// s1015…s1012, then s1008, newer than the cursor since its bump. Every item goes on top, s1008
     /// moving up with them, and no row is proved deleted: s1010 and s1009 stay. Ordered by

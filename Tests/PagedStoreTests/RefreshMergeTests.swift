@@ -17,12 +17,15 @@ import Testing
     }
 
     static func plan(
-        _ page: [EncodedItem], _ head: [StoredItem], deep: [StoredItem] = [], order: FeedPolicy.ItemOrder = .fixed
+        _ page: [EncodedItem], _ head: [StoredItem], deep: [StoredItem] = [], order: FeedPolicy.ItemOrder = .fixed,
+        hiddenAboveTheTop: Int = 0
     ) -> RefreshMerge.Plan {
         var matches: [String: StoredItem] = [:]
         let ids = Set(page.map(\.itemID))
         for row in head + deep where ids.contains(row.itemID) { matches[row.itemID] = row }
-        return RefreshMerge.plan(page: page, head: head, matches: matches, order: order) { Int($0 / 10) }
+        return RefreshMerge.plan(
+            page: page, head: head, matches: matches, order: order, hiddenAboveTheTop: hiddenAboveTheTop
+        ) { Int($0 / 10) }
     }
 
     @Test func newItemsAboveAnUnchangedHeadAreAPrepend() {
@@ -41,6 +44,19 @@ import Testing
             Self.plan(two, head, order: .byActivity) == .prepend(newItems: [Self.item("n0")], reloads: []),
             "two rows in their cached order: the page reached them")
         #expect(Self.plan([Self.item("c0")], head, order: .byActivity) == .prepend(newItems: [], reloads: []))
+    }
+
+    @Test func inAListOrderedByActivityTheTopRowUnderHiddenItemsThePageLeavesOutMayHaveMoved() {
+        let page = [Self.item("c0"), Self.item("n0"), Self.item("n1")]
+        let head = Self.head(["c0", "c1", "c2"])
+        #expect(Self.plan(page, head, order: .byActivity, hiddenAboveTheTop: 2) == .noOverlap)
+        #expect(Self.plan(page, head, order: .byActivity) != .noOverlap, "nothing above c0: the page starts there")
+        #expect(Self.plan(page, head, hiddenAboveTheTop: 2) != .noOverlap, "ordered by creation, c0 stays")
+        let run = [Self.item("n0"), Self.item("c0"), Self.item("c1")]
+        #expect(
+            Self.plan(run, head, order: .byActivity, hiddenAboveTheTop: 2)
+                == .prepend(newItems: [Self.item("n0")], reloads: []),
+            "two rows in their cached order: the page reached them")
     }
 
     @Test func aChangedPayloadInTheOverlapIsAReload() {

@@ -10,7 +10,12 @@ extension Feed {
         if let commit = try mergeWithAnEmptySide(encoded, page: page, into: &feed, store: store) { return commit }
         let (head, matches) = try headAndMatches(of: encoded, in: feed, store: store)
         let snapshotFeed = feed
-        let plan = try RefreshMerge.plan(page: encoded, head: head, matches: matches, order: policy.itemOrder) {
+        let hiddenAboveTheTop =
+            RefreshMerge.needsHiddenAboveTheTop(policy.itemOrder)
+            ? try hiddenAbove(head.first, leftOutBy: encoded, in: feed, store: store) : 0
+        let plan = try RefreshMerge.plan(
+            page: encoded, head: head, matches: matches, order: policy.itemOrder, hiddenAboveTheTop: hiddenAboveTheTop
+        ) {
             try store.rowIndex(ofPosition: $0, in: snapshotFeed)
         }
         switch plan {
@@ -47,6 +52,15 @@ extension Feed {
         let leaving = PendingEditReplay.rowsLeavingTheirPlaces(
             rewritten: rewritten.map(\.itemID), listed: Set(encoded.map(\.itemID)), removedPlaces: places)
         for row in rewritten where leaving.contains(row.itemID) { try store.handOnPlace(ofRowLeaving: row, in: feed) }
+    }
+
+    /// How many items whose removals wait had rows above `top` that `encoded` does not list.
+    private static func hiddenAbove(
+        _ top: StoredItem?, leftOutBy encoded: [EncodedItem], in feed: FeedRecord, store: PageStore
+    ) throws -> Int {
+        guard let top else { return 0 }
+        let listed = Set(encoded.map(\.itemID))
+        return try store.waitingRemovals(of: feed).count { $0.position < top.position && !listed.contains($0.itemID) }
     }
 
     /// The merge of a page with no items, or into a feed with no rows: nothing can overlap. Nil when

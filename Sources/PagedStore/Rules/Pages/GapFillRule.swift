@@ -163,7 +163,8 @@ enum GapFillRule {
     /// the far side. Closed at `edge`, the items under it were left out for good, and the rows the
     /// page passed taken for deleted. Items listed under a run of far-side rows in their cached
     /// order, or under the far side's last row, are the list going on below rows that the server
-    /// deleted, or below the far side: the run holds its place.
+    /// deleted, or below the far side: the run holds its place. In a list ordered by activity, only
+    /// under the whole far side (``listsTheWholeFarSide(_:_:)``).
     private static func edgeOverTheFarSide(_ edge: Int, _ far: [Int], _ facts: Facts) -> Int? {
         let farOffsets = Set(far)
         let position = { (offset: Int) in facts.known[facts.itemIDs[offset]] }
@@ -180,10 +181,26 @@ enum GapFillRule {
                 rowAbove > 0 && farOffsets.contains(rowAbove - 1)
                 && (position(rowAbove - 1) ?? .max) < (position(rowAbove) ?? .min)
             let rowsUnder = (position(rowAbove) ?? .max) < (facts.farSideBottom ?? .min)
-            if betweenRows || (!inARun && rowsUnder) { lastUnderARow = offset }
+            let holdsItsPlace =
+                facts.order == .byActivity
+                ? listsTheWholeFarSide(far.filter { $0 >= edge && $0 <= rowAbove }, facts) : inARun || !rowsUnder
+            if betweenRows || !holdsItsPlace { lastUnderARow = offset }
         }
         guard let lastUnderARow else { return edge }
         return far.first { $0 > lastUnderARow }
+    }
+
+    /// Whether `listed` (page offsets of far-side rows, in page order) are the far side's server
+    /// rows down to its last one, in their cached order, none passed. In a list ordered by
+    /// activity only that lets an item the feed lacks listed under them be the list going on: a
+    /// run with rows passed between its rows, or with rows cached under it, may have moved up from
+    /// above that item (each bumped in turn), and taking the passed rows for deleted skips them
+    /// for good. Moved up, the rows leave the gap under the page for the next fill to reach them.
+    private static func listsTheWholeFarSide(_ listed: [Int], _ facts: Facts) -> Bool {
+        guard let bottom = facts.farSideBottom, facts.farSideRows.contains(where: { $0.position == bottom })
+        else { return false }
+        let serverRows = facts.farSideRows.filter { !$0.local && $0.position <= bottom }.map(\.itemID)
+        return listed.map { facts.itemIDs[$0] } == serverRows
     }
 
     /// Whether the plan depends on the hidden items and the far side's bottom: the page lists an

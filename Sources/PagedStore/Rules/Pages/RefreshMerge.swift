@@ -43,10 +43,12 @@ enum RefreshMerge {
     ///   - order: How the server orders the list: in one ordered by activity, a page whose only row
     ///     the feed has is its last, under new items, shares nothing that proves an overlap (the row
     ///     may have moved up from above rows the page did not reach).
+    ///   - hiddenAboveTheTop: How many items whose removals wait had rows above the head's top that
+    ///     the page does not list; read only when ``needsHiddenAboveTheTop(_:)`` says so.
     ///   - rowOfPosition: The row index of a cached position below the head (for relocated rows).
     static func plan(
         page: [EncodedItem], head: [StoredItem], matches: [String: StoredItem],
-        order: FeedPolicy.ItemOrder = .fixed, rowOfPosition: (Int64) throws -> Int
+        order: FeedPolicy.ItemOrder = .fixed, hiddenAboveTheTop: Int = 0, rowOfPosition: (Int64) throws -> Int
     ) rethrows -> Plan {
         guard !matches.isEmpty else { return .noOverlap }
         if order == .byActivity, matches.count == 1, page.count > 1, let last = page.last,
@@ -75,7 +77,11 @@ enum RefreshMerge {
         }
         // The common case first: new items on top of the cached rows down to the last shared one.
         if relocated(below: last).isEmpty, let fast = prependPlan(page: page, overlap: head[0...last]) { return fast }
-        guard let (deepest, endOffset) = overlapEnd(atMost: last, page: page, headIndex: headIndex) else {
+        let leftOutAboveTheTop = order == .byActivity ? hiddenAboveTheTop : 0
+        guard
+            let (deepest, endOffset) = overlapEnd(
+                atMost: last, page: page, headIndex: headIndex, leftOutAboveTheTop: leftOutAboveTheTop)
+        else {
             // Shared ids only where they would prove more deletions than the page can.
             return .noOverlap
         }
@@ -133,9 +139,11 @@ enum RefreshMerge {
     /// A lone shared item below rows the page leaves out, listed under new items, may have moved up
     /// (an inbox's thread with a new message, a post bumped after others were published): the rows
     /// above its old row may be below the page now, not deleted. Nil when no shared row qualifies.
+    /// `leftOutAboveTheTop` counts rows left out above the head's top row: hidden items, which a
+    /// gap may hang under, that the page leaves out.
     /// - Returns: The row, and the page offset that lists it.
     private static func overlapEnd(
-        atMost last: Int, page: [EncodedItem], headIndex: [String: Int]
+        atMost last: Int, page: [EncodedItem], headIndex: [String: Int], leftOutAboveTheTop: Int
     ) -> (row: Int, offset: Int)? {
         var offsets: [Int: Int] = [:]  // the page offset of each shared row, by cached row
         for (offset, item) in page.enumerated() {
@@ -149,13 +157,19 @@ enum RefreshMerge {
             // The row the page lists right above this one, if it is a shared row cached above it.
             let above = offset > 0 ? headIndex[page[offset - 1].itemID].flatMap { $0 < row ? $0 : nil } : nil
             let belowAQualifiedRow = above.map { qualified.contains($0) && row - $0 - 1 <= limit } ?? false
-            if inARun || row == index || belowAQualifiedRow {
+            if inARun || row + leftOutAboveTheTop == index || belowAQualifiedRow {
                 qualified.insert(row)
                 end = (row, offset)  // rows ascend: the last one qualified is the deepest
             }
         }
         return end
     }
+
+    /// Whether ``plan(page:head:matches:order:hiddenAboveTheTop:rowOfPosition:)`` reads the hidden
+    /// items above the head's top: in a list ordered by activity, where the head's top row listed
+    /// under none of them may have moved up from under them, and from over the gaps that hang under
+    /// them.
+    static func needsHiddenAboveTheTop(_ order: FeedPolicy.ItemOrder) -> Bool { order == .byActivity }
 
     /// The fast plan when the page is new items followed by exactly the cached head, in order.
     private static func prependPlan(page: [EncodedItem], overlap: ArraySlice<StoredItem>) -> Plan? {
