@@ -107,6 +107,34 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// s1022…s1016 cached, the four on top hidden by queued removals; ten posts, s1022 bumped, five
+    /// more, then s1018 bumped. The newer page does not reach the head, and the first page lists
+    /// s1018, s1038…s1034, then s1022, with a gap under it for s1032…s1026, which its fill writes.
+    /// Rejected, s1022 goes back over them, where the first page listed it: no later page lists it
+    /// to put it right.
+    @Test func aRejectedItemAFirstPageListedOverAGapGoesBackOverTheGapsFill() async throws {
+        let policy = FeedPolicy(
+            refreshOnOpen: .never, gapPolicy: .keepGap, refreshMode: .newerThanHead(maxPages: 1),
+            itemOrder: .byActivity)
+        let (feed, server, _) = try await test.refreshedTimeline(count: 22, pageSize: 7, policy: policy)
+        for id in ["s1022", "s1021", "s1020", "s1019"] {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        server.publish(10)
+        server.bump("s1022")
+        server.publish(5)
+        server.bump("s1018")
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        if let gap = await feed.snapshot.gaps.first { await feed.loadGap(gap) }
+        #expect(await feed.snapshot.gaps.isEmpty)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 4)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+        try await scrollToTheEnd(feed, "after the answers")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// By the newer cursor (s1010's): s1008 bumped, then four posts published. The page lists
     /// s1015…s1012, then s1008, newer than the cursor since its bump. Every item goes on top, s1008
     /// moving up with them, and no row is proved deleted: s1010 and s1009 stay. Ordered by

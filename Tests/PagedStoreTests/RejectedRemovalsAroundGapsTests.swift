@@ -102,6 +102,28 @@ import Testing
         #expect(await feed.snapshot.ids == ids("n", 0..<10) + ids("p", 0..<30))
     }
 
+    /// n0…n9 over a gap hiding n10…n14, n9 removed; the gap's fill writes n10…n14 right under n9's
+    /// place and reaches p0. Rejected, n9 goes back over them, not right above p0, the row its
+    /// removal named below: no later page lists it to put it right.
+    @Test func theRowRightAboveAGapRejectedAfterTheGapsFillGoesBackOverTheFill() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        _ = try #require(try await feed.enqueue("hide", removing: "n9", argument: Revision(revision: 4)))
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        #expect(await feed.snapshot.gaps.isEmpty)
+        let recorder = await SnapshotRecorder(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        await feed.waitUntilIdle()
+        #expect(await feed.snapshot.ids.prefix(16) == (ids("n", 0..<15) + ["p0"])[...])
+        try await ReferenceModelTests.check(recorder, feed, test, "after the rejection")
+        try await scrollToTheEnd(feed, "after the rejection")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// As above, but a second refresh put a gap above, and its fill listed n0..n9 while n9's removal
     /// was pending (n9 went again at once): after the rejection n9 is back where the fill listed it,
     /// since no page a scroll reads lists it again.

@@ -54,6 +54,10 @@ enum GapFiller {
         for offset in plan.moved { _ = try store.removeMovedItem(items[offset].itemID, from: &feed) }
         let rows = try store.insertRows(
             plan.fresh.map { items[$0] }, offsets: plan.fresh, below: above, limit: limit, in: &feed)
+        if let first = rows.first, let last = rows.last {
+            try store.handOnPlacesOverAGap(
+                at: above, to: items[first.offset].itemID, lastWritten: last.position, listing: items, in: feed)
+        }
         var unfillable = false
         switch plan.gap {
         case .closed:

@@ -96,6 +96,30 @@ extension PageStore {
             "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
     }
 
+    /// Makes the pending removals of items that stood over a gap (their rows at or above its
+    /// `place`) and name a row under the rows a fill just wrote there (`lastWritten` and below), or
+    /// the list's end, as the row below, name `itemID`, the first of those rows: the fill lists
+    /// what comes after the gap's cursor, which is after them. Named by the far side's row, a
+    /// rejected removal would go back right above it, under the fill's rows, out of order for good:
+    /// the page that listed it there has passed. Not those whose item the page lists.
+    package func handOnPlacesOverAGap(
+        at place: Int64, to itemID: String, lastWritten: Int64, listing page: [EncodedItem], in feed: FeedRecord
+    ) throws(StorageError) {
+        let sql = """
+            SELECT item_id FROM pending_edit
+            WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND removed_position <= ?2
+                AND (below_id IS NULL OR below_id IN (SELECT item_id FROM item WHERE feed_id = ?1 AND position > ?3))
+            """
+        let over = try connection.rows(sql, feed.id, place, lastWritten) { $0.string(0) }.compactMap { $0 }
+        guard !over.isEmpty else { return }
+        let listed = Set(page.map(\.itemID))
+        for removed in over where !listed.contains(removed) {
+            try connection.run(
+                "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND item_id = ? AND kind = 'remove'",
+                itemID, feed.id, removed)
+        }
+    }
+
     /// Removes the row of an item a page lists elsewhere (a post bumped up) and hands the place it
     /// leaves to the pending edits that named it (``handOnPlace(of:above:below:in:)``): in the
     /// server's list their items stand next to the items around that place, not next to the row
