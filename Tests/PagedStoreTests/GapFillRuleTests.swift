@@ -10,7 +10,8 @@ import Testing
     /// server rows unless `local` says otherwise.
     func plan(
         _ ids: [String], from end: GapEnd = .top, cursor: String? = "next", rowsOnFarSide: Bool = true,
-        local: Set<String> = [], order: FeedPolicy.ItemOrder = .fixed, hidden: Set<String> = []
+        local: Set<String> = [], order: FeedPolicy.ItemOrder = .fixed, hidden: Set<String> = [],
+        endsTheList: Bool = false
     ) -> GapFillRule.Plan {
         let below = ["c", "d", "e", "f", "g"].enumerated().map { offset, id in
             DeletionProof.Row(itemID: id, position: Int64(offset + 2) * 100, local: local.contains(id))
@@ -20,7 +21,7 @@ import Testing
             GapFillRule.Facts(
                 end: end, itemIDs: ids, known: known.merging(["a": 50, "b": 100]) { $1 }, gapPosition: 100,
                 cursor: cursor, rowsOnFarSide: rowsOnFarSide, farSideRows: end == .top ? below : [], order: order,
-                hidden: hidden, farSideBottom: 600))
+                hidden: hidden, farSideBottom: 600, farSideEndsTheList: endsTheList))
     }
 
     @Test func aPageFromTheTopGoesInUpToTheFirstRowOfTheFarSideAndCloses() {
@@ -92,6 +93,10 @@ import Testing
         let local = plan(["c", "d", "f", "g", "n1"], local: ["e"], order: .byActivity)
         #expect(local.fresh.isEmpty, "e is the app's own row, not one the page passed")
         #expect(local.gap == .closed)
+        let atTheEnd = plan(["c", "d", "e", "f", "g", "n1"], order: .byActivity, endsTheList: true)
+        #expect(atTheEnd.moved == [0, 1, 2, 3, 4], "nothing lies under g, the list's last row: they were bumped")
+        #expect(atTheEnd.fresh == [0, 1, 2, 3, 4, 5])
+        #expect(plan(["c", "d", "e", "f", "g", "n1"], endsTheList: true).fresh.isEmpty, "ordered by creation")
     }
 
     @Test func aPageThatListsTheRowUnderTheOneItReachesProvesTheRowsAboveDeleted() {

@@ -82,6 +82,26 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// s1005…s1001, the whole list; two posts, then s1001…s1005 bumped in turn, then six more: the
+    /// fill under the six lists the feed's rows in their order, then s1007 and s1006, which were
+    /// published before the bumps. Nothing lies under the list's last row: the rows moved up over
+    /// them, and the fill writes them.
+    @Test func aFillListingTheWholeListBumpedInItsOrderWritesWhatItListsUnder() async throws {
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let (feed, server, _) = try await test.refreshedTimeline(count: 5, pageSize: 7, policy: policy)
+        #expect(await feed.snapshot.nextPage == .endReached)
+        server.publish(2)
+        for serial in 1001...1005 { server.bump("s\(serial)") }
+        server.publish(6)
+        await feed.refresh()
+        let recorder = await SnapshotRecorder(feed)
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        try await ReferenceModelTests.check(recorder, feed, test, "after the fill")
+        try await scrollToTheEnd(feed, "after the fill")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// s1010…s1007 over a gap (s1006, s1005) over s1004…s1001, the four on top hidden by queued
     /// removals; four posts, then s1004 bumped. The refresh lists s1004 first, then the new posts:
     /// it may have moved up from under the hidden rows and the gap, which stays. Rejected, the

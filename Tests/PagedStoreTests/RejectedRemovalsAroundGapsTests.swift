@@ -124,6 +124,28 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// As above, with p0, the far side's top, removed first: n9's removal names p0, whose row is
+    /// gone too, as the row below. The fill hands it on all the same.
+    @Test func theRowsOnBothSidesOfAGapRejectedAfterTheGapsFillGoBackInOrder() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        for id in ["p0", "n9"] {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        if let gap = await feed.snapshot.gaps.first { await feed.loadGap(gap) }
+        let recorder = await SnapshotRecorder(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 2)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the rejections")
+        try await scrollToTheEnd(feed, "after the rejections")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// As above, but a second refresh put a gap above, and its fill listed n0..n9 while n9's removal
     /// was pending (n9 went again at once): after the rejection n9 is back where the fill listed it,
     /// since no page a scroll reads lists it again.

@@ -40,6 +40,7 @@ enum GapFiller {
         if GapFillRule.needsFarSideFacts(facts) {
             facts.hidden = try store.hiddenItemIDs(in: feed)
             facts.farSideBottom = try store.lastPosition(ofRowsBelow: above, in: feed)
+            facts.farSideEndsTheList = feed.endReached && facts.farSideBottom == feed.bottomPosition
         }
         let plan = GapFillRule.plan(facts)
         // Rows of items that moved up: their old rows go (row indices before the fill; a deletion

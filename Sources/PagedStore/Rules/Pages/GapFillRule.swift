@@ -41,6 +41,9 @@ enum GapFillRule {
         /// The position of the far side's last row, above the next gap or at the feed's bottom.
         /// Read only when ``needsFarSideFacts(_:)`` says so.
         var farSideBottom: Int64?
+        /// Whether the far side's last row is the list's last: no gap under it, and the feed's next
+        /// page found the list's end. Read only when ``needsFarSideFacts(_:)`` says so.
+        var farSideEndsTheList = false
     }
 
     /// What becomes of the gap.
@@ -196,8 +199,11 @@ enum GapFillRule {
     /// run with rows passed between its rows, or with rows cached under it, may have moved up from
     /// above that item (each bumped in turn), and taking the passed rows for deleted skips them
     /// for good. Moved up, the rows leave the gap under the page for the next fill to reach them.
+    /// Nor when the far side ends the list: nothing lies under it, and the rows, each bumped in
+    /// turn, left their places over the items listed under them.
     private static func listsTheWholeFarSide(_ listed: [Int], _ facts: Facts) -> Bool {
-        guard let bottom = facts.farSideBottom, facts.farSideRows.contains(where: { $0.position == bottom })
+        guard !facts.farSideEndsTheList, let bottom = facts.farSideBottom,
+            facts.farSideRows.contains(where: { $0.position == bottom })
         else { return false }
         let serverRows = facts.farSideRows.filter { !$0.local && $0.position <= bottom }.map(\.itemID)
         return listed.map { facts.itemIDs[$0] } == serverRows

@@ -97,8 +97,9 @@ extension PageStore {
     }
 
     /// Makes the pending removals of items that stood over a gap (their rows at or above its
-    /// `place`) and name a row under the rows a fill just wrote there (`lastWritten` and below), or
-    /// the list's end, as the row below, name `itemID`, the first of those rows: the fill lists
+    /// `place`) and name a row under the rows a fill just wrote there (`lastWritten` and below), an
+    /// item whose removal waits with its row's place under the gap, or the list's end, as the row below,
+    /// name `itemID`, the first of those rows: the fill lists
     /// what comes after the gap's cursor, which is after them. Named by the far side's row, a
     /// rejected removal would go back right above it, under the fill's rows, out of order for good:
     /// the page that listed it there has passed. Not those whose item the page lists.
@@ -108,7 +109,14 @@ extension PageStore {
         let sql = """
             SELECT item_id FROM pending_edit
             WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND removed_position <= ?2
-                AND (below_id IS NULL OR below_id IN (SELECT item_id FROM item WHERE feed_id = ?1 AND position > ?3))
+                AND (
+                    below_id IS NULL
+                    OR below_id IN (SELECT item_id FROM item WHERE feed_id = ?1 AND position > ?3)
+                    OR below_id IN (
+                        SELECT item_id FROM pending_edit
+                        WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position > ?2
+                    )
+                )
             """
         let over = try connection.rows(sql, feed.id, place, lastWritten) { $0.string(0) }.compactMap { $0 }
         guard !over.isEmpty else { return }
