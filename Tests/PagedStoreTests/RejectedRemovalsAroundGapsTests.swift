@@ -146,6 +146,54 @@ import Testing
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
+    /// p0…p5, the first page, queued for removal; nine posts on top, a refresh (n0…n5 over a gap)
+    /// and the gap's fill (n6…n8, then p0…p2, which go again at once). The fill's rows go above
+    /// the places of p3…p5, whose removals wait under the gap: rejected, each goes back there,
+    /// in order.
+    @Test func rejectedRemovalsUnderAGapAFillListedSomeOfGoBackInOrder() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 6)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        await feed.loadNextPage()
+        for id in ids("p", 0..<6).reversed() {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        server.items = .posts("n", 9) + server.items
+        await feed.refresh()
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        let recorder = await SnapshotRecorder(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 6)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the rejections")
+        try await scrollToTheEnd(feed, "after the rejections")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
+    /// p0, the far side's top, queued for removal, its row's place edited in the file to right
+    /// under the gap's: the fill's rows, which go above that place, find no room and move the rows
+    /// and places below down first. Rejected, p0 goes back under them.
+    @Test func aFillWithNoRoomAboveARemovedRowsPlaceMovesThePlaceDownToo() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        _ = try #require(try await feed.enqueue("hide", removing: "p0", argument: Revision(revision: 4)))
+        let connection = try Connection(path: test.path, mode: .readWrite)
+        try connection.execute(
+            "UPDATE pending_edit SET removed_position = (SELECT above_position + 1 FROM gap) WHERE item_id = 'p0'")
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        #expect(await feed.snapshot.ids.prefix(16) == (ids("n", 0..<15) + ["p1"])[...])
+        let recorder = await SnapshotRecorder(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the rejection")
+        try await scrollToTheEnd(feed, "after the rejection")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// As above, but a second refresh put a gap above, and its fill listed n0..n9 while n9's removal
     /// was pending (n9 went again at once): after the rejection n9 is back where the fill listed it,
     /// since no page a scroll reads lists it again.

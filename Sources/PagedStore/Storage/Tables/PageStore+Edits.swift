@@ -129,12 +129,23 @@ extension PageStore {
         // Everything moved lands past everything that moves: no two rows (or gaps) meet on the way.
         let lastGap = try connection.integer(
             "SELECT coalesce(max(above_position), ?2) FROM gap WHERE feed_id = ?1", feed.id, position)
+        // The places of rows whose removals wait move with the rows around them: a rejection puts
+        // the item back there, among the same rows.
+        let lastRemoved = try connection.integer(
+            """
+            SELECT coalesce(max(removed_position), ?2) FROM pending_edit
+            WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0
+            """, feed.id, position)
         let bottom = feed.bottomPosition ?? position
-        let lowest = max(bottom, lastGap ?? bottom, position)
+        let lowest = max(bottom, lastGap ?? bottom, lastRemoved ?? bottom, position)
         let delta = try Self.sum(Self.sum(Self.difference(lowest, position), 1), distance)
         for sql in [
             "UPDATE item SET position = position + ?3 WHERE feed_id = ?1 AND position >= ?2",
             "UPDATE gap SET above_position = above_position + ?3 WHERE feed_id = ?1 AND above_position >= ?2",
+            """
+            UPDATE pending_edit SET removed_position = removed_position + ?3
+            WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position >= ?2
+            """,
         ] {
             try connection.run(sql, feed.id, position, delta)
         }

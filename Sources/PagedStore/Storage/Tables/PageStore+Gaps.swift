@@ -48,8 +48,9 @@ extension PageStore {
         try connection.run(sql, position, cursor, newerCursor, unfillable, feed.id, id)
     }
 
-    /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit`, spread
-    /// evenly, shifting the rows below when the positions between are too few.
+    /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit` (see
+    /// ``boundary(below:in:placesOfRemovedRows:)``), spread evenly, shifting the rows below when the
+    /// positions between are too few.
     package func insertRows(
         _ items: [EncodedItem], offsets: [Int], below above: Int64, limit: Int64?, in feed: inout FeedRecord
     ) throws -> [WrittenRow] {
@@ -58,7 +59,7 @@ extension PageStore {
         if var limit {
             if try Self.difference(limit, above) <= Int64(items.count) {
                 try shiftRows(in: &feed, from: limit, by: Self.position(0, movedBy: items.count + 1))
-                limit = try boundary(below: above, in: feed) ?? limit
+                limit = try boundary(below: above, in: feed, placesOfRemovedRows: true) ?? limit
             }
             step = try Self.difference(limit, above) / Int64(items.count + 1)
         }
@@ -84,12 +85,21 @@ extension PageStore {
     }
 
     /// The first place below `position` that rows filling a gap there must stay above: the next
-    /// row, or the next gap's place (its rows come after this gap's). Nil when neither exists.
-    package func boundary(below position: Int64, in feed: FeedRecord) throws(StorageError) -> Int64? {
+    /// row, or the next gap's place (its rows come after this gap's), and with
+    /// `placesOfRemovedRows`, the place of the next row whose removal waits (a rejection puts its
+    /// item back there, under the fill). Nil when none exists.
+    package func boundary(
+        below position: Int64, in feed: FeedRecord, placesOfRemovedRows: Bool = false
+    ) throws(StorageError) -> Int64? {
+        let removed = """
+            UNION ALL SELECT min(removed_position) FROM pending_edit
+            WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position > ?2
+            """
         let sql = """
             SELECT min(next) FROM (
                 SELECT min(position) AS next FROM item WHERE feed_id = ?1 AND position > ?2
-                UNION ALL SELECT min(above_position) FROM gap WHERE feed_id = ?1 AND above_position > ?2)
+                UNION ALL SELECT min(above_position) FROM gap WHERE feed_id = ?1 AND above_position > ?2
+                \(placesOfRemovedRows ? removed : ""))
             """
         return try connection.integer(sql, feed.id, position)
     }
