@@ -102,15 +102,34 @@ import Testing
         #expect(await feed.snapshot.ids == ids("n", 0..<10) + ids("p", 0..<30))
     }
 
+    /// n0…n9 over a gap hiding n10…n14, over p0…p9: `server`'s p0…p29 with n0…n14 published.
+    func feedOverAGapHidingN10ToN14(
+        _ server: ModelServer, policy: FeedPolicy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+    ) async throws -> Feed<Post> {
+        let feed = try test.feed(server.source, policy: policy)
+        await feed.refresh()
+        server.items = .posts("n", 15) + server.items
+        await feed.refresh()
+        return feed
+    }
+
+    /// Rejects the `count` queued removals, checking every change, then scrolls to the end and
+    /// expects the server's list.
+    func rejectAllAndScroll(_ count: Int, _ feed: Feed<Post>, _ server: ModelServer) async throws {
+        let recorder = await SnapshotRecorder(feed)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == count)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the rejections")
+        try await scrollToTheEnd(feed, "after the rejections")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// n0…n9 over a gap hiding n10…n14, n9 removed; the gap's fill writes n10…n14 right under n9's
     /// place and reaches p0. Rejected, n9 goes back over them, not right above p0, the row its
     /// removal named below: no later page lists it to put it right.
     @Test func theRowRightAboveAGapRejectedAfterTheGapsFillGoesBackOverTheFill() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 15) + server.items
-        await feed.refresh()
+        let feed = try await feedOverAGapHidingN10ToN14(server)
         _ = try #require(try await feed.enqueue("hide", removing: "n9", argument: Revision(revision: 4)))
         let gap = try #require(await feed.snapshot.gaps.first)
         await feed.loadGap(gap)
@@ -128,22 +147,14 @@ import Testing
     /// gone too, as the row below. The fill hands it on all the same.
     @Test func theRowsOnBothSidesOfAGapRejectedAfterTheGapsFillGoBackInOrder() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 15) + server.items
-        await feed.refresh()
+        let feed = try await feedOverAGapHidingN10ToN14(server)
         for id in ["p0", "n9"] {
             _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
         }
         let gap = try #require(await feed.snapshot.gaps.first)
         await feed.loadGap(gap)
         if let gap = await feed.snapshot.gaps.first { await feed.loadGap(gap) }
-        let recorder = await SnapshotRecorder(feed)
-        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 2)
-        await feed.waitUntilIdle()
-        try await ReferenceModelTests.check(recorder, feed, test, "after the rejections")
-        try await scrollToTheEnd(feed, "after the rejections")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await rejectAllAndScroll(2, feed, server)
     }
 
     /// p0…p5, the first page, queued for removal; nine posts on top, a refresh (n0…n5 over a gap)
@@ -162,11 +173,30 @@ import Testing
         await feed.refresh()
         let gap = try #require(await feed.snapshot.gaps.first)
         await feed.loadGap(gap)
-        let recorder = await SnapshotRecorder(feed)
-        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 6)
+        try await rejectAllAndScroll(6, feed, server)
+    }
+
+    /// As above, with p0's removal naming its place by the rows around it only (no row position:
+    /// as after a page moved it), which the fill lists under its rows all the same.
+    @Test func aRemovalNamingAHiddenItemTheFillListsUnderItsRowsIsHandedOn() async throws {
+        let server = ModelServer(.posts("p", 30), pageSize: 10)
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap)
+        do {
+            let feed = try await feedOverAGapHidingN10ToN14(server, policy: policy)
+            for id in ["p0", "n9"] {
+                _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+            }
+        }
+        let connection = try Connection(path: test.path, mode: .readWrite)
+        try connection.execute("UPDATE pending_edit SET removed_position = NULL WHERE item_id = 'p0'")
+        let feed = try test.feed(server.source, policy: policy)
+        let gap = try #require(await feed.snapshot.gaps.first)
+        await feed.loadGap(gap)
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 2)
         await feed.waitUntilIdle()
-        try await ReferenceModelTests.check(recorder, feed, test, "after the rejections")
-        try await scrollToTheEnd(feed, "after the rejections")
+        let recorder = await SnapshotRecorder(feed)
+        try await scrollToTheEnd(feed, "after the rejections", refreshingFirst: true)
+        try await ReferenceModelTests.check(recorder, feed, test, "after the scroll")
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
 
@@ -175,10 +205,7 @@ import Testing
     /// and places below down first. Rejected, p0 goes back under them.
     @Test func aFillWithNoRoomAboveARemovedRowsPlaceMovesThePlaceDownToo() async throws {
         let server = ModelServer(.posts("p", 30), pageSize: 10)
-        let feed = try test.feed(server.source, policy: FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap))
-        await feed.refresh()
-        server.items = .posts("n", 15) + server.items
-        await feed.refresh()
+        let feed = try await feedOverAGapHidingN10ToN14(server)
         _ = try #require(try await feed.enqueue("hide", removing: "p0", argument: Revision(revision: 4)))
         let connection = try Connection(path: test.path, mode: .readWrite)
         try connection.execute(

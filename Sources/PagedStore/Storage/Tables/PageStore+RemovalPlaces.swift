@@ -97,31 +97,36 @@ extension PageStore {
     }
 
     /// Makes the pending removals of items that stood over a gap (their rows at or above its
-    /// `place`) and name a row under the rows a fill just wrote there (`lastWritten` and below), an
-    /// item whose removal waits with its row's place under the gap, or the list's end, as the row below,
-    /// name `itemID`, the first of those rows: the fill lists
-    /// what comes after the gap's cursor, which is after them. Named by the far side's row, a
-    /// rejected removal would go back right above it, under the fill's rows, out of order for good:
-    /// the page that listed it there has passed. Not those whose item the page lists.
+    /// `place`) and name as the row below one under the rows a fill just wrote there (`lastWritten`
+    /// and below), an item whose removal waits with its row's place under the gap, an item the
+    /// page lists after `itemID`, or the list's end, name `itemID`, the first of those rows: the
+    /// fill lists what comes after the gap's cursor, which is after them. Named by the far side's
+    /// row, a rejected removal would go back right above it, under the fill's rows, out of order
+    /// for good: the page that listed it there has passed. Not those whose item the page lists.
     package func handOnPlacesOverAGap(
         at place: Int64, to itemID: String, lastWritten: Int64, listing page: [EncodedItem], in feed: FeedRecord
     ) throws(StorageError) {
         let sql = """
-            SELECT item_id FROM pending_edit
-            WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND removed_position <= ?2
-                AND (
-                    below_id IS NULL
-                    OR below_id IN (SELECT item_id FROM item WHERE feed_id = ?1 AND position > ?3)
-                    OR below_id IN (
-                        SELECT item_id FROM pending_edit
-                        WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position > ?2
-                    )
+            SELECT item_id, below_id, below_id IS NULL
+                OR below_id IN (SELECT item_id FROM item WHERE feed_id = ?1 AND position > ?3)
+                OR below_id IN (
+                    SELECT item_id FROM pending_edit
+                    WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position > ?2
                 )
+            FROM pending_edit
+            WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND removed_position <= ?2
             """
-        let over = try connection.rows(sql, feed.id, place, lastWritten) { $0.string(0) }.compactMap { $0 }
+        let over = try connection.rows(sql, feed.id, place, lastWritten) { row in
+            (itemID: row.string(0), below: row.string(1), under: row.int64(2) != 0)
+        }
         guard !over.isEmpty else { return }
-        let listed = Set(page.map(\.itemID))
-        for removed in over where !listed.contains(removed) {
+        let ids = page.map(\.itemID)
+        let listedUnder = Set(ids.drop { $0 != itemID }.dropFirst())
+        let listed = Set(ids)
+        for removal in over {
+            guard let removed = removal.itemID, !listed.contains(removed),
+                removal.under || removal.below.map(listedUnder.contains) == true
+            else { continue }
             try connection.run(
                 "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND item_id = ? AND kind = 'remove'",
                 itemID, feed.id, removed)
