@@ -12,6 +12,16 @@ import Testing
     let test: FeedTestCase
     init() throws { test = try FeedTestCase() }
 
+    /// Checks every change `recorder` saw, then scrolls `feed` to its end and expects the server's
+    /// list.
+    private func expectTheServersList(
+        _ recorder: SnapshotRecorder<Post>, _ feed: Feed<Post>, _ server: TimelineModel, after step: String
+    ) async throws {
+        try await ReferenceModelTests.check(recorder, feed, test, "after \(step)")
+        try await scrollToTheEnd(feed, "after \(step)")
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
+
     /// s1010…s1006 cached; three posts published, then s1010 bumped, then four more: the server lists
     /// s1018…s1015, s1010, then s1013…s1011, which the feed never had.
     private func bumpedUnderNewPosts(
@@ -35,9 +45,7 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(snapshot.ids.prefix(5) == ["s1018", "s1017", "s1016", "s1015", "s1010"])
         #expect(snapshot.gaps.map(\.afterRow) == [4])
-        try await ReferenceModelTests.check(recorder, feed, test, "after the refresh")
-        try await scrollToTheEnd(feed, "after the refresh")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the refresh")
     }
 
     /// A gap over s1010…s1006 (five newer posts on top of it), whose fill lists s1018…s1015 and
@@ -54,9 +62,7 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(Array(snapshot.ids[5..<10]) == ["s1018", "s1017", "s1016", "s1015", "s1010"])
         #expect(snapshot.gaps.map(\.afterRow) == [9], "the gap under s1010, for what came before its bump")
-        try await ReferenceModelTests.check(recorder, feed, test, "after the fill")
-        try await scrollToTheEnd(feed, "after the fill")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the fill")
     }
 
     /// s1005…s1001 cached; seven posts, then s1001 and s1005 bumped, then nine more: the fill under
@@ -77,9 +83,7 @@ import Testing
         let snapshot = await feed.snapshot
         #expect(snapshot.ids.prefix(18) == server.items.prefix(18).map(\.id)[...])
         #expect(snapshot.gaps.map(\.afterRow) == [17], "the gap under s1006, over s1004…s1002")
-        try await ReferenceModelTests.check(recorder, feed, test, "after the fill")
-        try await scrollToTheEnd(feed, "after the fill")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the fill")
     }
 
     /// s1005…s1001, the whole list; two posts, then s1001…s1005 bumped in turn, then six more: the
@@ -97,9 +101,7 @@ import Testing
         let recorder = await SnapshotRecorder(feed)
         let gap = try #require(await feed.snapshot.gaps.first)
         await feed.loadGap(gap)
-        try await ReferenceModelTests.check(recorder, feed, test, "after the fill")
-        try await scrollToTheEnd(feed, "after the fill")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the fill")
     }
 
     /// s1010…s1007 over a gap (s1006, s1005) over s1004…s1001, the four on top hidden by queued
@@ -122,9 +124,7 @@ import Testing
         #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 4)
         await feed.waitUntilIdle()
         #expect(await feed.snapshot.gaps.count == 2, "the refresh's gap, and the one under s1007")
-        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
-        try await scrollToTheEnd(feed, "after the answers")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the answers")
     }
 
     /// s1022…s1016 cached, the four on top hidden by queued removals; ten posts, s1022 bumped, five
@@ -150,9 +150,7 @@ import Testing
         #expect(await feed.snapshot.gaps.isEmpty)
         #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 4)
         await feed.waitUntilIdle()
-        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
-        try await scrollToTheEnd(feed, "after the answers")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the answers")
     }
 
     /// By the newer cursor (s1010's): s1008 bumped, then four posts published. The page lists
@@ -170,9 +168,7 @@ import Testing
         await feed.refresh()
         #expect(source.requests.contains(.newerThan(cursor: "s1010")), "the refresh went by the newer cursor")
         #expect(await feed.snapshot.ids == server.items.prefix(9).map(\.id))
-        try await ReferenceModelTests.check(recorder, feed, test, "after the refresh")
-        try await scrollToTheEnd(feed, "after the refresh")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the refresh")
     }
 
     /// s1008 hidden by its queued removal; one post, s1008 bumped, one more: the newer page lists
@@ -192,9 +188,7 @@ import Testing
         #expect(await !feed.snapshot.ids.contains("s1008"))
         #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
         await feed.waitUntilIdle()
-        try await ReferenceModelTests.check(recorder, feed, test, "after the answer")
-        try await scrollToTheEnd(feed, "after the answer")
-        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        try await expectTheServersList(recorder, feed, server, after: "the answer")
     }
 
     /// A policy recorded before the order existed reads as ``FeedPolicy/ItemOrder/fixed``.
