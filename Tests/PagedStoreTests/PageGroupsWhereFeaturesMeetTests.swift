@@ -66,9 +66,7 @@ import Testing
             let rows = try store.window(of: feed, from: .top, limit: Int.max)
             let above = rows[451].position
             let gap = try store.addGap(at: above, cursor: "g", in: feed)
-            let limit = try store.boundary(below: above, in: feed)
-            _ = try store.insertRows(
-                Fixtures.items("fill", count: 5), offsets: Array(0..<5), below: above, limit: limit, in: &feed)
+            _ = try store.insertRows(Fixtures.items("fill", count: 5), offsets: Array(0..<5), below: above, in: &feed)
             try store.removeGap(id: gap, in: feed)
         }
         try expectTrueIndexes("gap fill")

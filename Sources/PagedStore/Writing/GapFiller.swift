@@ -53,11 +53,7 @@ enum GapFiller {
             known: plan.proof.compactMap { offset in known[items[offset].itemID].map { (offset, $0) } },
             attachedAt: end == .top ? .upper : .lower, edge: above, in: &feed, store: store)
         for offset in plan.moved { _ = try store.removeMovedItem(items[offset].itemID, from: &feed) }
-        // Under the gap, above the places of the far side's removed rows too.
-        let rows = try store.insertRows(
-            plan.fresh.map { items[$0] }, offsets: plan.fresh, below: above,
-            limit: plan.fresh.isEmpty ? limit : try store.boundary(below: above, in: feed, placesOfRemovedRows: true),
-            in: &feed)
+        let rows = try store.insertRows(plan.fresh.map { items[$0] }, offsets: plan.fresh, below: above, in: &feed)
         if let first = rows.first, let last = rows.last {
             try store.handOnPlacesOverAGap(
                 at: above, to: items[first.offset].itemID, lastWritten: last.position, listing: items, in: feed)

@@ -48,15 +48,15 @@ extension PageStore {
         try connection.run(sql, position, cursor, newerCursor, unfillable, feed.id, id)
     }
 
-    /// Inserts `items` (at `offsets` of their page) right below `above` and above `limit` (see
-    /// ``boundary(below:in:placesOfRemovedRows:)``), spread evenly, shifting the rows below when the
-    /// positions between are too few.
+    /// Inserts `items` (at `offsets` of their page) right below `above` and above the first place
+    /// under it (``boundary(below:in:placesOfRemovedRows:)``, the places of removed rows included),
+    /// spread evenly, shifting the rows below when the positions between are too few.
     package func insertRows(
-        _ items: [EncodedItem], offsets: [Int], below above: Int64, limit: Int64?, in feed: inout FeedRecord
+        _ items: [EncodedItem], offsets: [Int], below above: Int64, in feed: inout FeedRecord
     ) throws -> [WrittenRow] {
         guard !items.isEmpty else { return [] }
         var step = Self.positionStep
-        if var limit {
+        if var limit = try boundary(below: above, in: feed, placesOfRemovedRows: true) {
             if try Self.difference(limit, above) <= Int64(items.count) {
                 try shiftRows(in: &feed, from: limit, by: Self.position(0, movedBy: items.count + 1))
                 limit = try boundary(below: above, in: feed, placesOfRemovedRows: true) ?? limit
