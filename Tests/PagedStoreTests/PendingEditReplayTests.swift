@@ -157,4 +157,23 @@ import Testing
         #expect(PendingEditReplay.standIn(for: "b", on: .above, rows: [], removedPlaces: places) == nil)
         #expect(PendingEditReplay.standIn(for: "s", on: .below, rows: [], removedPlaces: places) == nil)
     }
+
+    @Test func removalsOverAGapNamingRowsUnderItsFillNameTheFillsFirstRow() {
+        func removal(_ item: String, below: String?, under: Bool = false) -> PendingEditReplay.RemovalOverAGap {
+            PendingEditReplay.RemovalOverAGap(itemID: item, below: below, belowStandsUnderTheFill: under)
+        }
+        // A fill wrote n10 and n11 under the gap; f1 is the far side's first row, under them.
+        let page = ["n10", "n11", "f1"]
+        let handed = PendingEditReplay.handedOnOverAGap(
+            [
+                removal("a", below: "f1", under: true), removal("b", below: nil), removal("c", below: "n11"),
+                removal("d", below: "x"), removal("n11", below: "f1", under: true),
+            ], to: "n10", listing: page)
+        #expect(
+            handed == ["a", "b", "c"], "under the fill, the list's end, listed after n10; not x, not a listed item")
+        #expect(
+            PendingEditReplay.handedOnOverAGap([removal("e", below: "n10")], to: "n10", listing: page).isEmpty,
+            "the fill's first row itself already stands right below it")
+        #expect(PendingEditReplay.handedOnOverAGap([], to: "n10", listing: page).isEmpty)
+    }
 }

@@ -55,8 +55,10 @@ enum GapFiller {
         for offset in plan.moved { _ = try store.removeMovedItem(items[offset].itemID, from: &feed) }
         let rows = try store.insertRows(plan.fresh.map { items[$0] }, offsets: plan.fresh, below: above, in: &feed)
         if let first = rows.first, let last = rows.last {
-            try store.handOnPlacesOverAGap(
-                at: above, to: items[first.offset].itemID, lastWritten: last.position, listing: items, in: feed)
+            let firstWritten = items[first.offset].itemID
+            let over = try store.pendingRemovalsOverAGap(at: above, lastWritten: last.position, in: feed)
+            let handedOn = PendingEditReplay.handedOnOverAGap(over, to: firstWritten, listing: items.map(\.itemID))
+            try store.namePendingRemovals(of: handedOn, below: firstWritten, in: feed)
         }
         var unfillable = false
         switch plan.gap {

@@ -85,6 +85,39 @@ enum PendingEditReplay {
         return rewritten.filter { listed.contains($0) && namedBelowUnlisted.contains($0) }
     }
 
+    /// A waiting removal of an item whose row stood over a gap (at or above its place), as a fill
+    /// of that gap reads it.
+    struct RemovalOverAGap: Equatable {
+        /// The removed item.
+        var itemID: String
+        /// The item the removal names as the row below its own; nil for the list's end.
+        var below: String?
+        /// Whether that item stands under the rows the fill wrote: a row below the last of them, or
+        /// an item whose removal waits with its row's place under the gap.
+        var belowStandsUnderTheFill: Bool
+    }
+
+    /// The removals over a gap that now name `firstWritten`, the first row a fill wrote under it, as
+    /// the row below: those naming the list's end, an item standing under the fill's rows, or an
+    /// item the page lists after `firstWritten`. The fill lists what comes after the gap's cursor,
+    /// which is after their items; named by a row on the gap's far side, a rejected removal would
+    /// go back right above that row, under the fill's rows, out of order for good, since the page
+    /// that listed it there has passed. Not those whose item the page lists: the page gave them a
+    /// place of their own.
+    /// - Parameter page: The ids the fill's page lists, in its order.
+    static func handedOnOverAGap(
+        _ removals: [RemovalOverAGap], to firstWritten: String, listing page: [String]
+    ) -> [String] {
+        guard !removals.isEmpty else { return [] }
+        let listed = Set(page)
+        let listedAfterFirst = Set(page.drop { $0 != firstWritten }.dropFirst())
+        return removals.filter { removal in
+            guard !listed.contains(removal.itemID) else { return false }
+            guard let below = removal.below else { return true }
+            return removal.belowStandsUnderTheFill || listedAfterFirst.contains(below)
+        }.map(\.itemID)
+    }
+
     /// A side of the place an edit names: the row above it or the row below it.
     enum Side {
         case above, below

@@ -96,19 +96,17 @@ extension PageStore {
             "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND below_id = ?", below, feed.id, itemID)
     }
 
-    /// Makes the pending removals of items that stood over a gap (their rows at or above its
-    /// `place`) and name as the row below one under the rows a fill just wrote there (`lastWritten`
-    /// and below), an item whose removal waits with its row's place under the gap, an item the
-    /// page lists after `itemID`, or the list's end, name `itemID`, the first of those rows: the
-    /// fill lists what comes after the gap's cursor, which is after them. Named by the far side's
-    /// row, a rejected removal would go back right above it, under the fill's rows, out of order
-    /// for good: the page that listed it there has passed. Not those whose item the page lists.
-    package func handOnPlacesOverAGap(
-        at place: Int64, to itemID: String, lastWritten: Int64, listing page: [EncodedItem], in feed: FeedRecord
-    ) throws(StorageError) {
+    /// The feed's waiting removals of items whose rows stood over a gap (at or above its `place`),
+    /// with the item each names as the row below and whether that item stands under the rows a
+    /// fill wrote there (`lastWritten` and above): a row below them, or an item whose removal waits
+    /// with its row's place under the gap. What ``PendingEditReplay/handedOnOverAGap(_:to:listing:)``
+    /// judges.
+    func pendingRemovalsOverAGap(
+        at place: Int64, lastWritten: Int64, in feed: FeedRecord
+    ) throws(StorageError) -> [PendingEditReplay.RemovalOverAGap] {
         let sql = """
-            SELECT item_id, below_id, below_id IS NULL
-                OR below_id IN (SELECT item_id FROM item WHERE feed_id = ?1 AND position > ?3)
+            SELECT item_id, below_id,
+                below_id IN (SELECT item_id FROM item WHERE feed_id = ?1 AND position > ?3)
                 OR below_id IN (
                     SELECT item_id FROM pending_edit
                     WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND removed_position > ?2
@@ -116,20 +114,22 @@ extension PageStore {
             FROM pending_edit
             WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0 AND place_lost = 0 AND removed_position <= ?2
             """
-        let over = try connection.rows(sql, feed.id, place, lastWritten) { row in
-            (itemID: row.string(0), below: row.string(1), under: row.int64(2) != 0)
-        }
-        guard !over.isEmpty else { return }
-        let ids = page.map(\.itemID)
-        let listedUnder = Set(ids.drop { $0 != itemID }.dropFirst())
-        let listed = Set(ids)
-        for removal in over {
-            guard let removed = removal.itemID, !listed.contains(removed),
-                removal.under || removal.below.map(listedUnder.contains) == true
-            else { continue }
+        return try connection.rows(sql, feed.id, place, lastWritten) { row in
+            row.string(0).map {
+                PendingEditReplay.RemovalOverAGap(
+                    itemID: $0, below: row.string(1), belowStandsUnderTheFill: row.int64(2) != 0)
+            }
+        }.compactMap { $0 }
+    }
+
+    /// Makes the pending removals of `items` name `below` as the row below their own.
+    func namePendingRemovals(
+        of items: [String], below: String, in feed: FeedRecord
+    ) throws(StorageError) {
+        for item in items {
             try connection.run(
                 "UPDATE pending_edit SET below_id = ? WHERE feed_id = ? AND item_id = ? AND kind = 'remove'",
-                itemID, feed.id, removed)
+                below, feed.id, item)
         }
     }
 
