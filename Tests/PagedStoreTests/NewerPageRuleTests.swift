@@ -38,10 +38,22 @@ import Testing
         #expect(NewerPageRule.needsHiddenItems(itemIDs: ids, rows: rows))
         let plan = NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: ["x1"], order: .byActivity)
         #expect(
-            plan == .init(onTop: [0, 1, 2, 3], moved: [2], hiddenOnTop: [3]), "h9 was bumped before n1 and n2 came")
+            plan == .init(onTop: [0, 1, 2, 3], moved: [2], hiddenOnTop: [3], hiddenBumped: [3]),
+            "h9 was bumped before n1 and n2 came; x1, listed under them, was bumped too")
         #expect(
             NewerPageRule.plan(itemIDs: ids, rows: rows, hidden: ["x1"]) == .init(onTop: [0, 1], moved: []),
             "ordered by creation, h9 is the head again")
+    }
+
+    @Test func onlyHiddenItemsListedAfterANewOneLeftTheirPlaces() {
+        let relisted = NewerPageRule.plan(itemIDs: ["x2", "x1", "n1"], rows: ["h1"], hidden: ["x1", "x2"])
+        #expect(
+            relisted == .init(onTop: [0, 1, 2], moved: [], hiddenOnTop: [0, 1]),
+            "a lagging cursor lists the hidden head again above the new item: not bumped")
+        let bumped = NewerPageRule.plan(
+            itemIDs: ["x2", "n1", "h1", "x1"], rows: ["h1"], hidden: ["x1", "x2"], order: .byActivity)
+        #expect(bumped.hiddenOnTop == [0, 3])
+        #expect(bumped.hiddenBumped == [3], "x1 is newer than n1, which the feed lacked: it moved up")
     }
 
     @Test func anIdListedTwiceGoesOnTopOnce() {

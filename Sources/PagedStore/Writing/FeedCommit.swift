@@ -51,6 +51,9 @@ struct FeedCommit<Item: FeedItem> {
     /// Hidden items a page listed as moved up (``NewerPageRule/Plan/hiddenOnTop``): a removal of one
     /// takes the place the page gave it, whatever its old place says.
     var movedUp: Set<String> = []
+    /// Hidden items among `movedUp` that a page listed as bumped (``NewerPageRule/Plan/hiddenBumped``):
+    /// the places they left go to the removals that named them.
+    var leftTheirPlaces: Set<String> = []
     /// For a commit that takes another writer's write from the file: what the change record says of
     /// it. ``Feed/apply(_:)`` reports it once the change is checked against the rows, so that an
     /// event counts only a change the list applied.

@@ -36,6 +36,7 @@ extension Feed {
                 record: feed, change: RowChange(deleted: deleted, inserted: Array(0..<newItems.count)),
                 window: deleted.isEmpty ? .prepend(loaded, reloads: []) : .reload, copies: newItems)
             commit.movedUp = Set(plan.hiddenOnTop.map { ids[$0] })
+            commit.leftTheirPlaces = Set(plan.hiddenBumped.map { ids[$0] })
             return commit
         }
     }

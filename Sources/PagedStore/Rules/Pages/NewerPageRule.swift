@@ -22,6 +22,10 @@ enum NewerPageRule {
         /// The page offsets of hidden items among `onTop`: they moved up too, and their removals'
         /// places go with them (a rejected one goes back where the page listed it).
         var hiddenOnTop: [Int] = []
+        /// The page offsets of hidden items among `onTop` listed after an item new to the feed:
+        /// newer than it, they were bumped and left their places, which the removals that named them
+        /// take over (a lagging cursor relisting hidden items above every new one moves nothing).
+        var hiddenBumped: [Int] = []
     }
 
     /// Plans a newer page listing `itemIDs`, for a feed with rows for the ids in `rows` and queued
@@ -36,10 +40,17 @@ enum NewerPageRule {
         let count = order == .byActivity ? itemIDs.count : max(lacking, lastNew.map { $0 + 1 } ?? 0)
         var seen: Set<String> = []
         var plan = Plan(onTop: [], moved: [])
+        var afterANewItem = false
         for offset in 0..<count where seen.insert(itemIDs[offset]).inserted {
             plan.onTop.append(offset)
-            if rows.contains(itemIDs[offset]) { plan.moved.append(offset) }
-            if hidden.contains(itemIDs[offset]) { plan.hiddenOnTop.append(offset) }
+            let id = itemIDs[offset]
+            if rows.contains(id) { plan.moved.append(offset) }
+            if hidden.contains(id) {
+                plan.hiddenOnTop.append(offset)
+                if afterANewItem { plan.hiddenBumped.append(offset) }
+            } else if !rows.contains(id) {
+                afterANewItem = true
+            }
         }
         return plan
     }
