@@ -200,4 +200,34 @@ import Testing
         let activity = FeedPolicy(itemOrder: .byActivity)
         #expect(try JSONDecoder().decode(FeedPolicy.self, from: JSONEncoder().encode(activity)) == activity)
     }
+
+    /// A whole list cached to its end, s1002 and s1001 (the bottom one hidden by a queued removal),
+    /// or s1001 alone; twelve posts published, then the top row bumped over them. The first page
+    /// lists that row and the first new posts: it rewrites the list down to its end, and the list
+    /// goes on from the page's cursor. Kept as reached, the rest of the new posts were never
+    /// fetched; a hidden bottom item, rejected, goes back where the pages list it.
+    @Test(arguments: [(1, false), (1, true), (2, false), (2, true)])
+    func aPageRewritingTheListToItsEndGoesOnFromItsCursor(count: Int, hidingTheBottom: Bool) async throws {
+        let server = TimelineModel(count: count, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        await feed.loadNextPage()
+        let cached = await feed.snapshot.ids
+        #expect(cached == server.items.map(\.id))
+        let top = try #require(cached.first)
+        if hidingTheBottom, let bottom = cached.last {
+            _ = try #require(try await feed.enqueue("hide", removing: bottom, argument: Revision(revision: 4)))
+        }
+        server.publish(12)
+        server.bump(top)
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        if hidingTheBottom {
+            #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+            await feed.waitUntilIdle()
+        }
+        try await expectTheServersList(recorder, feed, server, after: "the refresh")
+    }
 }
