@@ -79,10 +79,11 @@ extension FeedWriter {
                 removal.removedLocal = try store.isLocalRow(combined.itemID, in: feed)
                 // The position goes with the rows named: a removal keeping its old place keeps where
                 // its row stood there, or the rows next to it would read it at a place it does not name.
-                if takesNewPlace, commit.leftTheirPlaces.contains(combined.itemID), let left = removal.removedPosition {
-                    // Bumped: the removals that named it name what stood around the place it left.
-                    let around = try store.placeNeighbours(of: left, in: feed, passingOver: [combined.itemID])
-                    try store.handOnPlace(of: combined.itemID, above: around.above, below: around.below, in: feed)
+                if takesNewPlace, commit.leftTheirPlaces.contains(combined.itemID) {
+                    // Bumped: the removals that named it name what its removal named around the place
+                    // it left, as they stand now (an item bumped before it in this write handed its
+                    // place on already).
+                    try store.handOnPendingRemovalPlace(of: combined.itemID, in: feed)
                 }
                 if takesNewPlace { removal.removedPosition = stored.position }
                 stack.append(removal)

@@ -22,9 +22,10 @@ enum NewerPageRule {
         /// The page offsets of hidden items among `onTop`: they moved up too, and their removals'
         /// places go with them (a rejected one goes back where the page listed it).
         var hiddenOnTop: [Int] = []
-        /// The page offsets of hidden items among `onTop` listed after an item new to the feed:
-        /// newer than it, they were bumped and left their places, which the removals that named them
-        /// take over (a lagging cursor relisting hidden items above every new one moves nothing).
+        /// The page offsets of hidden items among `onTop` when the page lists an item new to the
+        /// feed too: listed among new items, they moved up (bumped) and left their places, which the
+        /// removals that named them take over. A page of hidden items and rows only is a lagging
+        /// cursor listing the head again, in its place: nothing moved.
         var hiddenBumped: [Int] = []
     }
 
@@ -40,18 +41,18 @@ enum NewerPageRule {
         let count = order == .byActivity ? itemIDs.count : max(lacking, lastNew.map { $0 + 1 } ?? 0)
         var seen: Set<String> = []
         var plan = Plan(onTop: [], moved: [])
-        var afterANewItem = false
+        var listsANewItem = false
         for offset in 0..<count where seen.insert(itemIDs[offset]).inserted {
             plan.onTop.append(offset)
             let id = itemIDs[offset]
             if rows.contains(id) { plan.moved.append(offset) }
             if hidden.contains(id) {
                 plan.hiddenOnTop.append(offset)
-                if afterANewItem { plan.hiddenBumped.append(offset) }
             } else if !rows.contains(id) {
-                afterANewItem = true
+                listsANewItem = true
             }
         }
+        if listsANewItem { plan.hiddenBumped = plan.hiddenOnTop }
         return plan
     }
 
