@@ -77,14 +77,14 @@ extension FeedWriter {
                 (removal.base, removal.baseSection) = (before.payload, before.section)
                 // The write that brought it back is what it goes back as: a page's row is the server's.
                 removal.removedLocal = try store.isLocalRow(combined.itemID, in: feed)
-                // The position goes with the rows named: a removal keeping its old place keeps where
-                // its row stood there, or the rows next to it would read it at a place it does not name.
                 if takesNewPlace, commit.leftTheirPlaces.contains(combined.itemID) {
                     // Bumped: the removals that named it name what its removal named around the place
                     // it left, as they stand now (an item bumped before it in this write handed its
                     // place on already).
                     try store.handOnPendingRemovalPlace(of: combined.itemID, in: feed)
                 }
+                // The position goes with the rows named: a removal keeping its old place keeps where
+                // its row stood there, or the rows next to it would read it at a place it does not name.
                 if takesNewPlace { removal.removedPosition = stored.position }
                 stack.append(removal)
                 goingAgain.append(GoingAgain(itemID: combined.itemID, stack: stack, takesNewPlace: takesNewPlace))
