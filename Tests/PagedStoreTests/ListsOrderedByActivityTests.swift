@@ -230,4 +230,38 @@ import Testing
         }
         try await expectTheServersList(recorder, feed, server, after: "the refresh")
     }
+
+    /// The whole list cached, then hidden items among the rows a first page rewrites to the list's
+    /// end: s1002 between s1003 and s1001, or s1004 above the top and s1001 at the bottom; twelve
+    /// posts published, then the rows left bumped over them. The page replaced the list, and every
+    /// hidden item's place with it: rejected before the next page or after the scroll, each goes
+    /// back where the pages list it. With only the places under the rewritten rows lost, s1002 went
+    /// back under the first page, above the next one, and s1004 between the page's rows, where the
+    /// next refresh proved it deleted.
+    @Test(
+        arguments: [(3, ["s1002"], ["s1001", "s1003"]), (4, ["s1004", "s1001"], ["s1002", "s1003"])],
+        [false, true])
+    func hiddenItemsAmongRowsARewriteToTheEndReplacesGoBackWhereThePagesListThem(
+        scenario: (count: Int, hidden: [String], bumped: [String]), afterTheScroll: Bool
+    ) async throws {
+        let server = TimelineModel(count: scenario.count, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+        for id in scenario.hidden {
+            _ = try #require(try await feed.enqueue("hide", removing: id, argument: Revision(revision: 4)))
+        }
+        server.publish(12)
+        for id in scenario.bumped { server.bump(id) }
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        if afterTheScroll { try await scrollToTheEnd(feed, "before the answers") }
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == scenario.hidden.count)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answers")
+        try await scrollToTheEnd(feed, "after the answers", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
 }

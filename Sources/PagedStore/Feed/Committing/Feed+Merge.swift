@@ -36,12 +36,11 @@ extension Feed {
             let gapCursor = !joinsBelow && policy.gapPolicy == .keepGap ? page.olderCursor : nil
             // No row below: the page rewrote the list down to its end (the bottom row bumped over
             // new posts), and the list goes on from the page's cursor, whatever end the old rows
-            // had reached. The items of removals under them then lie somewhere below the page, as
-            // when a page replaces the list (``replaceFeed(with:page:in:store:)``).
+            // had reached. The page replaced the list: the places pending removals name are of a
+            // list the feed no longer has, and their items lie somewhere below the page, as in
+            // ``replaceFeed(with:page:in:store:)``.
             let reachesTheEnd = try store.firstPosition(after: through, in: feed) == nil
-            if reachesTheEnd, page.olderCursor != nil {
-                try store.losePendingRemovalPlaces(below: through, in: feed)
-            }
+            if reachesTheEnd, page.olderCursor != nil { try store.losePendingRemovalPlaces(in: feed) }
             try store.replaceHead(through: through, with: encoded, page: page, in: &feed, gapCursor: gapCursor)
             if reachesTheEnd { try store.advanceOlderCursor(to: page.olderCursor, in: &feed) }
             return Commit(record: feed, change: change, window: .reload, copies: encoded)

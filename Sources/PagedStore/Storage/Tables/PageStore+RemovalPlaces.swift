@@ -209,14 +209,12 @@ extension PageStore {
     /// Marks the places of the feed's pending removals lost: a page replaced the list, and the rows
     /// and positions they name are of a list the feed no longer has. A rollback waits for a page to
     /// list the item, which gives it a place again (``savePendingEdit(_:in:)``).
-    /// - Parameter position: When given, only the places of removals whose rows stood below it.
-    package func losePendingRemovalPlaces(below position: Int64? = nil, in feed: FeedRecord) throws(StorageError) {
+    package func losePendingRemovalPlaces(in feed: FeedRecord) throws(StorageError) {
         try connection.run(
             """
             UPDATE pending_edit SET place_lost = 1, removed_position = NULL
-            WHERE feed_id = ?1 AND kind = 'remove' AND detached = 0
-                AND (?2 IS NULL OR removed_position > ?2)
-            """, feed.id, position)
+            WHERE feed_id = ? AND kind = 'remove' AND detached = 0
+            """, feed.id)
     }
 
     /// What is known against the place the item's pending removal names: whether a page proved it
