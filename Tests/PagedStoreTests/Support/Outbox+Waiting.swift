@@ -98,6 +98,9 @@ extension FeedTestCase {
             }
         }
         await sender.outbox.waitUntilEmpty()
+        // Closed, so that its handler never answers an edit queued after this call returns: a store
+        // left to go away in its own time can still follow the file and send one.
+        sender.close()
         return sent.value
     }
 }
