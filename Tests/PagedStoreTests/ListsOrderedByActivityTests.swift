@@ -264,4 +264,32 @@ import Testing
         try await scrollToTheEnd(feed, "after the answers", refreshingFirst: true)
         #expect(await feed.snapshot.ids == server.items.map(\.id))
     }
+
+    /// s1005…s1001 cached to the end, s1005 (on top) hidden; twelve posts, then s1003 and s1004
+    /// bumped: the first page lists s1004, s1003 and new posts, with a gap under them. Both rows
+    /// left the place under s1005, which now names s1002, the first row under them: rejected, it
+    /// goes back under the gap, where the fill lists it. Named by s1003, the row under s1004's old
+    /// place, it went back between the page's rows, where the next refresh proved it deleted.
+    @Test(arguments: [false, true]) func aHiddenPostOverRowsBumpedInTheirOrderGoesBackUnderThem(
+        answeredAfterTheScroll: Bool
+    ) async throws {
+        let server = TimelineModel(count: 5, pageSize: 5, byPageNumber: false, sectioned: false)
+        let source = ScriptedSource<Post> { server.page(for: $0) }
+        let policy = FeedPolicy(refreshOnOpen: .never, gapPolicy: .keepGap, itemOrder: .byActivity)
+        let feed = try test.feed(source, policy: policy)
+        await feed.refresh()
+        try await scrollToTheEnd(feed, "cached")
+        _ = try #require(try await feed.enqueue("hide", removing: "s1005", argument: Revision(revision: 4)))
+        server.publish(12)
+        server.bump("s1003")
+        server.bump("s1004")
+        let recorder = await SnapshotRecorder(feed)
+        await feed.refresh()
+        if answeredAfterTheScroll { try await scrollToTheEnd(feed, "before the answer") }
+        #expect(try await test.sendAllQueued(answering: .rejected(reason: "HTTP 403")).count == 1)
+        await feed.waitUntilIdle()
+        try await ReferenceModelTests.check(recorder, feed, test, "after the answer")
+        try await scrollToTheEnd(feed, "after the answer", refreshingFirst: true)
+        #expect(await feed.snapshot.ids == server.items.map(\.id))
+    }
 }

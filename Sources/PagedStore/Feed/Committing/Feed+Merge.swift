@@ -30,7 +30,8 @@ extension Feed {
                 newItems, reloading: reloads, items: items, head: head, page: page, to: &feed, store: store)
         case .rewrite(let through, let relocated, let change, let joinsBelow):
             for item in relocated { _ = try store.removeMovedItem(item.itemID, from: &feed) }
-            try handOnPlacesLeft(by: head.prefix { $0.position <= through }, listing: encoded, in: feed, store: store)
+            try handOnPlacesLeft(
+                by: head.prefix { $0.position <= through }, through: through, listing: encoded, in: feed, store: store)
             // Rows below that the page may not reach: under the keepGap policy, a gap the page's
             // cursor fills. The replace policy shows no gaps: it keeps the rows right below.
             let gapCursor = !joinsBelow && policy.gapPolicy == .keepGap ? page.olderCursor : nil
@@ -49,17 +50,22 @@ extension Feed {
 
     /// Hands on the places of the head's rows a rewrite moves away from the items of pending
     /// removals right above them (``PendingEditReplay/rowsLeavingTheirPlaces(rewritten:listed:removedPlaces:)``),
-    /// before the rows are rewritten. One look at the pending removals; none when the feed has no
-    /// pending edits.
+    /// before the rows are rewritten. The rows under such a place that the page rewrites leave it
+    /// too, so the row named below is the first one under them all: posts bumped in their cached
+    /// order, named by the next of them, put a rejected item back between two of the page's rows,
+    /// where the next refresh proved it deleted. One look at the pending removals; none when the
+    /// feed has no pending edits.
     private static func handOnPlacesLeft(
-        by rewritten: some Collection<StoredItem>, listing encoded: [EncodedItem], in feed: FeedRecord,
-        store: PageStore
+        by rewritten: some Collection<StoredItem>, through: Int64, listing encoded: [EncodedItem],
+        in feed: FeedRecord, store: PageStore
     ) throws {
         let places = try store.pendingRemovalPlaces(in: feed)
         guard !places.isEmpty else { return }
         let leaving = PendingEditReplay.rowsLeavingTheirPlaces(
             rewritten: rewritten.map(\.itemID), listed: Set(encoded.map(\.itemID)), removedPlaces: places)
-        for row in rewritten where leaving.contains(row.itemID) { try store.handOnPlace(ofRowLeaving: row, in: feed) }
+        for row in rewritten where leaving.contains(row.itemID) {
+            try store.handOnPlace(ofRowLeaving: row, rowsBelowFrom: through, in: feed)
+        }
     }
 
     /// How many items whose removals wait had rows above `top` that `encoded` does not list.

@@ -22,11 +22,14 @@ extension PageStore {
     /// shown, and each goes back in its order whatever the order of the answers.
     /// - Parameter moving: Items whose removals are being given new places in this write: the
     ///   places they had are passed over, as they no longer stand for those items.
+    /// - Parameter rowsBelowFrom: Where the row below is looked for, when not right below
+    ///   `position`: under rows that are leaving too.
     package func placeNeighbours(
-        of position: Int64, in feed: FeedRecord, passingOver moving: Set<String> = []
+        of position: Int64, in feed: FeedRecord, passingOver moving: Set<String> = [],
+        rowsBelowFrom: Int64? = nil
     ) throws(StorageError) -> (above: String?, below: String?) {
         let rowAbove = try window(of: feed, from: .before(position: position), limit: 1).first
-        let rowBelow = try window(of: feed, from: .after(position: position), limit: 1).first
+        let rowBelow = try window(of: feed, from: .after(position: rowsBelowFrom ?? position), limit: 1).first
         let removedAbove = try closestWaitingRemoval(to: position, in: feed, above: true, passingOver: moving)
         let removedBelow = try closestWaitingRemoval(to: position, in: feed, above: false, passingOver: moving)
         let above = [rowAbove.map { ($0.itemID, $0.position) }, removedAbove].compactMap { $0 }.max { $0.1 < $1.1 }
@@ -163,9 +166,13 @@ extension PageStore {
 
     /// Hands the place `row` is leaving to the pending edits that named it: they name the rows, or
     /// the places of waiting removals, around its position instead
-    /// (``placeNeighbours(of:in:passingOver:)``). Call before the row moves.
-    package func handOnPlace(ofRowLeaving row: StoredItem, in feed: FeedRecord) throws(StorageError) {
-        let around = try placeNeighbours(of: row.position, in: feed)
+    /// (``placeNeighbours(of:in:passingOver:rowsBelowFrom:)``). Call before the row moves.
+    /// - Parameter rowsBelowFrom: Where the row below is looked for, when the rows right below `row`
+    ///   are leaving too (a page rewriting the head down to that position).
+    package func handOnPlace(
+        ofRowLeaving row: StoredItem, rowsBelowFrom: Int64? = nil, in feed: FeedRecord
+    ) throws(StorageError) {
+        let around = try placeNeighbours(of: row.position, in: feed, rowsBelowFrom: rowsBelowFrom)
         try handOnPlace(of: row.itemID, above: around.above, below: around.below, in: feed)
     }
 
