@@ -162,6 +162,9 @@ public actor SearchList<Item: FeedItem> {
             matches = now
             publish(results, change: SearchResultsChange.feedChange(change), hasMore: now.count == limit)
         } catch {
+            // The store closed while it read (a write's nudge raced the close): the streams end
+            // with the results they showed, not with a failure of their own ending.
+            guard !queue.isClosed else { return }
             publish(failure: FeedError(error))
         }
     }
