@@ -81,7 +81,10 @@ extension FeedWriter {
                     // Bumped: the removals that named it name what its removal named around the place
                     // it left, as they stand now (an item bumped before it in this write handed its
                     // place on already).
-                    try store.handOnPendingRemovalPlace(of: combined.itemID, in: feed)
+                    let current = try store.pendingEdits(ofItem: combined.itemID, in: feed).last { $0.kind == .remove }
+                    if let current {
+                        try store.handOnPlace(of: combined.itemID, above: current.above, below: current.below, in: feed)
+                    }
                 }
                 // The position goes with the rows named: a removal keeping its old place keeps where
                 // its row stood there, or the rows next to it would read it at a place it does not name.

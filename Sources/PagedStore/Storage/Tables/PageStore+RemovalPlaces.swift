@@ -136,19 +136,6 @@ extension PageStore {
         }
     }
 
-    /// Hands the place the item's pending removal names to the pending edits that name the item
-    /// (``handOnPlace(of:above:below:in:)``), reading that place as the file holds it now. Nothing
-    /// for an item with no removal pending.
-    package func handOnPendingRemovalPlace(of itemID: String, in feed: FeedRecord) throws(StorageError) {
-        let sql = """
-            SELECT above_id, below_id FROM pending_edit
-            WHERE feed_id = ? AND item_id = ? AND kind = 'remove' AND detached = 0
-            """
-        let places = try connection.rows(sql, feed.id, itemID) { row in (above: row.string(0), below: row.string(1)) }
-        guard let place = places.first else { return }
-        try handOnPlace(of: itemID, above: place.above, below: place.below, in: feed)
-    }
-
     /// Removes the row of an item a page lists elsewhere (a post bumped up) and hands the place it
     /// leaves to the pending edits that named it (``handOnPlace(of:above:below:in:)``): in the
     /// server's list their items stand next to the items around that place, not next to the row
